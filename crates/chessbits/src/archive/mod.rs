@@ -1,0 +1,1 @@
+//! The `.cbits` archive: packed PGN collections (container, blocks, checksums, index).

@@ -1,0 +1,1 @@
+//! Move codes: index, enumeration, direction-target, entropy coding.

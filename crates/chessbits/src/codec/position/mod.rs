@@ -1,0 +1,1 @@
+//! Position codes: stream, Huffman, tuned Huffman and our compact code.

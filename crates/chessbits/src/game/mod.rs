@@ -1,0 +1,1 @@
+//! The game list and its signature list: repetition, fifty-move rule and outcome.

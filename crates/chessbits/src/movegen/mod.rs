@@ -1,0 +1,1 @@
+//! Legal and pseudo-legal move generation.

@@ -1,0 +1,1 @@
+//! Notation: FEN, UCI, SAN, LAN.

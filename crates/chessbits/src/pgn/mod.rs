@@ -1,0 +1,1 @@
+//! Streaming PGN reader, owned game tree and writer.

@@ -1,0 +1,169 @@
+//! Piece placement: bitboards by role and by color, plus a square-to-piece lookup.
+
+use crate::types::{Bitboard, Color, File, Piece, Rank, Role, Square};
+
+/// Where the pieces stand: one bitboard per role, one per color, and a 64-square lookup.
+///
+/// The three views are kept in step by [`Board::put`] and [`Board::take`]; nothing else
+/// writes them.
+///
+/// ```
+/// use chessbits::position::Board;
+/// use chessbits::types::{Color, Piece, Role, Square};
+/// let board = Board::standard();
+/// assert_eq!(board.piece_at(Square::E1), Some(Piece::new(Color::White, Role::King)));
+/// assert_eq!(board.occupied().count(), 32);
+/// assert_eq!(board.king_of(Color::Black), Some(Square::E8));
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Board {
+    by_role: [Bitboard; 6],
+    by_color: [Bitboard; 2],
+    occupied: Bitboard,
+    squares: [Option<Piece>; 64],
+}
+
+impl Board {
+    /// No pieces.
+    pub const fn empty() -> Board {
+        Board { by_role: [Bitboard::EMPTY; 6], by_color: [Bitboard::EMPTY; 2], occupied: Bitboard::EMPTY, squares: [None; 64] }
+    }
+
+    /// The standard start position.
+    pub fn standard() -> Board {
+        let mut board = Board::empty();
+        let back = [Role::Rook, Role::Knight, Role::Bishop, Role::Queen, Role::King, Role::Bishop, Role::Knight, Role::Rook];
+        for (file, role) in File::ALL.into_iter().zip(back) {
+            board.put(Square::from_coords(file, Rank::FIRST), Piece::new(Color::White, role));
+            board.put(Square::from_coords(file, Rank::SECOND), Piece::new(Color::White, Role::Pawn));
+            board.put(Square::from_coords(file, Rank::SEVENTH), Piece::new(Color::Black, Role::Pawn));
+            board.put(Square::from_coords(file, Rank::EIGHTH), Piece::new(Color::Black, role));
+        }
+        board
+    }
+
+    #[inline(always)]
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.squares[sq.index()]
+    }
+
+    #[inline(always)]
+    pub fn role_at(&self, sq: Square) -> Option<Role> {
+        self.squares[sq.index()].map(|p| p.role)
+    }
+
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.occupied
+    }
+
+    #[inline(always)]
+    pub fn by_color(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    #[inline(always)]
+    pub fn by_role(&self, role: Role) -> Bitboard {
+        self.by_role[role.index()]
+    }
+
+    #[inline(always)]
+    pub fn by_piece(&self, piece: Piece) -> Bitboard {
+        self.by_role[piece.role.index()] & self.by_color[piece.color.index()]
+    }
+
+    /// Bishops and queens.
+    #[inline(always)]
+    pub fn diagonal_sliders(&self) -> Bitboard {
+        self.by_role[Role::Bishop.index()] | self.by_role[Role::Queen.index()]
+    }
+
+    /// Rooks and queens.
+    #[inline(always)]
+    pub fn straight_sliders(&self) -> Bitboard {
+        self.by_role[Role::Rook.index()] | self.by_role[Role::Queen.index()]
+    }
+
+    /// The king of `color`: the lowest one if there are several, `None` if there is none.
+    #[inline(always)]
+    pub fn king_of(&self, color: Color) -> Option<Square> {
+        self.by_piece(Piece::new(color, Role::King)).first()
+    }
+
+    /// Puts `piece` on the empty square `sq`. Putting on an occupied square is a logic error
+    /// (the views would disagree); use [`Board::set`] to replace.
+    #[inline(always)]
+    pub fn put(&mut self, sq: Square, piece: Piece) {
+        debug_assert!(self.squares[sq.index()].is_none(), "put on occupied {sq}");
+        let bit = Bitboard::from_square(sq);
+        self.by_role[piece.role.index()] |= bit;
+        self.by_color[piece.color.index()] |= bit;
+        self.occupied |= bit;
+        self.squares[sq.index()] = Some(piece);
+    }
+
+    /// Removes and returns the piece on `sq`.
+    #[inline(always)]
+    pub fn take(&mut self, sq: Square) -> Option<Piece> {
+        let piece = self.squares[sq.index()].take()?;
+        let bit = Bitboard::from_square(sq);
+        self.by_role[piece.role.index()] ^= bit;
+        self.by_color[piece.color.index()] ^= bit;
+        self.occupied ^= bit;
+        Some(piece)
+    }
+
+    /// Moves the piece on `from` to the empty square `to`.
+    #[inline(always)]
+    pub fn relocate(&mut self, from: Square, to: Square) {
+        if let Some(piece) = self.squares[from.index()].take() {
+            let bits = Bitboard::from_square(from) | Bitboard::from_square(to);
+            self.by_role[piece.role.index()] ^= bits;
+            self.by_color[piece.color.index()] ^= bits;
+            self.occupied ^= bits;
+            self.squares[to.index()] = Some(piece);
+        }
+    }
+
+    /// Sets `sq` to `piece` (or empties it), replacing what stood there.
+    pub fn set(&mut self, sq: Square, piece: Option<Piece>) {
+        self.take(sq);
+        if let Some(piece) = piece {
+            self.put(sq, piece);
+        }
+    }
+
+    /// Every piece with its square, a1 first.
+    pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        self.occupied.into_iter().filter_map(|sq| self.piece_at(sq).map(|p| (sq, p)))
+    }
+
+    /// The board mirrored top-bottom with colors swapped: the same position from the other side.
+    pub fn flipped(&self) -> Board {
+        let mut board = Board::empty();
+        for (sq, piece) in self.pieces() {
+            board.put(sq.flip_vertical(), Piece::new(!piece.color, piece.role));
+        }
+        board
+    }
+}
+
+impl Default for Board {
+    fn default() -> Board {
+        Board::standard()
+    }
+}
+
+impl core::fmt::Debug for Board {
+    /// The board as eight FEN-lettered rows, eighth rank first.
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        for rank in Rank::ALL.into_iter().rev() {
+            for file in File::ALL {
+                let c = self.piece_at(Square::from_coords(file, rank)).map_or('.', Piece::char);
+                write!(f, "{c}")?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
