@@ -1,4 +1,6 @@
-//! Compact encodings: [`move`](self::r#move) codes and [`position`] codes.
+//! Compact encodings: [`move`](self::r#move) codes, [`position`] codes and the [`bits`] they are
+//! written with.
 
+pub mod bits;
 pub mod r#move;
 pub mod position;
