@@ -92,7 +92,12 @@ const fn fill(
     while sq < 64 {
         let mask = relevance_mask(sq, dirs);
         let bits = mask.count_ones();
-        let entry = Entry { mask, magic: magics[sq], shift: 64 - bits, offset };
+        let entry = Entry {
+            mask,
+            magic: magics[sq],
+            shift: 64 - bits,
+            offset,
+        };
         // Carry-rippler: visits the subsets of `mask` in increasing order of their PEXT index.
         let mut occupied = 0u64;
         let mut pext_index = 0usize;
@@ -121,8 +126,17 @@ const fn fill(
 }
 
 const fn build(pext: bool) -> Tables {
-    let empty = Entry { mask: 0, magic: 0, shift: 0, offset: 0 };
-    let mut t = Tables { rook: [empty; 64], bishop: [empty; 64], attacks: [Bitboard::EMPTY; TABLE_SIZE] };
+    let empty = Entry {
+        mask: 0,
+        magic: 0,
+        shift: 0,
+        offset: 0,
+    };
+    let mut t = Tables {
+        rook: [empty; 64],
+        bishop: [empty; 64],
+        attacks: [Bitboard::EMPTY; TABLE_SIZE],
+    };
     let end = fill(&mut t.attacks, &mut t.rook, &ROOK_MAGICS, &ROOK_DIRS, 0, pext);
     let end = fill(&mut t.attacks, &mut t.bishop, &BISHOP_MAGICS, &BISHOP_DIRS, end, pext);
     assert!(end == TABLE_SIZE);

@@ -35,7 +35,10 @@ pub struct MoveList {
 impl MoveList {
     #[inline(always)]
     pub const fn new() -> MoveList {
-        MoveList { len: 0, moves: [Move::NULL; MAX_MOVES] }
+        MoveList {
+            len: 0,
+            moves: [Move::NULL; MAX_MOVES],
+        }
     }
 
     /// Appends a move. The capacity bound above makes overflow impossible for generated moves;

@@ -1,1 +1,87 @@
-//! Legal and pseudo-legal move generation.
+//! Legal and pseudo-legal move generation, `gives_check`, and perft.
+//!
+//! Generation works on sets: each piece hands its whole target bitboard to a sink, pawns move as
+//! whole sets. Counting ([`Position::count_legal_moves`], bulk-counted [`perft`]) popcounts those
+//! sets; listing expands them into a [`MoveList`] in a fixed order (king, knights, bishops, rooks,
+//! queens, pawns, en passant, castles; captures before quiet moves per piece), so move indices
+//! are deterministic.
+
+mod check;
+mod generate;
+mod perft;
+mod sink;
+pub mod suite;
+
+pub use perft::{perft, perft_divide, perft_with, PerftMode};
+
+use crate::lists::MoveList;
+use crate::moves::Move;
+use crate::position::Position;
+use generate::{generate, Class};
+use sink::Counter;
+
+impl Position {
+    /// Fills `list` with the legal moves (clearing it first).
+    ///
+    /// ```
+    /// use chessbits::lists::MoveList;
+    /// use chessbits::position::Position;
+    /// let pos = Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -").unwrap();
+    /// let mut list = MoveList::new();
+    /// pos.legal_moves(&mut list);
+    /// assert_eq!(list.len(), 48);
+    /// ```
+    pub fn legal_moves(&self, list: &mut MoveList) {
+        list.clear();
+        generate::<true, _>(self, Class::All, list);
+    }
+
+    /// Fills `list` with the legal captures (en passant included) and promotions.
+    pub fn tactical_moves(&self, list: &mut MoveList) {
+        list.clear();
+        generate::<true, _>(self, Class::Tactical, list);
+    }
+
+    /// Fills `list` with the legal moves that are neither captures nor promotions.
+    pub fn quiet_moves(&self, list: &mut MoveList) {
+        list.clear();
+        generate::<true, _>(self, Class::Quiet, list);
+    }
+
+    /// Fills `list` with the pseudo-legal moves: moves by the rules of each piece that may leave
+    /// the own king in check. Castling is generated only when legal (as in python-chess).
+    pub fn pseudo_legal_moves(&self, list: &mut MoveList) {
+        list.clear();
+        generate::<false, _>(self, Class::All, list);
+    }
+
+    /// The number of legal moves, counted without listing them.
+    ///
+    /// ```
+    /// use chessbits::position::Position;
+    /// assert_eq!(Position::startpos().count_legal_moves(), 20);
+    /// ```
+    #[inline]
+    pub fn count_legal_moves(&self) -> usize {
+        let mut counter = Counter::default();
+        generate::<true, _>(self, Class::All, &mut counter);
+        counter.0
+    }
+
+    /// Whether `m` is a legal move here.
+    pub fn is_legal(&self, m: Move) -> bool {
+        let mut list = MoveList::new();
+        self.legal_moves(&mut list);
+        list.contains(&m)
+    }
+
+    /// The side to move is checkmated.
+    pub fn is_checkmate(&self) -> bool {
+        self.is_check() && self.count_legal_moves() == 0
+    }
+
+    /// The side to move has no legal move and is not in check.
+    pub fn is_stalemate(&self) -> bool {
+        !self.is_check() && self.count_legal_moves() == 0
+    }
+}

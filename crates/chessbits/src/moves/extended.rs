@@ -97,7 +97,11 @@ impl ExtendedMove {
     /// The same move with `score` (clamped to [`ExtendedMove::MAX_SCORE`]).
     #[inline(always)]
     pub const fn with_score(self, score: u32) -> ExtendedMove {
-        let score = if score > Self::MAX_SCORE { Self::MAX_SCORE } else { score };
+        let score = if score > Self::MAX_SCORE {
+            Self::MAX_SCORE
+        } else {
+            score
+        };
         ExtendedMove((self.0 & 0x003f_ffff) | score << 22)
     }
 }

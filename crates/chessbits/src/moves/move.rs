@@ -197,7 +197,11 @@ impl fmt::Display for UciMove {
         if mv.is_null() {
             return f.write_str("0000");
         }
-        let to = if mv.is_castle() && !self.chess960 { mv.king_to() } else { mv.to() };
+        let to = if mv.is_castle() && !self.chess960 {
+            mv.king_to()
+        } else {
+            mv.to()
+        };
         write!(f, "{}{}", mv.from(), to)?;
         if let Some(role) = mv.promotion() {
             write!(f, "{}", role.char())?;

@@ -1,1 +1,4 @@
-//! Notation: FEN, UCI, SAN, LAN.
+//! Notation: [`fen`] (FEN, X-FEN, Shredder-FEN), [`uci`] moves.
+
+pub mod fen;
+pub mod uci;

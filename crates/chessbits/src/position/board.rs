@@ -1,5 +1,6 @@
 //! Piece placement: bitboards by role and by color, plus a square-to-piece lookup.
 
+use crate::attacks;
 use crate::types::{Bitboard, Color, File, Piece, Rank, Role, Square};
 
 /// Where the pieces stand: one bitboard per role, one per color, and a 64-square lookup.
@@ -26,17 +27,37 @@ pub struct Board {
 impl Board {
     /// No pieces.
     pub const fn empty() -> Board {
-        Board { by_role: [Bitboard::EMPTY; 6], by_color: [Bitboard::EMPTY; 2], occupied: Bitboard::EMPTY, squares: [None; 64] }
+        Board {
+            by_role: [Bitboard::EMPTY; 6],
+            by_color: [Bitboard::EMPTY; 2],
+            occupied: Bitboard::EMPTY,
+            squares: [None; 64],
+        }
     }
 
     /// The standard start position.
     pub fn standard() -> Board {
         let mut board = Board::empty();
-        let back = [Role::Rook, Role::Knight, Role::Bishop, Role::Queen, Role::King, Role::Bishop, Role::Knight, Role::Rook];
+        let back = [
+            Role::Rook,
+            Role::Knight,
+            Role::Bishop,
+            Role::Queen,
+            Role::King,
+            Role::Bishop,
+            Role::Knight,
+            Role::Rook,
+        ];
         for (file, role) in File::ALL.into_iter().zip(back) {
             board.put(Square::from_coords(file, Rank::FIRST), Piece::new(Color::White, role));
-            board.put(Square::from_coords(file, Rank::SECOND), Piece::new(Color::White, Role::Pawn));
-            board.put(Square::from_coords(file, Rank::SEVENTH), Piece::new(Color::Black, Role::Pawn));
+            board.put(
+                Square::from_coords(file, Rank::SECOND),
+                Piece::new(Color::White, Role::Pawn),
+            );
+            board.put(
+                Square::from_coords(file, Rank::SEVENTH),
+                Piece::new(Color::Black, Role::Pawn),
+            );
             board.put(Square::from_coords(file, Rank::EIGHTH), Piece::new(Color::Black, role));
         }
         board
@@ -90,6 +111,18 @@ impl Board {
         self.by_piece(Piece::new(color, Role::King)).first()
     }
 
+    /// The pieces of `by` attacking `sq` when the occupancy is `occupied` (which may differ from
+    /// the board's, e.g. with a piece lifted).
+    #[inline]
+    pub fn attackers_to(&self, sq: Square, by: Color, occupied: Bitboard) -> Bitboard {
+        ((attacks::rook(sq, occupied) & self.straight_sliders())
+            | (attacks::bishop(sq, occupied) & self.diagonal_sliders())
+            | (attacks::knight(sq) & self.by_role(Role::Knight))
+            | (attacks::king(sq) & self.by_role(Role::King))
+            | (attacks::pawn(!by, sq) & self.by_role(Role::Pawn)))
+            & self.by_color(by)
+    }
+
     /// Puts `piece` on the empty square `sq`. Putting on an occupied square is a logic error
     /// (the views would disagree); use [`Board::set`] to replace.
     #[inline(always)]
@@ -135,7 +168,9 @@ impl Board {
 
     /// Every piece with its square, a1 first.
     pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
-        self.occupied.into_iter().filter_map(|sq| self.piece_at(sq).map(|p| (sq, p)))
+        self.occupied
+            .into_iter()
+            .filter_map(|sq| self.piece_at(sq).map(|p| (sq, p)))
     }
 
     /// The board mirrored top-bottom with colors swapped: the same position from the other side.

@@ -282,8 +282,17 @@ mod tests {
 
     #[test]
     fn shifts() {
-        assert_eq!(Bitboard::from_square(Square::E2).north(), Bitboard::from_square(Square::E3));
-        assert_eq!(Bitboard::from_square(Square::E2).forward(Color::Black), Bitboard::from_square(Square::E1));
-        assert_eq!(Bitboard::from_square(Square::A1).flip_vertical(), Bitboard::from_square(Square::A8));
+        assert_eq!(
+            Bitboard::from_square(Square::E2).north(),
+            Bitboard::from_square(Square::E3)
+        );
+        assert_eq!(
+            Bitboard::from_square(Square::E2).forward(Color::Black),
+            Bitboard::from_square(Square::E1)
+        );
+        assert_eq!(
+            Bitboard::from_square(Square::A1).flip_vertical(),
+            Bitboard::from_square(Square::A8)
+        );
     }
 }

@@ -89,6 +89,12 @@ impl CastlingRights {
         self.0.is_empty()
     }
 
+    /// Whether any right belongs to a rook on one of `squares`.
+    #[inline(always)]
+    pub const fn any_of(self, squares: Bitboard) -> bool {
+        self.0 .0 & squares.0 != 0
+    }
+
     #[inline(always)]
     pub const fn has_color(self, color: Color) -> bool {
         self.rooks_of(color).any()

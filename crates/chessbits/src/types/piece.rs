@@ -47,7 +47,11 @@ impl Piece {
 
     /// Parses a FEN letter.
     pub const fn from_char(c: char) -> Option<Piece> {
-        let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         match Role::from_char(c) {
             Some(role) => Some(Piece { color, role }),
             None => None,
