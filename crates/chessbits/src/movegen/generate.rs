@@ -137,8 +137,9 @@ pub(crate) fn generate<const LEGAL: bool, S: Sink>(pos: &Position, class: Class,
             en_passant::<LEGAL, S>(pos, ep, king, sink);
         }
     }
-    if class != Class::Tactical && !(LEGAL && checkers.any()) {
-        castles::<LEGAL, S>(pos, king, sink);
+    // Castling is generated only when legal, pseudo-legal mode included: never out of check.
+    if class != Class::Tactical && checkers.is_empty() {
+        castles(pos, king, sink);
     }
 }
 
@@ -205,7 +206,7 @@ fn en_passant<const LEGAL: bool, S: Sink>(pos: &Position, ep: Square, king: Squa
 }
 
 #[inline(always)]
-fn castles<const LEGAL: bool, S: Sink>(pos: &Position, king: Square, sink: &mut S) {
+fn castles<S: Sink>(pos: &Position, king: Square, sink: &mut S) {
     let us = pos.turn();
     let rights = pos.castling();
     if !rights.has_color(us) {
