@@ -8,7 +8,11 @@ mod moves_cmd;
 mod perft_cmd;
 
 #[derive(Parser)]
-#[command(name = "chessbits", version, about = "Chess positions, moves, games and their compact encodings")]
+#[command(
+    name = "chessbits",
+    version,
+    about = "Chess positions, moves, games and their compact encodings"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

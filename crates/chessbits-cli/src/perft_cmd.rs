@@ -73,7 +73,9 @@ fn divide(pos: &Position, depth: u32, threads: usize, mode: PerftMode) -> Vec<(M
     if threads == 1 {
         return moves.into_iter().map(count_below).collect();
     }
-    let chunks: Vec<Vec<Move>> = (0..threads).map(|t| moves.iter().copied().skip(t).step_by(threads).collect()).collect();
+    let chunks: Vec<Vec<Move>> = (0..threads)
+        .map(|t| moves.iter().copied().skip(t).step_by(threads).collect())
+        .collect();
     let mut results: Vec<(Move, u64)> = std::thread::scope(|scope| {
         let handles: Vec<_> = chunks
             .iter()
@@ -157,7 +159,14 @@ fn run_suite(path: &PathBuf, args: &PerftArgs) -> Result<ExitCode, String> {
         }
     }
     let secs = started.elapsed().as_secs_f64();
-    println!("total {total_nodes} nodes in {secs:.2} s, {:.1} Mnps", total_nodes as f64 / secs.max(1e-9) / 1e6);
+    println!(
+        "total {total_nodes} nodes in {secs:.2} s, {:.1} Mnps",
+        total_nodes as f64 / secs.max(1e-9) / 1e6
+    );
     println!("{passed} passed, {failed} failed");
-    Ok(if failed == 0 { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }

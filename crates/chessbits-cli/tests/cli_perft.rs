@@ -3,8 +3,15 @@
 use std::process::Command;
 
 fn chessbits(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_chessbits")).args(args).output().unwrap();
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    let out = Command::new(env!("CARGO_BIN_EXE_chessbits"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]
@@ -22,7 +29,10 @@ fn perft_divide_threads() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 49);
     assert_eq!(lines[48], "nodes 97862");
-    let sum: u64 = lines[..48].iter().map(|l| l.split(": ").nth(1).unwrap().parse::<u64>().unwrap()).sum();
+    let sum: u64 = lines[..48]
+        .iter()
+        .map(|l| l.split(": ").nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
     assert_eq!(sum, 97862);
     assert!(lines.contains(&"e1g1: 2059"));
 }
@@ -45,7 +55,11 @@ fn perft_suite_reports_passed_and_failed() {
     let dir = std::env::temp_dir().join(format!("chessbits-suite-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let wrong = dir.join("wrong.epd");
-    std::fs::write(&wrong, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 401\n").unwrap();
+    std::fs::write(
+        &wrong,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 401\n",
+    )
+    .unwrap();
     let (code, out, _) = chessbits(&["perft", "--suite", wrong.to_str().unwrap()]);
     assert_eq!(code, 1);
     assert_eq!(out.lines().last(), Some("1 passed, 1 failed"));

@@ -60,7 +60,10 @@ impl Book {
 /// A Polyglot move in UCI (castling is king-takes-rook, which `parse_uci` accepts).
 fn polyglot_uci(m: u16) -> String {
     let sq = |file: u16, rank: u16| format!("{}{}", (b'a' + file as u8) as char, rank + 1);
-    let promo = ["", "n", "b", "r", "q"].get((m >> 12 & 7) as usize).copied().unwrap_or("?");
+    let promo = ["", "n", "b", "r", "q"]
+        .get((m >> 12 & 7) as usize)
+        .copied()
+        .unwrap_or("?");
     format!("{}{}{promo}", sq(m >> 6 & 7, m >> 9 & 7), sq(m & 7, m >> 3 & 7))
 }
 

@@ -51,7 +51,12 @@ fn check_position(pos: &Position) {
         let mut child = pos.clone();
         let undo = child.make_move(m);
         assert_eq!(child.key(), child.compute_key(), "key after {m:?} in {}", pos.fen());
-        assert_eq!(pos.gives_check(m), child.is_check(), "gives_check {m:?} in {}", pos.fen());
+        assert_eq!(
+            pos.gives_check(m),
+            child.is_check(),
+            "gives_check {m:?} in {}",
+            pos.fen()
+        );
         child.unmake_move(m, undo);
         assert_eq!(&child, pos, "unmake {m:?}");
     }
