@@ -1,0 +1,248 @@
+//! The move codecs a block can use, each with a stable id byte.
+//!
+//! A codec writes the moves of a whole block (every game, every variation, in the order the
+//! game serializer visits them) as one stream, given the position before each move. Null moves
+//! never reach the codec: the node flags mark them.
+
+use core::fmt;
+use core::str::FromStr;
+
+use super::error::{Corrupt, DecodeResult};
+use super::varint::ByteReader;
+use crate::codec::bits::{BitReader, BitWriter};
+use crate::lists::MoveList;
+use crate::moves::Move;
+use crate::position::Position;
+
+/// The move code of an archive, stored as its id byte in the file header and in every block.
+///
+/// | id | name | code |
+/// |---|---|---|
+/// | 1 | `index-byte` | one byte per move: its index in [`Position::legal_moves`] |
+/// | 2 | `index` | ⌈log₂ n⌉ bits per move (n legal moves; none when n = 1): the same index, MSB first |
+///
+/// Ids are never reused: a new codec gets a new id.
+///
+/// ```
+/// use chessbits::archive::MoveCodec;
+/// assert_eq!(MoveCodec::from_id(2), Some(MoveCodec::IndexBits));
+/// assert_eq!("index-byte".parse::<MoveCodec>(), Ok(MoveCodec::IndexByte));
+/// assert_eq!(MoveCodec::IndexBits.to_string(), "index");
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum MoveCodec {
+    /// One byte per move: the index into the legal move list (id 1).
+    IndexByte,
+    /// ⌈log₂ n⌉ bits per move: the index into the legal move list of n moves (id 2).
+    #[default]
+    IndexBits,
+}
+
+impl MoveCodec {
+    /// Every codec this version knows, in id order.
+    pub const ALL: [MoveCodec; 2] = [MoveCodec::IndexByte, MoveCodec::IndexBits];
+
+    /// The id byte.
+    ///
+    /// ```
+    /// use chessbits::archive::MoveCodec;
+    /// assert_eq!(MoveCodec::IndexByte.id(), 1);
+    /// ```
+    pub const fn id(self) -> u8 {
+        match self {
+            MoveCodec::IndexByte => 1,
+            MoveCodec::IndexBits => 2,
+        }
+    }
+
+    /// The codec with this id byte.
+    ///
+    /// ```
+    /// use chessbits::archive::MoveCodec;
+    /// assert_eq!(MoveCodec::from_id(0), None);
+    /// ```
+    pub fn from_id(id: u8) -> Option<MoveCodec> {
+        MoveCodec::ALL.into_iter().find(|codec| codec.id() == id)
+    }
+
+    /// The name the command line uses.
+    ///
+    /// ```
+    /// use chessbits::archive::MoveCodec;
+    /// assert_eq!(MoveCodec::IndexByte.name(), "index-byte");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            MoveCodec::IndexByte => "index-byte",
+            MoveCodec::IndexBits => "index",
+        }
+    }
+}
+
+impl fmt::Display for MoveCodec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A codec name that is not one of [`MoveCodec::ALL`].
+///
+/// ```
+/// use chessbits::archive::MoveCodec;
+/// let error = "huffman".parse::<MoveCodec>().unwrap_err();
+/// assert!(error.to_string().contains("index-byte"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownCodecName(pub String);
+
+impl fmt::Display for UnknownCodecName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = MoveCodec::ALL.iter().map(|c| c.name()).collect();
+        write!(f, "unknown codec '{}' (known: {})", self.0, names.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownCodecName {}
+
+impl FromStr for MoveCodec {
+    type Err = UnknownCodecName;
+
+    fn from_str(s: &str) -> Result<MoveCodec, UnknownCodecName> {
+        MoveCodec::ALL.into_iter().find(|c| c.name() == s).ok_or_else(|| UnknownCodecName(s.to_string()))
+    }
+}
+
+/// Bits that index one of `n` moves.
+fn index_bits(n: usize) -> u32 {
+    if n <= 1 {
+        0
+    } else {
+        usize::BITS - (n - 1).leading_zeros()
+    }
+}
+
+/// Writes the moves of one block.
+pub(crate) enum MoveWriter {
+    Bytes(Vec<u8>),
+    Bits(BitWriter),
+}
+
+impl MoveWriter {
+    pub(crate) fn new(codec: MoveCodec) -> MoveWriter {
+        match codec {
+            MoveCodec::IndexByte => MoveWriter::Bytes(Vec::new()),
+            MoveCodec::IndexBits => MoveWriter::Bits(BitWriter::new()),
+        }
+    }
+
+    /// Writes `m`, which must be legal in `pos`; `list` is scratch space.
+    pub(crate) fn write(&mut self, pos: &Position, list: &mut MoveList, m: Move) -> Result<(), String> {
+        pos.legal_moves(list);
+        let index = list.iter().position(|&legal| legal == m).ok_or_else(|| format!("illegal move {m}"))?;
+        match self {
+            MoveWriter::Bytes(bytes) => {
+                let byte = u8::try_from(index).map_err(|_| format!("move index {index} does not fit a byte"))?;
+                bytes.push(byte);
+            }
+            MoveWriter::Bits(bits) => bits.write(index as u64, index_bits(list.len())),
+        }
+        Ok(())
+    }
+
+    pub(crate) fn finish(self) -> Vec<u8> {
+        match self {
+            MoveWriter::Bytes(bytes) => bytes,
+            MoveWriter::Bits(bits) => bits.finish(),
+        }
+    }
+}
+
+/// Reads the moves of one block.
+pub(crate) enum MoveReader<'a> {
+    Bytes(ByteReader<'a>),
+    Bits(BitReader<'a>),
+}
+
+impl<'a> MoveReader<'a> {
+    pub(crate) fn new(codec: MoveCodec, data: &'a [u8]) -> MoveReader<'a> {
+        match codec {
+            MoveCodec::IndexByte => MoveReader::Bytes(ByteReader::new(data, "moves")),
+            MoveCodec::IndexBits => MoveReader::Bits(BitReader::new(data)),
+        }
+    }
+
+    /// The next move, checked to be legal in `pos`; `list` is scratch space.
+    pub(crate) fn read(&mut self, pos: &Position, list: &mut MoveList) -> DecodeResult<Move> {
+        pos.legal_moves(list);
+        let index = match self {
+            MoveReader::Bytes(bytes) => usize::from(bytes.u8()?),
+            MoveReader::Bits(bits) => {
+                bits.read(index_bits(list.len())).map_err(|_| Corrupt::new("moves section ends early"))? as usize
+            }
+        };
+        list.get(index)
+            .copied()
+            .ok_or_else(|| Corrupt(format!("move index {index} of {} legal moves", list.len())))
+    }
+
+    /// Fails unless the stream was read to its end (bit streams: up to the zero padding).
+    pub(crate) fn expect_end(&mut self) -> DecodeResult<()> {
+        match self {
+            MoveReader::Bytes(bytes) => bytes.expect_end(),
+            MoveReader::Bits(bits) => {
+                let padding = bits.remaining();
+                if padding >= 8 || bits.read(padding as u32).ok() != Some(0) {
+                    return Err(Corrupt::new("moves section has unread bits"));
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_and_names_are_unique_and_round_trip() {
+        for codec in MoveCodec::ALL {
+            assert_eq!(MoveCodec::from_id(codec.id()), Some(codec));
+            assert_eq!(codec.name().parse::<MoveCodec>(), Ok(codec));
+        }
+        assert_eq!(index_bits(1), 0);
+        assert_eq!(index_bits(2), 1);
+        assert_eq!(index_bits(20), 5);
+        assert_eq!(index_bits(32), 5);
+        assert_eq!(index_bits(33), 6);
+    }
+
+    #[test]
+    fn moves_round_trip_through_every_codec() {
+        let mut list = MoveList::new();
+        for codec in MoveCodec::ALL {
+            let mut pos = Position::startpos();
+            let mut writer = MoveWriter::new(codec);
+            let mut played = Vec::new();
+            for ply in 0..40 {
+                pos.legal_moves(&mut list);
+                if list.is_empty() {
+                    break;
+                }
+                let m = list[(ply * 7) % list.len()];
+                writer.write(&pos, &mut list, m).unwrap();
+                played.push(m);
+                pos.make_move(m);
+            }
+            let bytes = writer.finish();
+            let mut reader = MoveReader::new(codec, &bytes);
+            let mut pos = Position::startpos();
+            for &m in &played {
+                assert_eq!(reader.read(&pos, &mut list), Ok(m));
+                pos.make_move(m);
+            }
+            assert_eq!(reader.expect_end(), Ok(()));
+        }
+    }
+}
