@@ -2,3 +2,5 @@
 
 pub mod fen;
 pub mod uci;
+pub mod lan;
+pub mod san;
