@@ -59,6 +59,13 @@ pub enum ArchiveError {
         /// What is wrong.
         reason: String,
     },
+    /// A block number the archive does not have.
+    BlockOutOfRange {
+        /// The block asked for.
+        block: u64,
+        /// How many blocks the archive has.
+        count: u64,
+    },
     /// `game(n)` for a game the archive does not have.
     GameOutOfRange {
         /// The game asked for.
@@ -107,6 +114,9 @@ impl fmt::Display for ArchiveError {
             ArchiveError::Truncated { block } => write!(f, "block {block}: truncated"),
             ArchiveError::CorruptPayload { block, reason } => write!(f, "block {block}: corrupt payload: {reason}"),
             ArchiveError::InvalidGame { game, reason } => write!(f, "game {game} cannot be stored: {reason}"),
+            ArchiveError::BlockOutOfRange { block, count } => {
+                write!(f, "block {block} out of range (the archive has {count} blocks)")
+            }
             ArchiveError::GameOutOfRange { game, count } => {
                 write!(f, "game {game} out of range (the archive has {count} games)")
             }

@@ -1,0 +1,323 @@
+//! [`ArchiveWriter`]: games in, a `.cbits` stream out, a few blocks in memory at a time.
+
+use std::io::Write;
+
+use rayon::prelude::*;
+
+use super::block::{SectionKind, SectionSizes};
+use super::codec::MoveCodec;
+use super::error::ArchiveError;
+use super::format::{encode_index, BlockHeader, FileHeader, Footer, IndexEntry, BLOCK_HEADER_LEN, HEADER_LEN};
+use super::serialize::{BlockEncoder, BlockStats};
+use crate::lists::MoveList;
+use crate::pgn::{Game, Line};
+use crate::position::Position;
+
+/// How an [`ArchiveWriter`] cuts and encodes blocks.
+///
+/// ```
+/// use chessbits::archive::{MoveCodec, WriterOptions};
+/// let options = WriterOptions { codec: MoveCodec::IndexByte, ..WriterOptions::default() };
+/// assert_eq!(options.max_games_per_block, 1000);
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct WriterOptions {
+    /// The move code of every block.
+    pub codec: MoveCodec,
+    /// A block is closed when it has this many games ...
+    pub max_games_per_block: u32,
+    /// ... or when what it holds (tags, comments, a byte a move) reaches this many bytes.
+    pub max_block_bytes: usize,
+    /// zstd level for the sections it pays to compress (1 fast ... 19 small).
+    pub zstd_level: i32,
+    /// Blocks encoded at once, each on its own thread (0: one per core). Memory grows with it.
+    pub threads: usize,
+}
+
+impl Default for WriterOptions {
+    fn default() -> WriterOptions {
+        WriterOptions {
+            codec: MoveCodec::default(),
+            max_games_per_block: 1000,
+            max_block_bytes: 1 << 20,
+            zstd_level: 12,
+            threads: 0,
+        }
+    }
+}
+
+/// What a finished archive holds, and where its bytes went.
+///
+/// ```
+/// use chessbits::archive::ArchiveSummary;
+/// let summary = ArchiveSummary::default();
+/// assert_eq!(summary.bits_per_move(), 0.0);
+/// ```
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct ArchiveSummary {
+    /// Games written.
+    pub games: u64,
+    /// Blocks written.
+    pub blocks: u64,
+    /// Moves written (main lines, variations and null moves).
+    pub moves: u64,
+    /// Main-line moves written.
+    pub mainline_moves: u64,
+    /// Bytes of the whole archive.
+    pub bytes: u64,
+    /// Stored bytes per section kind, in [`SectionKind::ALL`] order.
+    pub section_bytes: SectionSizes,
+}
+
+impl ArchiveSummary {
+    /// Archive bits per main-line move: the whole file, tags and comments included.
+    ///
+    /// ```
+    /// use chessbits::archive::ArchiveSummary;
+    /// let summary = ArchiveSummary { bytes: 100, mainline_moves: 200, ..ArchiveSummary::default() };
+    /// assert_eq!(summary.bits_per_move(), 4.0);
+    /// ```
+    pub fn bits_per_move(&self) -> f64 {
+        if self.mainline_moves == 0 {
+            0.0
+        } else {
+            self.bytes as f64 * 8.0 / self.mainline_moves as f64
+        }
+    }
+
+    /// Stored bytes of the sections whose [`SectionKind::share`] is `share`.
+    ///
+    /// ```
+    /// use chessbits::archive::{ArchiveSummary, SectionKind};
+    /// let mut summary = ArchiveSummary::default();
+    /// summary.section_bytes[SectionKind::Clocks.id() as usize - 1] = 5;
+    /// summary.section_bytes[SectionKind::Comments.id() as usize - 1] = 7;
+    /// assert_eq!(summary.share_bytes("comments"), 12);
+    /// ```
+    pub fn share_bytes(&self, share: &str) -> u64 {
+        SectionKind::ALL.iter().zip(self.section_bytes).filter(|(kind, _)| kind.share() == share).map(|(_, b)| b).sum()
+    }
+
+    fn add_block(&mut self, stats: &BlockStats) {
+        self.blocks += 1;
+        self.games += stats.games;
+        self.moves += stats.moves;
+        self.mainline_moves += stats.mainline_moves;
+        for (total, bytes) in self.section_bytes.iter_mut().zip(stats.section_bytes) {
+            *total += bytes;
+        }
+    }
+}
+
+/// Writes games into a `.cbits` archive.
+///
+/// Games are collected into blocks; full blocks are encoded several at once on a thread pool
+/// and written in order, so memory stays at a few blocks whatever the number of games.
+/// [`finish`](ArchiveWriter::finish) writes the last blocks, the index and the footer: an
+/// archive that was not finished has no footer and does not open.
+///
+/// ```
+/// use chessbits::archive::{ArchiveReader, ArchiveWriter, WriterOptions};
+/// use chessbits::pgn::PgnReader;
+/// use std::io::Cursor;
+///
+/// let pgn = "[White \"A\"]\n\n1. e4 {[%clk 0:05:00]} e5 (1... c5) 2. Nf3 $1 *\n";
+/// let game = PgnReader::new(pgn.as_bytes()).read_owned_game().unwrap().unwrap().unwrap();
+/// let mut writer = ArchiveWriter::new(Cursor::new(Vec::new()), WriterOptions::default()).unwrap();
+/// writer.add_game(&game).unwrap();
+/// let (file, summary) = writer.finish().unwrap();
+/// assert_eq!(summary.games, 1);
+///
+/// let mut reader = ArchiveReader::open(Cursor::new(file.into_inner())).unwrap();
+/// assert_eq!(reader.game(0).unwrap(), game);
+/// ```
+pub struct ArchiveWriter<W: Write> {
+    out: W,
+    options: WriterOptions,
+    pool: Option<rayon::ThreadPool>,
+    parallel: usize,
+    offset: u64,
+    current: Vec<Game>,
+    current_bytes: usize,
+    full: Vec<Vec<Game>>,
+    index: Vec<IndexEntry>,
+    games_written: u64,
+    summary: ArchiveSummary,
+    list: MoveList,
+}
+
+impl<W: Write> ArchiveWriter<W> {
+    /// Writes the file header and gets ready for games.
+    ///
+    /// ```
+    /// use chessbits::archive::{ArchiveWriter, WriterOptions};
+    /// let writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
+    /// let (bytes, _) = writer.finish().unwrap();
+    /// assert_eq!(&bytes[..6], b"\x89CBITS");
+    /// ```
+    pub fn new(mut out: W, options: WriterOptions) -> Result<ArchiveWriter<W>, ArchiveError> {
+        out.write_all(&FileHeader { codec: options.codec }.encode())?;
+        let threads = if options.threads == 0 { rayon::current_num_threads() } else { options.threads };
+        let pool = if threads > 1 {
+            rayon::ThreadPoolBuilder::new().num_threads(threads).build().ok()
+        } else {
+            None
+        };
+        let parallel = if pool.is_some() { threads } else { 1 };
+        Ok(ArchiveWriter {
+            out,
+            options,
+            pool,
+            parallel,
+            offset: HEADER_LEN as u64,
+            current: Vec::new(),
+            current_bytes: 0,
+            full: Vec::new(),
+            index: Vec::new(),
+            games_written: 0,
+            summary: ArchiveSummary::default(),
+            list: MoveList::new(),
+        })
+    }
+
+    /// Games added so far.
+    ///
+    /// ```
+    /// use chessbits::archive::{ArchiveWriter, WriterOptions};
+    /// use chessbits::pgn::Game;
+    /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
+    /// writer.add_game(&Game::default()).unwrap();
+    /// assert_eq!(writer.game_count(), 1);
+    /// ```
+    pub fn game_count(&self) -> u64 {
+        self.games_written + self.full.iter().map(|b| b.len() as u64).sum::<u64>() + self.current.len() as u64
+    }
+
+    /// Adds a game. A game that cannot be stored (an illegal move, a null move in check,
+    /// variations nested too deep) gives [`ArchiveError::InvalidGame`] and is left out; the
+    /// archive stays good.
+    ///
+    /// ```
+    /// use chessbits::archive::{ArchiveError, ArchiveWriter, WriterOptions};
+    /// use chessbits::pgn::{Game, Node};
+    /// use chessbits::moves::{Move, MoveKind};
+    /// use chessbits::notation::san::{San, SanPlus};
+    /// use chessbits::types::Square;
+    /// let mut game = Game::default();
+    /// let bad = Move::new(Square::E2, Square::E5, MoveKind::Quiet);
+    /// game.moves.nodes.push(Node::new(bad, SanPlus { san: San::Null, suffix: None }));
+    /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
+    /// assert!(matches!(writer.add_game(&game), Err(ArchiveError::InvalidGame { game: 0, .. })));
+    /// assert_eq!(writer.game_count(), 0);
+    /// ```
+    pub fn add_game(&mut self, game: &Game) -> Result<(), ArchiveError> {
+        let number = self.game_count();
+        super::serialize::check_game(game, &mut self.list)
+            .map_err(|reason| ArchiveError::InvalidGame { game: number, reason })?;
+        self.current_bytes += approximate_bytes(game);
+        self.current.push(game.clone());
+        if self.current.len() >= self.options.max_games_per_block.max(1) as usize
+            || self.current_bytes >= self.options.max_block_bytes
+        {
+            self.full.push(std::mem::take(&mut self.current));
+            self.current_bytes = 0;
+            if self.full.len() >= self.parallel {
+                self.flush_full()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Encodes the full blocks (in parallel) and writes them in order.
+    fn flush_full(&mut self) -> Result<(), ArchiveError> {
+        let blocks = std::mem::take(&mut self.full);
+        let (codec, level) = (self.options.codec, self.options.zstd_level);
+        let encode = |games: &Vec<Game>| encode_block(games, codec, level);
+        let encoded: Vec<_> = match &self.pool {
+            Some(pool) if blocks.len() > 1 => pool.install(|| blocks.par_iter().map(encode).collect()),
+            _ => blocks.iter().map(encode).collect(),
+        };
+        for result in encoded {
+            let (payload, stats) =
+                result.map_err(|reason| ArchiveError::InvalidGame { game: self.games_written, reason })?;
+            self.write_block(&payload, &stats)?;
+        }
+        Ok(())
+    }
+
+    fn write_block(&mut self, payload: &[u8], stats: &BlockStats) -> Result<(), ArchiveError> {
+        let block_number = self.index.len() as u32;
+        let header = BlockHeader {
+            payload_len: u32::try_from(payload.len()).map_err(|_| ArchiveError::InvalidGame {
+                game: self.games_written,
+                reason: "block larger than 4 GiB".to_string(),
+            })?,
+            first_game: self.games_written,
+            game_count: stats.games as u32,
+            block_number,
+            codec_id: self.options.codec.id(),
+            payload_crc: crc32fast::hash(payload),
+        };
+        self.out.write_all(&header.encode())?;
+        self.out.write_all(payload)?;
+        self.index.push(IndexEntry { offset: self.offset, first_game: self.games_written, game_count: header.game_count });
+        self.offset += (BLOCK_HEADER_LEN + payload.len()) as u64;
+        self.games_written += stats.games;
+        self.summary.add_block(stats);
+        Ok(())
+    }
+
+    /// Writes the remaining blocks, the index and the footer; returns the output and a summary.
+    ///
+    /// ```
+    /// use chessbits::archive::{ArchiveWriter, WriterOptions};
+    /// let (bytes, summary) = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap().finish().unwrap();
+    /// assert_eq!(summary.bytes, bytes.len() as u64);
+    /// assert_eq!(summary.blocks, 0);
+    /// ```
+    pub fn finish(mut self) -> Result<(W, ArchiveSummary), ArchiveError> {
+        if !self.current.is_empty() {
+            self.full.push(std::mem::take(&mut self.current));
+        }
+        self.flush_full()?;
+        let index = encode_index(&self.index);
+        let footer = Footer {
+            index_offset: self.offset,
+            game_count: self.games_written,
+            block_count: self.index.len() as u32,
+        };
+        self.out.write_all(&index)?;
+        self.out.write_all(&footer.encode())?;
+        self.out.flush()?;
+        self.summary.bytes = self.offset + (index.len() + footer.encode().len()) as u64;
+        Ok((self.out, self.summary))
+    }
+}
+
+/// Encodes one block of (already checked) games.
+fn encode_block(games: &[Game], codec: MoveCodec, zstd_level: i32) -> Result<(Vec<u8>, BlockStats), String> {
+    let mut encoder = BlockEncoder::new(codec);
+    for game in games {
+        encoder.add(game)?;
+    }
+    Ok(encoder.finish(zstd_level))
+}
+
+/// About what a game weighs in a block before compression: its text and a byte a move.
+fn approximate_bytes(game: &Game) -> usize {
+    fn line_bytes(line: &Line) -> usize {
+        let comments: usize = line.comments.iter().map(String::len).sum();
+        comments
+            + line
+                .nodes
+                .iter()
+                .map(|node| {
+                    1 + node.nags.len()
+                        + node.comments_before.iter().chain(&node.comments_after).map(String::len).sum::<usize>()
+                        + node.variations.iter().map(line_bytes).sum::<usize>()
+                })
+                .sum::<usize>()
+    }
+    let tags: usize = game.tags.iter().map(|(n, v)| n.len() + v.len() + 2).sum();
+    tags + line_bytes(&game.moves) + usize::from(game.start != Position::startpos()) * 80
+}
