@@ -262,6 +262,10 @@ impl San {
     /// assert!(San::parse_lenient(b"Nf3-").is_err());
     /// ```
     pub fn parse_lenient(bytes: &[u8]) -> Result<SanPlus, SanError> {
+        // Fast path for the common case, a plain piece or pawn move without suffix.
+        if let ([b'a'..=b'h' | b'N' | b'B' | b'R' | b'Q' | b'K', ..], Some(b'1'..=b'8')) = (bytes, bytes.last()) {
+            return Ok(SanPlus { san: San::parse_lenient_normal(bytes)?, suffix: None });
+        }
         let (body, suffix) = strip_suffixes(bytes.trim_ascii_start());
         let san = match body {
             b"--" | b"Z0" | b"0000" | b"@@@@" => San::Null,

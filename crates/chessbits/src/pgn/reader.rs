@@ -485,9 +485,9 @@ impl<R: Read> PgnReader<R> {
                     }
                     if !muted {
                         let san = San::parse_lenient(token);
-                        match (san, Nag::from_glyph(token)) {
-                            (Err(_), Some(nag)) => visitor.nag(nag, line),
-                            _ => visitor.san(SanToken { san, text: token, line }),
+                        match san.is_err().then(|| Nag::from_glyph(token)).flatten() {
+                            Some(nag) => visitor.nag(nag, line),
+                            None => visitor.san(SanToken { san, text: token, line }),
                         }
                     }
                     self.consume(len);

@@ -109,8 +109,8 @@ impl<W: Write> Wrapper<'_, W> {
     }
 
     /// A comment: `{ words }` broken between words where needed, or `; text` and a line break
-    /// if the text holds a `}`. A line never starts with a `%` or `[` word, which readers take
-    /// for an escape or a tag.
+    /// if the text holds a `}`. A line never starts with a `%` word, which readers could take
+    /// for an escape line.
     fn comment(&mut self, text: &str) -> fmt::Result {
         if text.contains('}') {
             self.token(";", true)?;
@@ -122,7 +122,7 @@ impl<W: Write> Wrapper<'_, W> {
         }
         self.token("{", true)?;
         for word in text.split(' ') {
-            let breakable = !word.starts_with('%') && !word.starts_with('[');
+            let breakable = !word.starts_with('%');
             self.token(word, breakable)?;
         }
         self.token("}", true)
@@ -177,15 +177,14 @@ impl<W: Write> MovetextWriter<'_, '_, W> {
                 self.comments(&node.comments_before)?;
                 need_number = true;
             }
+            // A move number and its move are one token: no line break between them.
             let number = ply / 2 + 1;
-            if ply % 2 == 0 {
-                self.wrapper.token(&format!("{number}."), true)?;
-            } else if need_number {
-                self.wrapper.token(&format!("{number}..."), true)?;
-            }
-            // Never break between a move number and its move.
-            let text = self.move_text(node);
-            self.wrapper.token(&text, ply % 2 == 1 && !need_number)?;
+            let text = match (ply % 2 == 0, need_number) {
+                (true, _) => format!("{number}. {}", self.move_text(node)),
+                (false, true) => format!("{number}... {}", self.move_text(node)),
+                (false, false) => self.move_text(node),
+            };
+            self.wrapper.token(&text, true)?;
             need_number = false;
             if self.options.nags {
                 for nag in &node.nags {

@@ -11,21 +11,45 @@ use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::types::{Bitboard, CastlingSide, File, Piece, Rank, Role, Square};
 
+/// Whether `a` and `b` share a file or rank (straight), a diagonal, or neither.
+#[inline(always)]
+fn alignment(a: Square, b: Square) -> (bool, bool) {
+    let df = a.file().index().abs_diff(b.file().index());
+    let dr = a.rank().index().abs_diff(b.rank().index());
+    (df == 0 || dr == 0, df == dr)
+}
+
 /// The squares `role` of the side to move could come from to reach `to` (pseudo-legally).
 /// Pawns are handled separately.
+///
+/// Sliders are found by walking the (one or two) pieces of the role and checking the squares
+/// between: small tables that stay in cache, where a magic lookup of the target's attack set
+/// would touch the large slider table at a random place.
 #[inline]
 fn piece_origins(pos: &Position, role: Role, to: Square) -> Bitboard {
     let board = pos.board();
-    let occupied = board.occupied();
-    let reach = match role {
-        Role::Knight => attacks::knight(to),
-        Role::Bishop => attacks::bishop(to, occupied),
-        Role::Rook => attacks::rook(to, occupied),
-        Role::Queen => attacks::queen(to, occupied),
-        Role::King => attacks::king(to),
+    let pieces = board.by_piece(Piece::new(pos.turn(), role));
+    match role {
+        Role::Knight => attacks::knight(to) & pieces,
+        Role::King => attacks::king(to) & pieces,
         Role::Pawn => Bitboard::EMPTY,
-    };
-    reach & board.by_piece(Piece::new(pos.turn(), role))
+        _ => {
+            let occupied = board.occupied();
+            let mut origins = Bitboard::EMPTY;
+            for from in pieces {
+                let (straight, diagonal) = alignment(from, to);
+                let moves_so = match role {
+                    Role::Bishop => diagonal,
+                    Role::Rook => straight,
+                    _ => straight || diagonal,
+                };
+                if moves_so && from != to && (attacks::between(from, to) & occupied).is_empty() {
+                    origins = origins.with(from);
+                }
+            }
+            origins
+        }
+    }
 }
 
 /// Whether the pseudo-legal non-castling move `from`→`to` (en passant if `en_passant`) leaves
@@ -43,9 +67,18 @@ fn is_safe(pos: &Position, from: Square, to: Square, en_passant: bool) -> bool {
         let occupied = board.occupied().without(from);
         return (pos.attackers_to(to, !us, occupied) - Bitboard::from_square(to)).is_empty();
     }
-    // Fast path: not in check, and the piece is on no line with our king, so it is not pinned.
-    if checkers.is_empty() && !en_passant && !attacks::queen(king, Bitboard::EMPTY).contains(from) {
-        return true;
+    if checkers.is_empty() && !en_passant {
+        // Not in check: only a pin can make the move illegal, and a pinned piece stands on a
+        // line with its king. Most pieces do not: decided by arithmetic alone.
+        let snipers = match alignment(king, from) {
+            (true, _) => board.straight_sliders(),
+            (_, true) => board.diagonal_sliders(),
+            _ => return true,
+        } & attacks::line(king, from)
+            & board.by_color(!us).without(to);
+        // Pinned if a slider on the line sees the king once the piece has moved.
+        let occupied = board.occupied().without(from).with(to);
+        return snipers.into_iter().all(|sniper| (attacks::between(king, sniper) & occupied).any());
     }
     if checkers.more_than_one() {
         return false;
@@ -102,16 +135,29 @@ fn kind_of(pos: &Position, role: Role, from: Square, to: Square, en_passant: boo
 }
 
 /// The castle on `side`, if legal.
+///
+/// Decided without generating moves: not in check, the squares both pieces cross (and land on)
+/// empty but for themselves, and no square the king crosses or lands on attacked with both
+/// pieces lifted. Lifting the rook is what Chess960 needs (a rook may shield the king's path
+/// along the back rank); it never hides an attack in standard chess.
 fn castle(pos: &Position, side: CastlingSide) -> Result<Move, SanError> {
     let us = pos.turn();
     let king = pos.king(us);
     let rook = pos.castling().rook(us, side, king).ok_or(SanError::Illegal)?;
-    let m = Move::castle(king, rook, side);
-    if pos.is_legal(m) {
-        Ok(m)
-    } else {
-        Err(SanError::Illegal)
+    if pos.is_check() {
+        return Err(SanError::Illegal);
     }
+    let (king_to, rook_to) = (side.king_to(us), side.rook_to(us));
+    let king_path = attacks::between(king, king_to).with(king_to);
+    let rook_path = attacks::between(rook, rook_to).with(rook_to);
+    let lifted = pos.board().occupied().without(king).without(rook);
+    if ((king_path | rook_path) & lifted).any() {
+        return Err(SanError::Illegal);
+    }
+    if king_path.into_iter().any(|sq| pos.attackers_to(sq, !us, lifted).any()) {
+        return Err(SanError::Illegal);
+    }
+    Ok(Move::castle(king, rook, side))
 }
 
 /// A castle written as a king move: `Ke1g1`, `e1c1` (UCI) or the king taking its own rook.
