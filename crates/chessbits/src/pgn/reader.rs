@@ -201,7 +201,19 @@ impl<R: Read> PgnReader<R> {
     }
 
     /// Skips whitespace, byte-order marks and `%` escape lines.
+    #[inline(always)]
     fn skip_whitespace(&mut self) -> io::Result<()> {
+        // Fast path: one space between two tokens.
+        if let [b' ', next, ..] = self.avail() {
+            if !matches!(next, b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c | 0xef) {
+                self.consume(1);
+                return Ok(());
+            }
+        }
+        self.skip_whitespace_slow()
+    }
+
+    fn skip_whitespace_slow(&mut self) -> io::Result<()> {
         loop {
             self.ensure(3)?;
             let (mut i, end) = (self.start, self.end);
@@ -460,6 +472,13 @@ impl<R: Read> PgnReader<R> {
                     let len = avail.iter().take_while(|&&b| !DELIMITER[b as usize]).count();
                     let token = &avail[..len];
                     if first.is_ascii_digit() || first == 0xc2 {
+                        // A move number: digits, then dots (the move may follow: `1.e4`).
+                        let digits = token.iter().take_while(|b| b.is_ascii_digit()).count();
+                        let dots = token[digits..].iter().take_while(|&&b| b == b'.').count();
+                        if digits > 0 && (digits == len || dots > 0) {
+                            self.consume(digits + dots);
+                            continue;
+                        }
                         if let Some(result) = GameResult::from_bytes(token) {
                             self.consume(len);
                             if depth == 0 {
@@ -468,13 +487,6 @@ impl<R: Read> PgnReader<R> {
                                 }
                                 return Ok(());
                             }
-                            continue;
-                        }
-                        // A move number: digits, then dots (the move may follow: `1.e4`).
-                        let digits = token.iter().take_while(|b| b.is_ascii_digit()).count();
-                        let dots = token[digits..].iter().take_while(|&&b| b == b'.').count();
-                        if digits == len || dots > 0 {
-                            self.consume(digits + dots);
                             continue;
                         }
                     }
