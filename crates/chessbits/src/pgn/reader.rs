@@ -230,10 +230,8 @@ impl<R: Read> PgnReader<R> {
                         escape_line = true;
                         break;
                     }
-                    0xef if self.buf[..end].get(i + 1..i + 3) == Some(&[0xbb, 0xbf][..]) => {
-                        after_newline = false;
-                        i += 2;
-                    }
+                    // A byte-order mark: skipped, and a line start stays one.
+                    0xef if self.buf[..end].get(i + 1..i + 3) == Some(&[0xbb, 0xbf][..]) => i += 2,
                     _ => break,
                 }
                 i += 1;
