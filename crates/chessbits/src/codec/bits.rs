@@ -127,7 +127,7 @@ mod tests {
     #[test]
     fn round_trip_mixed_widths() {
         let values: Vec<(u64, u32)> = (0..200u64)
-            .map(|i| (i * 0x9e37_79b9 & ((1 << (i % 40)) - 1), (i % 40) as u32))
+            .map(|i| ((i * 0x9e37_79b9) & ((1 << (i % 40)) - 1), (i % 40) as u32))
             .collect();
         let mut w = BitWriter::new();
         for &(v, n) in &values {

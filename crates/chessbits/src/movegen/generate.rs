@@ -74,7 +74,7 @@ pub(crate) fn generate<const LEGAL: bool, S: Sink>(pos: &Position, class: Class,
     let movable = if LEGAL && checkers.any() { ours - pinned } else { ours };
     let move_mask = (capture_mask | quiet_mask) & target;
 
-    for from in board.by_role(Role::Knight) & movable - pinned {
+    for from in board.by_role(Role::Knight) & (movable - pinned) {
         sink.piece(Role::Knight, from, attacks::knight(from) & move_mask, theirs);
     }
     for from in board.by_role(Role::Bishop) & movable {
@@ -137,8 +137,9 @@ pub(crate) fn generate<const LEGAL: bool, S: Sink>(pos: &Position, class: Class,
             en_passant::<LEGAL, S>(pos, ep, king, sink);
         }
     }
-    if class != Class::Tactical && !(LEGAL && checkers.any()) {
-        castles::<LEGAL, S>(pos, king, sink);
+    // Castling is generated only when legal, pseudo-legal mode included: never out of check.
+    if class != Class::Tactical && checkers.is_empty() {
+        castles(pos, king, sink);
     }
 }
 
@@ -193,7 +194,7 @@ fn en_passant<const LEGAL: bool, S: Sink>(pos: &Position, ep: Square, king: Squa
     let victim = Square::from_index_masked((ep.index() as i32 + us.fold(-8, 8)) as u32);
     for from in attacks::pawn(!us, ep) & board.by_piece(Piece::new(us, Role::Pawn)) {
         if LEGAL {
-            let occupied = board.occupied() - Bitboard::from_square(from) - Bitboard::from_square(victim)
+            let occupied = (board.occupied() - Bitboard::from_square(from) - Bitboard::from_square(victim))
                 | Bitboard::from_square(ep);
             let attackers = board.attackers_to(king, !us, occupied) - Bitboard::from_square(victim);
             if attackers.any() {
@@ -205,7 +206,7 @@ fn en_passant<const LEGAL: bool, S: Sink>(pos: &Position, ep: Square, king: Squa
 }
 
 #[inline(always)]
-fn castles<const LEGAL: bool, S: Sink>(pos: &Position, king: Square, sink: &mut S) {
+fn castles<S: Sink>(pos: &Position, king: Square, sink: &mut S) {
     let us = pos.turn();
     let rights = pos.castling();
     if !rights.has_color(us) {
@@ -220,7 +221,7 @@ fn castles<const LEGAL: bool, S: Sink>(pos: &Position, king: Square, sink: &mut 
         let movers = Bitboard::from_square(king) | Bitboard::from_square(rook);
         let king_path = attacks::between(king, king_to) | Bitboard::from_square(king_to);
         let rook_path = attacks::between(rook, rook_to) | Bitboard::from_square(rook_to);
-        if ((king_path | rook_path) & board.occupied() - movers).any() {
+        if ((king_path | rook_path) & (board.occupied() - movers)).any() {
             continue;
         }
         // The king may not pass through or land on an attacked square — judged with the rook

@@ -395,7 +395,7 @@ mod tests {
             ("4k3/8/8/8/8/8/4K3/7R w H - 0 1", InvalidCastling("H".into())),
         ];
         for (fen, expected) in cases {
-            assert_eq!(Position::from_fen(fen), Err(expected), "{fen}");
+            assert_eq!(crate::position::Position::from_fen(fen), Err(expected), "{fen}");
         }
     }
 
