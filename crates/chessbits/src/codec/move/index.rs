@@ -71,11 +71,10 @@ use crate::position::Position;
 pub enum MoveSet {
     /// [`Position::legal_moves`].
     Legal,
-    /// [`Position::pseudo_legal_moves`] without castles while in check: every move by the rules
-    /// of its piece, the own king's safety not checked, en passant only where the position keeps
-    /// an en passant square (a pawn of the side to move can capture there), castles only when
-    /// legal. This is python-chess's `generate_pseudo_legal_moves`, whose castles also require
-    /// the king not to be in check.
+    /// [`Position::pseudo_legal_moves`]: every move by the rules of its piece, the own king's
+    /// safety not checked; en passant only where the position keeps an en passant square (a pawn
+    /// of the side to move can capture there); castles only when legal (never out of check).
+    /// This is the set of python-chess's `generate_pseudo_legal_moves`.
     PseudoLegal,
 }
 
@@ -93,12 +92,7 @@ impl MoveSet {
     pub fn generate(self, pos: &Position, list: &mut MoveList) {
         match self {
             MoveSet::Legal => pos.legal_moves(list),
-            MoveSet::PseudoLegal => {
-                pos.pseudo_legal_moves(list);
-                if pos.is_check() {
-                    list.retain(|m| !m.is_castle());
-                }
-            }
+            MoveSet::PseudoLegal => pos.pseudo_legal_moves(list),
         }
     }
 }
