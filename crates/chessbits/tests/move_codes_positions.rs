@@ -66,11 +66,18 @@ fn check_all_codecs(pos: &Position) {
         let code = direction_target::encode(pos, m).unwrap_or_else(|err| panic!("{err}: {}", ctx()));
         assert!(code < direction_target::CODE_LIMIT);
         assert_eq!(direction_target::decode(pos, code), Ok(m), "{}", ctx());
-        assert!(direction_codes.insert(code), "duplicate direction-target code: {}", ctx());
+        assert!(
+            direction_codes.insert(code),
+            "duplicate direction-target code: {}",
+            ctx()
+        );
 
         let mut bytes = Vec::new();
         index::write_byte_index(pos, m, &mut bytes).unwrap();
-        assert_eq!(bytes.len() == 1, moves.len() <= 256 || index::index_of(pos, MoveSet::Legal, m).unwrap() < 255);
+        assert_eq!(
+            bytes.len() == 1,
+            moves.len() <= 256 || index::index_of(pos, MoveSet::Legal, m).unwrap() < 255
+        );
         assert_eq!(index::read_byte_index(pos, &bytes), Ok((m, bytes.len())), "{}", ctx());
 
         for (set, n) in [(MoveSet::Legal, moves.len()), (MoveSet::PseudoLegal, pseudo.len())] {
@@ -78,7 +85,12 @@ fn check_all_codecs(pos: &Position) {
             assert_eq!(index::write_bit_index(pos, set, m, &mut w), Ok(bits_for(n)));
             assert_eq!(w.bit_len(), u64::from(bits_for(n)));
             let bytes = w.finish();
-            assert_eq!(index::read_bit_index(pos, set, &mut BitReader::new(&bytes)), Ok(m), "{}", ctx());
+            assert_eq!(
+                index::read_bit_index(pos, set, &mut BitReader::new(&bytes)),
+                Ok(m),
+                "{}",
+                ctx()
+            );
         }
     }
 }
@@ -91,27 +103,41 @@ fn check_every_code(pos: &Position) {
         for m in decoded {
             *counts.entry(m).or_default() += 1;
         }
-        assert!(counts.values().all(|&n| n == 1), "{scheme}: a move with two codes in {}", pos.fen());
+        assert!(
+            counts.values().all(|&n| n == 1),
+            "{scheme}: a move with two codes in {}",
+            pos.fen()
+        );
         let got: HashSet<Move> = counts.into_keys().collect();
         assert_eq!(got, expected, "{scheme} in {}", pos.fen());
     };
     tally(
-        (0..=u16::MAX).filter_map(|c| enumeration::decode_move(pos, c).ok()).collect(),
+        (0..=u16::MAX)
+            .filter_map(|c| enumeration::decode_move(pos, c).ok())
+            .collect(),
         "enumeration",
     );
     tally(
-        (0..=u16::MAX).filter_map(|c| direction_target::decode(pos, c).ok()).collect(),
+        (0..=u16::MAX)
+            .filter_map(|c| direction_target::decode(pos, c).ok())
+            .collect(),
         "direction-target",
     );
     let per_square: Vec<Move> = if per_square::fits_in_byte(pos) {
-        (0..=u8::MAX).filter_map(|b| per_square::decode(pos, PerSquareCode::Byte(b)).ok()).collect()
+        (0..=u8::MAX)
+            .filter_map(|b| per_square::decode(pos, PerSquareCode::Byte(b)).ok())
+            .collect()
     } else {
-        (0..=u16::MAX).filter_map(|w| per_square::decode(pos, PerSquareCode::Wide(w)).ok()).collect()
+        (0..=u16::MAX)
+            .filter_map(|w| per_square::decode(pos, PerSquareCode::Wide(w)).ok())
+            .collect()
     };
     tally(per_square, "per-square");
     for set in [MoveSet::Legal, MoveSet::PseudoLegal] {
         tally(
-            (0..MAX_MOVES).filter_map(|i| index::move_at(pos, set, i).ok()).collect(),
+            (0..MAX_MOVES)
+                .filter_map(|i| index::move_at(pos, set, i).ok())
+                .collect(),
             "index",
         );
     }
@@ -146,7 +172,12 @@ fn playout(start: &Position, plies: usize, rng: &mut XorShift, check: impl Fn(&P
 #[test]
 fn suites_round_trip_every_legal_move() {
     let mut positions = 0;
-    for name in ["shakmaty_tricky.perft", "ethereal_standard.epd", "ethereal_fischer.epd", "shakmaty_random.perft"] {
+    for name in [
+        "shakmaty_tricky.perft",
+        "ethereal_standard.epd",
+        "ethereal_fischer.epd",
+        "shakmaty_random.perft",
+    ] {
         for pos in suite(name) {
             check_all_codecs(&pos);
             positions += 1;
@@ -208,7 +239,10 @@ fn the_270_move_position_uses_the_fallbacks() {
         })
         .count();
     assert_eq!(escaped, 270 - 255);
-    assert_eq!(index::read_byte_index(&pos, &[255, 15]), Err(MoveCodeError::IndexOutOfRange { index: 270, len: 270 }));
+    assert_eq!(
+        index::read_byte_index(&pos, &[255, 15]),
+        Err(MoveCodeError::IndexOutOfRange { index: 270, len: 270 })
+    );
     assert_eq!(index::read_byte_index(&pos, &[255]), Err(MoveCodeError::UnexpectedEnd));
 }
 

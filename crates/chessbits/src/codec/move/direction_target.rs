@@ -121,9 +121,11 @@ pub fn decode(pos: &Position, code: u16) -> Result<Move, MoveCodeError> {
     let promotes = role == Role::Pawn && to.rank() == Rank::EIGHTH.relative_to(us);
     let kind = match spec {
         _ if promotes => MoveKind::promotion(Role::PROMOTIONS[usize::from(spec & 3)], captures),
-        KING_SIDE | QUEEN_SIDE if role == Role::King => {
-            MoveKind::castle(if spec == KING_SIDE { CastlingSide::KingSide } else { CastlingSide::QueenSide })
-        }
+        KING_SIDE | QUEEN_SIDE if role == Role::King => MoveKind::castle(if spec == KING_SIDE {
+            CastlingSide::KingSide
+        } else {
+            CastlingSide::QueenSide
+        }),
         0 if captures => MoveKind::Capture,
         0 if role == Role::Pawn && from.distance(to) == 2 => MoveKind::DoublePush,
         0 if role == Role::Pawn && pos.ep_square() == Some(to) && from.file() != to.file() => MoveKind::EnPassant,

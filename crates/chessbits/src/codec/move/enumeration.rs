@@ -184,7 +184,8 @@ impl EnumeratedMove {
     /// ```
     pub fn en_passant(color: Color, from: Square, to: Square) -> Result<EnumeratedMove, MoveCodeError> {
         let (rel_from, rel_to) = (from.relative_to(color), to.relative_to(color));
-        let diag = diagonal(rel_from, rel_to).ok_or(MoveCodeError::InvalidParts("en passant goes one diagonal step"))?;
+        let diag =
+            diagonal(rel_from, rel_to).ok_or(MoveCodeError::InvalidParts("en passant goes one diagonal step"))?;
         if rel_from.rank() != Rank::FIFTH {
             return Err(MoveCodeError::InvalidParts("en passant starts on the fifth rank"));
         }
@@ -253,7 +254,11 @@ impl EnumeratedMove {
                 limit: CODE_COUNT.into(),
             });
         }
-        let color = if code < CODES_PER_SIDE { Color::White } else { Color::Black };
+        let color = if code < CODES_PER_SIDE {
+            Color::White
+        } else {
+            Color::Black
+        };
         let index = code - color_base(color);
         let square = |rel: Square| rel.relative_to(color);
         let mut m = EnumeratedMove {
@@ -298,7 +303,11 @@ impl EnumeratedMove {
                 (m.from, m.to, m.captured, m.en_passant) = (square(from), square(to), Some(Role::Pawn), true);
             }
             CASTLE_BASE..KNIGHT_BASE => {
-                let side = if index == CASTLE_BASE { CastlingSide::KingSide } else { CastlingSide::QueenSide };
+                let side = if index == CASTLE_BASE {
+                    CastlingSide::KingSide
+                } else {
+                    CastlingSide::QueenSide
+                };
                 return Ok(EnumeratedMove::castle(color, side));
             }
             _ => {
@@ -348,8 +357,15 @@ impl EnumeratedMove {
         if m.is_en_passant() {
             return EnumeratedMove::en_passant(color, m.from(), m.to());
         }
-        let role = pos.board().role_at(m.from()).ok_or(MoveCodeError::PieceMismatch(m.from()))?;
-        let captured = if m.is_capture() { pos.board().role_at(m.to()) } else { None };
+        let role = pos
+            .board()
+            .role_at(m.from())
+            .ok_or(MoveCodeError::PieceMismatch(m.from()))?;
+        let captured = if m.is_capture() {
+            pos.board().role_at(m.to())
+        } else {
+            None
+        };
         EnumeratedMove::new(color, role, m.from(), m.to(), captured, m.promotion())
     }
 
@@ -499,7 +515,9 @@ fn square_at(i: u16) -> Square {
 fn promotion_number(role: Option<Role>) -> Result<u16, MoveCodeError> {
     match role {
         Some(Role::Knight | Role::Bishop | Role::Rook | Role::Queen) => Ok(role.map_or(0, |r| r.index() as u16 - 1)),
-        _ => Err(MoveCodeError::InvalidParts("a pawn promotes to a knight, bishop, rook or queen")),
+        _ => Err(MoveCodeError::InvalidParts(
+            "a pawn promotes to a knight, bishop, rook or queen",
+        )),
     }
 }
 
@@ -509,16 +527,25 @@ fn promotion_role(number: u16) -> Role {
 
 /// The 0..14 number of a one-step forward diagonal from `from` to `to` (relative squares).
 fn diagonal(from: Square, to: Square) -> Option<u16> {
-    if to.index() != from.index() + 7 && to.index() != from.index() + 9 || from.rank().index() + 1 != to.rank().index() {
+    if to.index() != from.index() + 7 && to.index() != from.index() + 9 || from.rank().index() + 1 != to.rank().index()
+    {
         return None;
     }
     let file = from.file().index() as u16;
-    Some(if to.file().index() < from.file().index() { file - 1 } else { 7 + file })
+    Some(if to.file().index() < from.file().index() {
+        file - 1
+    } else {
+        7 + file
+    })
 }
 
 /// The relative (from, to) of forward diagonal `diag` (0..14) starting on rank index `rank`.
 fn diagonal_squares(rank: u16, diag: u16) -> (Square, Square) {
-    let (from_file, to_file) = if diag < 7 { (diag + 1, diag) } else { (diag - 7, diag - 6) };
+    let (from_file, to_file) = if diag < 7 {
+        (diag + 1, diag)
+    } else {
+        (diag - 7, diag - 6)
+    };
     (square_at(rank * 8 + from_file), square_at((rank + 1) * 8 + to_file))
 }
 

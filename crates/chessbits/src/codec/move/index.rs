@@ -21,7 +21,8 @@
 //! its own length, so a game is written as:
 //!
 //! ```text
-//! ply count: unsigned LEB128 (7 bits a byte, low group first, high bit = more), at most 2^20
+//! ply count: unsigned LEB128 (7 bits a byte, low group first, high bit = more; shortest form
+//!            only), at most 2^20
 //! indices:   bits_for(n) bits each, MSB first, concatenated
 //! padding:   zero bits up to the next byte boundary
 //! ```
@@ -328,6 +329,10 @@ pub fn decode_game_bits(start: &Position, set: MoveSet, bytes: &[u8]) -> Result<
             });
         }
         if byte & 0x80 == 0 {
+            // A zero final group after the first byte is an overlong form: one count, one stream.
+            if byte == 0 && shift > 7 {
+                return Err(MoveCodeError::InvalidParts("overlong ply count"));
+            }
             break;
         }
         if shift > 21 {
@@ -352,7 +357,9 @@ pub fn decode_game_bits(start: &Position, set: MoveSet, bytes: &[u8]) -> Result<
 
 /// `list[index]`, checked to exist and (for the pseudo-legal set) to be legal.
 fn checked_move_at(pos: &Position, set: MoveSet, list: &MoveList, index: usize) -> Result<Move, MoveCodeError> {
-    let m = *list.get(index).ok_or(MoveCodeError::IndexOutOfRange { index, len: list.len() })?;
+    let m = *list
+        .get(index)
+        .ok_or(MoveCodeError::IndexOutOfRange { index, len: list.len() })?;
     if set == MoveSet::PseudoLegal && !pos.is_legal(m) {
         return Err(MoveCodeError::IllegalMove(m));
     }
@@ -409,7 +416,10 @@ mod tests {
                 assert_eq!(used, if len <= 256 { 1 } else { index / 255 + 1 });
             }
         }
-        assert_eq!(read_escaped(&[255, 255], 300), Err(MoveCodeError::IndexOutOfRange { index: 510, len: 300 }));
+        assert_eq!(
+            read_escaped(&[255, 255], 300),
+            Err(MoveCodeError::IndexOutOfRange { index: 510, len: 300 })
+        );
         assert_eq!(read_escaped(&[255], 300), Err(MoveCodeError::UnexpectedEnd));
     }
 

@@ -286,7 +286,10 @@ pub fn write(pos: &Position, m: Move, out: &mut Vec<u8>) -> Result<(), MoveCodeE
 /// ```
 pub fn read(pos: &Position, bytes: &[u8]) -> Result<(Move, usize), MoveCodeError> {
     let (code, used) = if fits_in_byte(pos) {
-        (PerSquareCode::Byte(*bytes.first().ok_or(MoveCodeError::UnexpectedEnd)?), 1)
+        (
+            PerSquareCode::Byte(*bytes.first().ok_or(MoveCodeError::UnexpectedEnd)?),
+            1,
+        )
     } else {
         match bytes {
             [high, low, ..] => (PerSquareCode::Wide(u16::from_be_bytes([*high, *low])), 2),
@@ -378,14 +381,22 @@ fn piece_move(pos: &Position, role: Role, from: Square, local: u8) -> Result<Mov
     let us = pos.turn();
     let no_step = MoveCodeError::InvalidParts("the piece has no move with that number");
     if role == Role::King && local >= 8 {
-        let side = if local == 8 { CastlingSide::KingSide } else { CastlingSide::QueenSide };
+        let side = if local == 8 {
+            CastlingSide::KingSide
+        } else {
+            CastlingSide::QueenSide
+        };
         let rook = pos.castling().rook(us, side, from).ok_or(no_step)?;
         return Ok(Move::castle(from, rook, side));
     }
     let capture = pos.board().by_color(!us);
     if role != Role::Pawn {
         let to = nth_target(role, from, local.into()).ok_or(no_step)?;
-        let kind = if capture.contains(to) { MoveKind::Capture } else { MoveKind::Quiet };
+        let kind = if capture.contains(to) {
+            MoveKind::Capture
+        } else {
+            MoveKind::Quiet
+        };
         return Ok(Move::new(from, to, kind));
     }
     let rel_from = from.relative_to(us);

@@ -196,7 +196,9 @@ pub(crate) fn pair_squares(role: Role, pair: u16) -> Option<(Square, Square)> {
     if pair >= pair_count(role) {
         return None;
     }
-    let packed = *TABLES.pairs.get(TABLES.pair_start[role.index()] as usize + pair as usize)?;
+    let packed = *TABLES
+        .pairs
+        .get(TABLES.pair_start[role.index()] as usize + pair as usize)?;
     Some((
         Square::from_index_masked((packed >> 6) as u32),
         Square::from_index_masked(packed as u32),
