@@ -49,6 +49,12 @@ use crate::position::Position;
 use crate::types::{Bitboard, CastlingSide, Piece, Rank, Role, Square};
 
 /// Codes run below this: 12 bits.
+///
+/// ```
+/// use chessbits::codec::r#move::direction_target::{decode, CODE_LIMIT};
+/// use chessbits::position::Position;
+/// assert!(decode(&Position::startpos(), CODE_LIMIT).is_err());
+/// ```
 pub const CODE_LIMIT: u16 = 1 << 12;
 
 /// `spec` value of a king-side castle.

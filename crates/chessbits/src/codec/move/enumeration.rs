@@ -68,8 +68,19 @@ use crate::position::Position;
 use crate::types::{CastlingSide, Color, File, Piece, Rank, Role, Square};
 
 /// Codes per side: 668 pawn + 2522 king + 2016 knight + 3360 bishop + 5376 rook + 8736 queen.
+///
+/// ```
+/// use chessbits::codec::r#move::enumeration::{EnumeratedMove, CODES_PER_SIDE};
+/// use chessbits::types::Color;
+/// assert_eq!(EnumeratedMove::decode(CODES_PER_SIDE).unwrap().color(), Color::Black);
+/// ```
 pub const CODES_PER_SIDE: u16 = 22_678;
 /// All codes: `0..CODE_COUNT`.
+///
+/// ```
+/// use chessbits::codec::r#move::enumeration::{EnumeratedMove, CODE_COUNT};
+/// assert!(EnumeratedMove::decode(CODE_COUNT - 1).is_ok() && EnumeratedMove::decode(CODE_COUNT).is_err());
+/// ```
 pub const CODE_COUNT: u16 = 2 * CODES_PER_SIDE;
 
 const PUSH_BASE: u16 = 0;
@@ -392,10 +403,17 @@ impl EnumeratedMove {
         }
         let m = if let Some(side) = self.castle {
             let king = pos.king(self.color);
+            // Without the right, report the castle with the rook on its standard corner.
+            let corner_file = if side == CastlingSide::KingSide {
+                File::H
+            } else {
+                File::A
+            };
+            let corner = Square::from_coords(corner_file, king.rank());
             let rook = pos
                 .castling()
                 .rook(self.color, side, king)
-                .ok_or(MoveCodeError::IllegalMove(Move::castle(king, king, side)))?;
+                .ok_or(MoveCodeError::IllegalMove(Move::castle(king, corner, side)))?;
             Move::castle(king, rook, side)
         } else {
             let board = pos.board();
@@ -426,41 +444,105 @@ impl EnumeratedMove {
     }
 
     /// The moving side.
+    ///
+    /// ```
+    /// use chessbits::codec::r#move::enumeration::EnumeratedMove;
+    /// use chessbits::types::{Color, Role, Square};
+    /// let m = EnumeratedMove::new(Color::White, Role::Pawn, Square::E7, Square::D8, Some(Role::Rook), Some(Role::Knight))
+    ///     .unwrap();
+    /// assert_eq!(m.color(), Color::White);
+    /// ```
     pub const fn color(&self) -> Color {
         self.color
     }
 
     /// The moving role (the king for castles).
+    ///
+    /// ```
+    /// use chessbits::codec::r#move::enumeration::EnumeratedMove;
+    /// use chessbits::types::{Color, Role, Square};
+    /// let m = EnumeratedMove::new(Color::White, Role::Pawn, Square::E7, Square::D8, Some(Role::Rook), Some(Role::Knight))
+    ///     .unwrap();
+    /// assert_eq!(m.role(), Role::Pawn);
+    /// ```
     pub const fn role(&self) -> Role {
         self.role
     }
 
     /// The from-square (for castles the standard king square, e1 or e8).
+    ///
+    /// ```
+    /// use chessbits::codec::r#move::enumeration::EnumeratedMove;
+    /// use chessbits::types::{Color, Role, Square};
+    /// let m = EnumeratedMove::new(Color::White, Role::Pawn, Square::E7, Square::D8, Some(Role::Rook), Some(Role::Knight))
+    ///     .unwrap();
+    /// assert_eq!(m.from(), Square::E7);
+    /// ```
     pub const fn from(&self) -> Square {
         self.from
     }
 
     /// The to-square (for castles the standard king target: the g- or c-file square).
+    ///
+    /// ```
+    /// use chessbits::codec::r#move::enumeration::EnumeratedMove;
+    /// use chessbits::types::{Color, Role, Square};
+    /// let m = EnumeratedMove::new(Color::White, Role::Pawn, Square::E7, Square::D8, Some(Role::Rook), Some(Role::Knight))
+    ///     .unwrap();
+    /// assert_eq!(m.to(), Square::D8);
+    /// ```
     pub const fn to(&self) -> Square {
         self.to
     }
 
     /// The captured role (a pawn for en passant).
+    ///
+    /// ```
+    /// use chessbits::codec::r#move::enumeration::EnumeratedMove;
+    /// use chessbits::types::{Color, Role, Square};
+    /// let m = EnumeratedMove::new(Color::White, Role::Pawn, Square::E7, Square::D8, Some(Role::Rook), Some(Role::Knight))
+    ///     .unwrap();
+    /// assert_eq!(m.captured(), Some(Role::Rook));
+    /// ```
     pub const fn captured(&self) -> Option<Role> {
         self.captured
     }
 
     /// The role promoted to.
+    ///
+    /// ```
+    /// use chessbits::codec::r#move::enumeration::EnumeratedMove;
+    /// use chessbits::types::{Color, Role, Square};
+    /// let m = EnumeratedMove::new(Color::White, Role::Pawn, Square::E7, Square::D8, Some(Role::Rook), Some(Role::Knight))
+    ///     .unwrap();
+    /// assert_eq!(m.promotion(), Some(Role::Knight));
+    /// ```
     pub const fn promotion(&self) -> Option<Role> {
         self.promotion
     }
 
     /// The castling side, for the two castle codes of each side.
+    ///
+    /// ```
+    /// use chessbits::codec::r#move::enumeration::EnumeratedMove;
+    /// use chessbits::types::{Color, Role, Square};
+    /// let m = EnumeratedMove::new(Color::White, Role::Pawn, Square::E7, Square::D8, Some(Role::Rook), Some(Role::Knight))
+    ///     .unwrap();
+    /// assert_eq!(m.castling_side(), None);
+    /// ```
     pub const fn castling_side(&self) -> Option<CastlingSide> {
         self.castle
     }
 
     /// Whether this is an en passant capture.
+    ///
+    /// ```
+    /// use chessbits::codec::r#move::enumeration::EnumeratedMove;
+    /// use chessbits::types::{Color, Role, Square};
+    /// let m = EnumeratedMove::new(Color::White, Role::Pawn, Square::E7, Square::D8, Some(Role::Rook), Some(Role::Knight))
+    ///     .unwrap();
+    /// assert_eq!(m.is_en_passant(), false);
+    /// ```
     pub const fn is_en_passant(&self) -> bool {
         self.en_passant
     }

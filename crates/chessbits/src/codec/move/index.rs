@@ -43,7 +43,7 @@
 //!     moves.push(m);
 //! }
 //! let bytes = index::encode_game_bits(&start, MoveSet::Legal, &moves).unwrap();
-//! // 1 header byte, then 5 + 5 + 6 + 5 = 21 bits: 3 bytes.
+//! // 1 header byte, then 5 bits a move (at most 32 moves to choose from each time): 3 bytes.
 //! assert_eq!(bytes.len(), 4);
 //! assert_eq!(index::decode_game_bits(&start, MoveSet::Legal, &bytes), Ok(moves));
 //! ```
@@ -265,6 +265,14 @@ pub fn decode_game_bytes(start: &Position, mut bytes: &[u8]) -> Result<Vec<Move>
 
 /// The most plies a bit-packed game may hold: far beyond any game the 75-move rule allows, and
 /// it bounds the work a forged header can cause (forced moves take no bits).
+///
+/// ```
+/// use chessbits::codec::r#move::index::{decode_game_bits, MoveSet, MAX_PLIES};
+/// use chessbits::position::Position;
+/// // A header announcing MAX_PLIES + 1 plies (LEB128 of 2^20 + 1).
+/// assert!(MAX_PLIES == 1 << 20);
+/// assert!(decode_game_bits(&Position::startpos(), MoveSet::Legal, &[0x81, 0x80, 0x40]).is_err());
+/// ```
 pub const MAX_PLIES: usize = 1 << 20;
 
 /// A game from `start` in the bit-packed form (b) or (c): LEB128 ply count, then the indices.

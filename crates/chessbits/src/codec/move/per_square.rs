@@ -36,15 +36,16 @@
 //!   1, rook 2, queen 3), 0 to 11. En passant is the diagonal step.
 //!
 //! The total bound (the sum over our pieces) depends on the position alone. While it is at most
-//! 256 the code is **one byte**. Otherwise — e.g. four queens and four rooks with castling rights,
+//! 256 the code is **one byte**. Otherwise — e.g. five queens and six rooks after eight promotions,
 //! or the 270-move position `kBQQQQQQ/BR5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - -` — the fallback is
 //! **two bytes**: the 16-bit [`Move`] (`Move::bits`, big-endian), so the fallback needs no move
 //! generation either. Decoding reads one or two bytes as the position says, so no flag is stored.
 //!
-//! With the standard army the bound is 201 + 2; every promotion to a knight lowers it by 4, to a
-//! bishop raises it by 1, to a rook by 2, to a queen by 15. Without castling rights any position
-//! with at most three queens fits in a byte: eight promotions give at most `217 + 13 n` for `n`
-//! queens, 256 for `n = 3`.
+//! With the standard army the bound is 201, plus 2 while castling is possible; every promotion to
+//! a knight lowers it by 4, to a bishop raises it by 1, to a rook by 2, to a queen by 15. So
+//! without castling rights every army promoted from the standard one fits in a byte while it has
+//! at most four queens: eight promotions, `n` of them to queens, the rest to rooks, give
+//! `217 + 13 n`, 256 for `n = 3`.
 //!
 //! Encoding checks only that the mover is ours and that its role can make the step; decoding
 //! checks the decoded move is legal ([`MoveCodeError::IllegalMove`] otherwise).
@@ -68,6 +69,12 @@ use crate::position::Position;
 use crate::types::{Bitboard, CastlingSide, Color, Piece, Rank, Role, Square};
 
 /// The seed's upper bounds by role index (pawn … king); the king's includes its 2 castles.
+///
+/// ```
+/// use chessbits::codec::r#move::per_square::BOUNDS;
+/// use chessbits::types::Role;
+/// assert_eq!(BOUNDS[Role::Queen.index()], 27);
+/// ```
 pub const BOUNDS: [u16; 6] = [12, 8, 13, 14, 27, 10];
 
 /// One move's code: a byte, or the 16-bit move where the position's bound exceeds 256.
