@@ -80,47 +80,21 @@ pub(crate) fn generate<const LEGAL: bool, F: FnMut(MoveSet)>(pos: &Position, cla
     for from in board.by_role(Role::Knight) & (movable - pinned) {
         emit_piece(sink, Role::Knight, from, attacks::knight(from) & move_mask, theirs);
     }
-    for from in board.by_role(Role::Bishop) & movable {
-        let pin_mask = if pinned.contains(from) {
-            attacks::line(king, from)
-        } else {
-            Bitboard::FULL
-        };
-        emit_piece(
-            sink,
-            Role::Bishop,
-            from,
-            attacks::bishop(from, occupied) & move_mask & pin_mask,
-            theirs,
-        );
-    }
-    for from in board.by_role(Role::Rook) & movable {
-        let pin_mask = if pinned.contains(from) {
-            attacks::line(king, from)
-        } else {
-            Bitboard::FULL
-        };
-        emit_piece(
-            sink,
-            Role::Rook,
-            from,
-            attacks::rook(from, occupied) & move_mask & pin_mask,
-            theirs,
-        );
-    }
-    for from in board.by_role(Role::Queen) & movable {
-        let pin_mask = if pinned.contains(from) {
-            attacks::line(king, from)
-        } else {
-            Bitboard::FULL
-        };
-        emit_piece(
-            sink,
-            Role::Queen,
-            from,
-            attacks::queen(from, occupied) & move_mask & pin_mask,
-            theirs,
-        );
+    // Sliders: a pinned one keeps to the line through its king.
+    for role in [Role::Bishop, Role::Rook, Role::Queen] {
+        for from in board.by_role(role) & movable {
+            let pin_mask = if pinned.contains(from) {
+                attacks::line(king, from)
+            } else {
+                Bitboard::FULL
+            };
+            let reach = match role {
+                Role::Bishop => attacks::bishop(from, occupied),
+                Role::Rook => attacks::rook(from, occupied),
+                _ => attacks::queen(from, occupied),
+            };
+            emit_piece(sink, role, from, reach & move_mask & pin_mask, theirs);
+        }
     }
 
     let pawns = board.by_role(Role::Pawn) & movable;
