@@ -2,7 +2,7 @@
 //! move that encodes back to the same code; random games round-trip through every game format.
 
 use chessbits::codec::r#move::enumeration::{self, EnumeratedMove, CODE_COUNT};
-use chessbits::codec::r#move::index::{self, MoveSet};
+use chessbits::codec::r#move::index::{self, MoveListKind};
 use chessbits::codec::r#move::per_square::{self, PerSquareCode};
 use chessbits::codec::r#move::{direction_target, MoveCodeError};
 use chessbits::lists::MoveList;
@@ -117,7 +117,7 @@ proptest! {
         if let Ok(moves) = index::decode_game_bytes(&start, &bytes) {
             prop_assert_eq!(index::encode_game_bytes(&start, &moves), Ok(bytes.clone()));
         }
-        for set in [MoveSet::Legal, MoveSet::PseudoLegal] {
+        for set in [MoveListKind::Legal, MoveListKind::PseudoLegal] {
             if let Ok(moves) = index::decode_game_bits(&start, set, &bytes) {
                 prop_assert_eq!(index::encode_game_bits(&start, set, &moves), Ok(bytes.clone()));
             }
@@ -136,7 +136,7 @@ proptest! {
         let moves = game(&start, &choices);
         let bytes = index::encode_game_bytes(&start, &moves).unwrap();
         prop_assert_eq!(index::decode_game_bytes(&start, &bytes), Ok(moves.clone()));
-        for set in [MoveSet::Legal, MoveSet::PseudoLegal] {
+        for set in [MoveListKind::Legal, MoveListKind::PseudoLegal] {
             let bits = index::encode_game_bits(&start, set, &moves).unwrap();
             prop_assert_eq!(index::decode_game_bits(&start, set, &bits), Ok(moves.clone()));
             // Cutting the stream short never panics and never yields the game.
@@ -163,7 +163,7 @@ fn illegal_moves_are_refused_by_the_game_encoders() {
         index::encode_game_bytes(&start, &[bogus]),
         Err(MoveCodeError::IllegalMove(bogus))
     );
-    for set in [MoveSet::Legal, MoveSet::PseudoLegal] {
+    for set in [MoveListKind::Legal, MoveListKind::PseudoLegal] {
         assert_eq!(
             index::encode_game_bits(&start, set, &[bogus]),
             Err(MoveCodeError::IllegalMove(bogus))
@@ -180,17 +180,17 @@ fn illegal_moves_are_refused_by_the_game_encoders() {
     // Pseudo-legal but illegal: the pinned knight (Black bishop b4 pins c3 to the e1 king).
     let pinned = Position::from_fen("4k3/8/8/8/1b6/2N5/8/4K3 w - - 0 1").unwrap();
     let m = Move::new(Square::C3, Square::E4, chessbits::moves::MoveKind::Quiet);
-    assert!(index::index_of(&pinned, MoveSet::PseudoLegal, m).is_ok());
-    let i = index::index_of(&pinned, MoveSet::PseudoLegal, m).unwrap();
+    assert!(index::index_of(&pinned, MoveListKind::PseudoLegal, m).is_ok());
+    let i = index::index_of(&pinned, MoveListKind::PseudoLegal, m).unwrap();
     assert_eq!(
-        index::move_at(&pinned, MoveSet::PseudoLegal, i),
+        index::move_at(&pinned, MoveListKind::PseudoLegal, i),
         Err(MoveCodeError::IllegalMove(m))
     );
     assert_eq!(
-        index::encode_game_bits(&pinned, MoveSet::PseudoLegal, &[m]),
+        index::encode_game_bits(&pinned, MoveListKind::PseudoLegal, &[m]),
         Err(MoveCodeError::IllegalMove(m))
     );
     // Overlong ply count.
-    assert!(index::decode_game_bits(&start, MoveSet::Legal, &[0x80, 0x00]).is_err());
-    assert_eq!(index::decode_game_bits(&start, MoveSet::Legal, &[0]), Ok(vec![]));
+    assert!(index::decode_game_bits(&start, MoveListKind::Legal, &[0x80, 0x00]).is_err());
+    assert_eq!(index::decode_game_bits(&start, MoveListKind::Legal, &[0]), Ok(vec![]));
 }

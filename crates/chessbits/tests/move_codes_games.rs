@@ -11,7 +11,7 @@
 use std::time::Instant;
 
 use chessbits::codec::r#move::enumeration::{self, EnumeratedMove};
-use chessbits::codec::r#move::index::{self, bits_for, MoveSet};
+use chessbits::codec::r#move::index::{self, bits_for, MoveListKind};
 use chessbits::codec::r#move::{direction_target, per_square};
 use chessbits::lists::MoveList;
 use chessbits::moves::Move;
@@ -211,7 +211,7 @@ fn tally(games: &[Game]) -> Tally {
         for &m in &game.moves {
             pos.legal_moves(&mut list);
             t.legal_bits += u64::from(bits_for(list.len()));
-            MoveSet::PseudoLegal.generate(&pos, &mut list);
+            MoveListKind::PseudoLegal.generate(&pos, &mut list);
             t.pseudo_bits += u64::from(bits_for(list.len()));
             pos.make_move(m);
         }
@@ -244,8 +244,8 @@ fn round_trip(games: &[Game]) -> Vec<(&'static str, f64, f64)> {
         &|g, b| index::decode_game_bytes(&g.start, b).unwrap(),
     );
     for (name, set) in [
-        ("index bits (legal)", MoveSet::Legal),
-        ("index bits (pseudo)", MoveSet::PseudoLegal),
+        ("index bits (legal)", MoveListKind::Legal),
+        ("index bits (pseudo)", MoveListKind::PseudoLegal),
     ] {
         time_codec(
             name,

@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 
 use chessbits::codec::bits::{BitReader, BitWriter};
 use chessbits::codec::r#move::enumeration::{self, EnumeratedMove, CODE_COUNT};
-use chessbits::codec::r#move::index::{self, bits_for, MoveSet};
+use chessbits::codec::r#move::index::{self, bits_for, MoveListKind};
 use chessbits::codec::r#move::per_square::{self, PerSquareCode};
 use chessbits::codec::r#move::{direction_target, MoveCodeError};
 use chessbits::lists::{MoveList, MAX_MOVES};
@@ -76,11 +76,14 @@ fn check_all_codecs(pos: &Position) {
         index::write_byte_index(pos, m, &mut bytes).unwrap();
         assert_eq!(
             bytes.len() == 1,
-            moves.len() <= 256 || index::index_of(pos, MoveSet::Legal, m).unwrap() < 255
+            moves.len() <= 256 || index::index_of(pos, MoveListKind::Legal, m).unwrap() < 255
         );
         assert_eq!(index::read_byte_index(pos, &bytes), Ok((m, bytes.len())), "{}", ctx());
 
-        for (set, n) in [(MoveSet::Legal, moves.len()), (MoveSet::PseudoLegal, pseudo.len())] {
+        for (set, n) in [
+            (MoveListKind::Legal, moves.len()),
+            (MoveListKind::PseudoLegal, pseudo.len()),
+        ] {
             let mut w = BitWriter::new();
             assert_eq!(index::write_bit_index(pos, set, m, &mut w), Ok(bits_for(n)));
             assert_eq!(w.bit_len(), u64::from(bits_for(n)));
@@ -133,7 +136,7 @@ fn check_every_code(pos: &Position) {
             .collect()
     };
     tally(per_square, "per-square");
-    for set in [MoveSet::Legal, MoveSet::PseudoLegal] {
+    for set in [MoveListKind::Legal, MoveListKind::PseudoLegal] {
         tally(
             (0..MAX_MOVES)
                 .filter_map(|i| index::move_at(pos, set, i).ok())

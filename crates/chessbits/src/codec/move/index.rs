@@ -1,7 +1,7 @@
 //! Move index: a move written as its position in the deterministic move list of its position.
 //!
 //! The lists are [`Position::legal_moves`] (legal set) and [`Position::pseudo_legal_moves`]
-//! (pseudo-legal set), whose order is fixed by the generator; see [`MoveSet`] for the exact
+//! (pseudo-legal set), whose order is fixed by the generator; see [`MoveListKind`] for the exact
 //! pseudo-legal definition. Three forms:
 //!
 //! # (a) One byte per move, legal list
@@ -31,7 +31,7 @@
 //! but zero padding after the last move ([`MoveCodeError::TrailingData`]).
 //!
 //! ```
-//! use chessbits::codec::r#move::index::{self, MoveSet};
+//! use chessbits::codec::r#move::index::{self, MoveListKind};
 //! use chessbits::notation::uci::parse_uci;
 //! use chessbits::position::Position;
 //! let start = Position::startpos();
@@ -42,10 +42,10 @@
 //!     pos.make_move(m);
 //!     moves.push(m);
 //! }
-//! let bytes = index::encode_game_bits(&start, MoveSet::Legal, &moves).unwrap();
+//! let bytes = index::encode_game_bits(&start, MoveListKind::Legal, &moves).unwrap();
 //! // 1 header byte, then 5 bits a move (at most 32 moves to choose from each time): 3 bytes.
 //! assert_eq!(bytes.len(), 4);
-//! assert_eq!(index::decode_game_bits(&start, MoveSet::Legal, &bytes), Ok(moves));
+//! assert_eq!(index::decode_game_bits(&start, MoveListKind::Legal, &bytes), Ok(moves));
 //! ```
 
 use super::MoveCodeError;
@@ -57,19 +57,19 @@ use crate::position::Position;
 /// Which move list the index points into.
 ///
 /// ```
-/// use chessbits::codec::r#move::index::MoveSet;
+/// use chessbits::codec::r#move::index::MoveListKind;
 /// use chessbits::lists::MoveList;
 /// use chessbits::position::Position;
 /// // White in check: the pinned and king-exposing moves count as pseudo-legal only.
 /// let pos = Position::from_fen("4k3/8/8/8/8/8/3r4/4K3 w - - 0 1").unwrap();
 /// let mut list = MoveList::new();
-/// MoveSet::Legal.generate(&pos, &mut list);
+/// MoveListKind::Legal.generate(&pos, &mut list);
 /// let legal = list.len();
-/// MoveSet::PseudoLegal.generate(&pos, &mut list);
+/// MoveListKind::PseudoLegal.generate(&pos, &mut list);
 /// assert!(list.len() > legal);
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub enum MoveSet {
+pub enum MoveListKind {
     /// [`Position::legal_moves`].
     Legal,
     /// [`Position::pseudo_legal_moves`]: every move by the rules of its piece, the own king's
@@ -79,21 +79,21 @@ pub enum MoveSet {
     PseudoLegal,
 }
 
-impl MoveSet {
+impl MoveListKind {
     /// Fills `list` (cleared first) with the moves of this set in `pos`, in generation order.
     ///
     /// ```
-    /// use chessbits::codec::r#move::index::MoveSet;
+    /// use chessbits::codec::r#move::index::MoveListKind;
     /// use chessbits::lists::MoveList;
     /// use chessbits::position::Position;
     /// let mut list = MoveList::new();
-    /// MoveSet::PseudoLegal.generate(&Position::startpos(), &mut list);
+    /// MoveListKind::PseudoLegal.generate(&Position::startpos(), &mut list);
     /// assert_eq!(list.len(), 20);
     /// ```
     pub fn generate(self, pos: &Position, list: &mut MoveList) {
         match self {
-            MoveSet::Legal => pos.legal_moves(list),
-            MoveSet::PseudoLegal => pos.pseudo_legal_moves(list),
+            MoveListKind::Legal => pos.legal_moves(list),
+            MoveListKind::PseudoLegal => pos.pseudo_legal_moves(list),
         }
     }
 }
@@ -115,14 +115,14 @@ pub const fn bits_for(n: usize) -> u32 {
 /// The index of `m` in the `set` list of `pos`; [`MoveCodeError::IllegalMove`] if not in it.
 ///
 /// ```
-/// use chessbits::codec::r#move::index::{index_of, MoveSet};
+/// use chessbits::codec::r#move::index::{index_of, MoveListKind};
 /// use chessbits::notation::uci::parse_uci;
 /// use chessbits::position::Position;
 /// let pos = Position::startpos();
 /// let m = parse_uci(&pos, "b1c3").unwrap();
-/// assert!(index_of(&pos, MoveSet::Legal, m).unwrap() < 20);
+/// assert!(index_of(&pos, MoveListKind::Legal, m).unwrap() < 20);
 /// ```
-pub fn index_of(pos: &Position, set: MoveSet, m: Move) -> Result<usize, MoveCodeError> {
+pub fn index_of(pos: &Position, set: MoveListKind, m: Move) -> Result<usize, MoveCodeError> {
     let mut list = MoveList::new();
     set.generate(pos, &mut list);
     list.iter().position(|&x| x == m).ok_or(MoveCodeError::IllegalMove(m))
@@ -131,13 +131,13 @@ pub fn index_of(pos: &Position, set: MoveSet, m: Move) -> Result<usize, MoveCode
 /// The move at `index` in the `set` list of `pos`, checked to be legal.
 ///
 /// ```
-/// use chessbits::codec::r#move::index::{move_at, MoveSet};
+/// use chessbits::codec::r#move::index::{move_at, MoveListKind};
 /// use chessbits::codec::r#move::MoveCodeError;
 /// use chessbits::position::Position;
 /// let pos = Position::startpos();
-/// assert_eq!(move_at(&pos, MoveSet::Legal, 20), Err(MoveCodeError::IndexOutOfRange { index: 20, len: 20 }));
+/// assert_eq!(move_at(&pos, MoveListKind::Legal, 20), Err(MoveCodeError::IndexOutOfRange { index: 20, len: 20 }));
 /// ```
-pub fn move_at(pos: &Position, set: MoveSet, index: usize) -> Result<Move, MoveCodeError> {
+pub fn move_at(pos: &Position, set: MoveListKind, index: usize) -> Result<Move, MoveCodeError> {
     let mut list = MoveList::new();
     set.generate(pos, &mut list);
     checked_move_at(pos, set, &list, index)
@@ -178,21 +178,21 @@ pub fn read_byte_index(pos: &Position, bytes: &[u8]) -> Result<(Move, usize), Mo
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
     let (index, used) = read_escaped(bytes, list.len())?;
-    Ok((checked_move_at(pos, MoveSet::Legal, &list, index)?, used))
+    Ok((checked_move_at(pos, MoveListKind::Legal, &list, index)?, used))
 }
 
 /// Appends the ⌈log₂ n⌉-bit index of `m` in the `set` list of `pos`; returns the bits written.
 ///
 /// ```
 /// use chessbits::codec::bits::BitWriter;
-/// use chessbits::codec::r#move::index::{write_bit_index, MoveSet};
+/// use chessbits::codec::r#move::index::{write_bit_index, MoveListKind};
 /// use chessbits::notation::uci::parse_uci;
 /// use chessbits::position::Position;
 /// let pos = Position::startpos();
 /// let mut w = BitWriter::new();
-/// assert_eq!(write_bit_index(&pos, MoveSet::Legal, parse_uci(&pos, "e2e4").unwrap(), &mut w), Ok(5));
+/// assert_eq!(write_bit_index(&pos, MoveListKind::Legal, parse_uci(&pos, "e2e4").unwrap(), &mut w), Ok(5));
 /// ```
-pub fn write_bit_index(pos: &Position, set: MoveSet, m: Move, w: &mut BitWriter) -> Result<u32, MoveCodeError> {
+pub fn write_bit_index(pos: &Position, set: MoveListKind, m: Move, w: &mut BitWriter) -> Result<u32, MoveCodeError> {
     let mut list = MoveList::new();
     set.generate(pos, &mut list);
     let index = list.iter().position(|&x| x == m).ok_or(MoveCodeError::IllegalMove(m))?;
@@ -205,15 +205,15 @@ pub fn write_bit_index(pos: &Position, set: MoveSet, m: Move, w: &mut BitWriter)
 ///
 /// ```
 /// use chessbits::codec::bits::BitReader;
-/// use chessbits::codec::r#move::index::{read_bit_index, MoveSet};
+/// use chessbits::codec::r#move::index::{read_bit_index, MoveListKind};
 /// use chessbits::codec::r#move::MoveCodeError;
 /// use chessbits::position::Position;
 /// let pos = Position::startpos();
 /// // 5 bits 11111 = 31: past the 20 moves.
 /// let mut r = BitReader::new(&[0xff]);
-/// assert!(matches!(read_bit_index(&pos, MoveSet::Legal, &mut r), Err(MoveCodeError::IndexOutOfRange { .. })));
+/// assert!(matches!(read_bit_index(&pos, MoveListKind::Legal, &mut r), Err(MoveCodeError::IndexOutOfRange { .. })));
 /// ```
-pub fn read_bit_index(pos: &Position, set: MoveSet, r: &mut BitReader) -> Result<Move, MoveCodeError> {
+pub fn read_bit_index(pos: &Position, set: MoveListKind, r: &mut BitReader) -> Result<Move, MoveCodeError> {
     let mut list = MoveList::new();
     set.generate(pos, &mut list);
     if list.is_empty() {
@@ -267,22 +267,22 @@ pub fn decode_game_bytes(start: &Position, mut bytes: &[u8]) -> Result<Vec<Move>
 /// it bounds the work a forged header can cause (forced moves take no bits).
 ///
 /// ```
-/// use chessbits::codec::r#move::index::{decode_game_bits, MoveSet, MAX_PLIES};
+/// use chessbits::codec::r#move::index::{decode_game_bits, MoveListKind, MAX_PLIES};
 /// use chessbits::position::Position;
 /// // A header announcing MAX_PLIES + 1 plies (LEB128 of 2^20 + 1).
 /// assert!(MAX_PLIES == 1 << 20);
-/// assert!(decode_game_bits(&Position::startpos(), MoveSet::Legal, &[0x81, 0x80, 0x40]).is_err());
+/// assert!(decode_game_bits(&Position::startpos(), MoveListKind::Legal, &[0x81, 0x80, 0x40]).is_err());
 /// ```
 pub const MAX_PLIES: usize = 1 << 20;
 
 /// A game from `start` in the bit-packed form (b) or (c): LEB128 ply count, then the indices.
 ///
 /// ```
-/// use chessbits::codec::r#move::index::{encode_game_bits, MoveSet};
+/// use chessbits::codec::r#move::index::{encode_game_bits, MoveListKind};
 /// use chessbits::position::Position;
-/// assert_eq!(encode_game_bits(&Position::startpos(), MoveSet::PseudoLegal, &[]), Ok(vec![0]));
+/// assert_eq!(encode_game_bits(&Position::startpos(), MoveListKind::PseudoLegal, &[]), Ok(vec![0]));
 /// ```
-pub fn encode_game_bits(start: &Position, set: MoveSet, moves: &[Move]) -> Result<Vec<u8>, MoveCodeError> {
+pub fn encode_game_bits(start: &Position, set: MoveListKind, moves: &[Move]) -> Result<Vec<u8>, MoveCodeError> {
     if moves.len() > MAX_PLIES {
         return Err(MoveCodeError::CodeOutOfRange {
             code: u32::try_from(moves.len()).unwrap_or(u32::MAX),
@@ -302,7 +302,7 @@ pub fn encode_game_bits(start: &Position, set: MoveSet, moves: &[Move]) -> Resul
     let mut pos = start.clone();
     for &m in moves {
         // The pseudo-legal list may hold illegal moves; a game may not.
-        if set == MoveSet::PseudoLegal && !pos.is_legal(m) {
+        if set == MoveListKind::PseudoLegal && !pos.is_legal(m) {
             return Err(MoveCodeError::IllegalMove(m));
         }
         write_bit_index(&pos, set, m, &mut w)?;
@@ -314,15 +314,15 @@ pub fn encode_game_bits(start: &Position, set: MoveSet, moves: &[Move]) -> Resul
 /// The moves of a stream written by [`encode_game_bits`] with the same `set`.
 ///
 /// ```
-/// use chessbits::codec::r#move::index::{decode_game_bits, MoveSet};
+/// use chessbits::codec::r#move::index::{decode_game_bits, MoveListKind};
 /// use chessbits::codec::r#move::MoveCodeError;
 /// use chessbits::position::Position;
 /// let start = Position::startpos();
 /// // Two plies announced, 8 bits of indices present: 5 for the first, 3 of the second's 5.
-/// assert_eq!(decode_game_bits(&start, MoveSet::Legal, &[2, 0]), Err(MoveCodeError::UnexpectedEnd));
-/// assert_eq!(decode_game_bits(&start, MoveSet::Legal, &[0, 0]), Err(MoveCodeError::TrailingData));
+/// assert_eq!(decode_game_bits(&start, MoveListKind::Legal, &[2, 0]), Err(MoveCodeError::UnexpectedEnd));
+/// assert_eq!(decode_game_bits(&start, MoveListKind::Legal, &[0, 0]), Err(MoveCodeError::TrailingData));
 /// ```
-pub fn decode_game_bits(start: &Position, set: MoveSet, bytes: &[u8]) -> Result<Vec<Move>, MoveCodeError> {
+pub fn decode_game_bits(start: &Position, set: MoveListKind, bytes: &[u8]) -> Result<Vec<Move>, MoveCodeError> {
     let mut r = BitReader::new(bytes);
     let mut plies = 0usize;
     let mut shift = 0;
@@ -364,11 +364,11 @@ pub fn decode_game_bits(start: &Position, set: MoveSet, bytes: &[u8]) -> Result<
 }
 
 /// `list[index]`, checked to exist and (for the pseudo-legal set) to be legal.
-fn checked_move_at(pos: &Position, set: MoveSet, list: &MoveList, index: usize) -> Result<Move, MoveCodeError> {
+fn checked_move_at(pos: &Position, set: MoveListKind, list: &MoveList, index: usize) -> Result<Move, MoveCodeError> {
     let m = *list
         .get(index)
         .ok_or(MoveCodeError::IndexOutOfRange { index, len: list.len() })?;
-    if set == MoveSet::PseudoLegal && !pos.is_legal(m) {
+    if set == MoveListKind::PseudoLegal && !pos.is_legal(m) {
         return Err(MoveCodeError::IllegalMove(m));
     }
     Ok(m)

@@ -20,7 +20,7 @@
 //! for &m in moves.iter() {
 //!     assert_eq!(enumeration::decode_move(&pos, enumeration::encode_move(&pos, m).unwrap()), Ok(m));
 //!     assert_eq!(per_square::decode(&pos, per_square::encode(&pos, m).unwrap()), Ok(m));
-//!     assert_eq!(index::move_at(&pos, index::MoveSet::Legal, index::index_of(&pos, index::MoveSet::Legal, m).unwrap()), Ok(m));
+//!     assert_eq!(index::move_at(&pos, index::MoveListKind::Legal, index::index_of(&pos, index::MoveListKind::Legal, m).unwrap()), Ok(m));
 //!     assert_eq!(direction_target::decode(&pos, direction_target::encode(&pos, m).unwrap()), Ok(m));
 //! }
 //! ```
