@@ -83,10 +83,22 @@ impl Position {
     }
 
     /// Whether `m` is a legal move here.
+    ///
+    /// Looks for `m` in the generator's move sets without listing any moves.
+    ///
+    /// ```
+    /// use chessbits::moves::{Move, MoveKind};
+    /// use chessbits::position::Position;
+    /// use chessbits::types::Square;
+    /// let pos = Position::startpos();
+    /// assert!(pos.is_legal(Move::new(Square::G1, Square::F3, MoveKind::Quiet)));
+    /// assert!(!pos.is_legal(Move::new(Square::G1, Square::F3, MoveKind::Capture)));
+    /// assert!(!pos.is_legal(Move::new(Square::E2, Square::E4, MoveKind::Quiet)));
+    /// ```
     pub fn is_legal(&self, m: Move) -> bool {
-        let mut list = MoveList::new();
-        self.legal_moves(&mut list);
-        list.contains(&m)
+        let mut found = false;
+        generate::<true, _>(self, Class::All, &mut |set: MoveSet| found |= set.contains(m));
+        found
     }
 
     /// The side to move is checkmated.

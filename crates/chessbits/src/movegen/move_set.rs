@@ -107,6 +107,33 @@ impl MoveSet {
         }
     }
 
+    /// Whether `m` is one of the moves of the set, decided without expanding it.
+    #[inline]
+    pub fn contains(&self, m: Move) -> bool {
+        match *self {
+            MoveSet::Piece { from, to, captures, .. } => {
+                let kind = if captures.contains(m.to()) {
+                    MoveKind::Capture
+                } else {
+                    MoveKind::Quiet
+                };
+                m.from() == from && to.contains(m.to()) && m.kind() == kind
+            }
+            MoveSet::Pawns { to, delta, kind } => {
+                let from_matches = m.from().index() as i32 == m.to().index() as i32 - delta as i32;
+                let kind_matches = match kind {
+                    PawnMoveKind::Push => m.kind() == MoveKind::Quiet,
+                    PawnMoveKind::DoublePush => m.kind() == MoveKind::DoublePush,
+                    PawnMoveKind::Capture => m.kind() == MoveKind::Capture,
+                    PawnMoveKind::Promotion => m.is_promotion() && !m.is_capture(),
+                    PawnMoveKind::PromotionCapture => m.is_promotion() && m.is_capture(),
+                };
+                to.contains(m.to()) && from_matches && kind_matches
+            }
+            MoveSet::Single(single) => single == m,
+        }
+    }
+
     /// Appends every move of the set to `list`.
     #[inline(always)]
     pub fn push_into(&self, list: &mut MoveList) {
