@@ -41,7 +41,11 @@ impl Visitor for Recorder {
         self.events.push("begin".into());
     }
     fn tag(&mut self, name: &[u8], value: RawTag<'_>, line: u32) {
-        self.events.push(format!("{line} tag {}={}", String::from_utf8_lossy(name), value.decode()));
+        self.events.push(format!(
+            "{line} tag {}={}",
+            String::from_utf8_lossy(name),
+            value.decode()
+        ));
     }
     fn end_tags(&mut self) -> Skip {
         self.events.push("end_tags".into());
@@ -76,7 +80,10 @@ impl Visitor for Recorder {
 }
 
 fn record_with<R: Read>(reader: &mut PgnReader<R>, skip_variations: bool) -> Vec<Vec<String>> {
-    let mut recorder = Recorder { skip_variations, ..Recorder::default() };
+    let mut recorder = Recorder {
+        skip_variations,
+        ..Recorder::default()
+    };
     let mut out = Vec::new();
     while let Some(events) = reader.read_game(&mut recorder).unwrap() {
         out.push(events);
@@ -116,9 +123,24 @@ fn events_carry_their_line_numbers() {
 fn crlf_bom_and_escape_lines() {
     let pgn = b"\xef\xbb\xbf% a header escape\r\n[Event \"A\"]\r\n%escaped [Site \"no\"]\r\n\r\n1. e4\r\n% 2. d4\r\ne5 {a\r\nb} *\r\n";
     let events = record(pgn);
-    assert_eq!(events[0], ["begin", "2 tag Event=A", "end_tags", "5 san e4", "7 san e5", "7 comment \"a\\r\\nb\"", "8 result *"]);
+    assert_eq!(
+        events[0],
+        [
+            "begin",
+            "2 tag Event=A",
+            "end_tags",
+            "5 san e4",
+            "7 san e5",
+            "7 comment \"a\\r\\nb\"",
+            "8 result *"
+        ]
+    );
     let game = game(pgn);
-    assert_eq!(game.moves.nodes[1].comments_after, ["a b"], "line breaks in comments become spaces");
+    assert_eq!(
+        game.moves.nodes[1].comments_after,
+        ["a b"],
+        "line breaks in comments become spaces"
+    );
     // A % inside a line is no escape: it is a bad token.
     let error = games(b"1. e4 % e5 *").remove(0).unwrap_err();
     assert_eq!(error.to_string(), "line 1: malformed move '%'");
@@ -146,22 +168,41 @@ fn tags_escapes_and_malformed_tags() {
     let events = record(pgn);
     assert_eq!(
         events[0][..6],
-        ["begin", "1 tag Event=The \"Immortal\" \\ Game", "2 tag Site=unterminated", "4 tag Round=3", "4 tag White=w", "end_tags"]
+        [
+            "begin",
+            "1 tag Event=The \"Immortal\" \\ Game",
+            "2 tag Site=unterminated",
+            "4 tag Round=3",
+            "4 tag White=w",
+            "end_tags"
+        ]
     );
     let game = game(pgn);
     let text = game.to_pgn();
-    assert!(text.starts_with("[Event \"The \\\"Immortal\\\" \\\\ Game\"]\n[Site \"unterminated\"]\n"), "{text}");
+    assert!(
+        text.starts_with("[Event \"The \\\"Immortal\\\" \\\\ Game\"]\n[Site \"unterminated\"]\n"),
+        "{text}"
+    );
     assert_eq!(self::game(text.as_bytes()), game);
 }
 
 #[test]
 fn move_numbers_annotations_null_moves_and_castling_spellings() {
-    let game = game(b"1.e4 e5 2.Nf3 Nc6 3.Bc4 Bc5 4.0-0 Nf6!? 5.d3?! d6!! 6.Bg5?? h6 ? 7.Bh4 $14 g5 +- 8.-- Z0 9.Bg3 *");
+    let game =
+        game(b"1.e4 e5 2.Nf3 Nc6 3.Bc4 Bc5 4.0-0 Nf6!? 5.d3?! d6!! 6.Bg5?? h6 ? 7.Bh4 $14 g5 +- 8.-- Z0 9.Bg3 *");
     assert_eq!(
         sans(&game.moves),
-        ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "O-O", "Nf6", "d3", "d6", "Bg5", "h6", "Bh4", "g5", "--", "--", "Bg3"]
+        [
+            "e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "O-O", "Nf6", "d3", "d6", "Bg5", "h6", "Bh4", "g5", "--", "--",
+            "Bg3"
+        ]
     );
-    let nags: Vec<Vec<u8>> = game.moves.nodes.iter().map(|n| n.nags.iter().map(|g| g.0).collect()).collect();
+    let nags: Vec<Vec<u8>> = game
+        .moves
+        .nodes
+        .iter()
+        .map(|n| n.nags.iter().map(|g| g.0).collect())
+        .collect();
     assert_eq!(nags[7], [5]);
     assert_eq!(nags[8], [6]);
     assert_eq!(nags[9], [3]);
@@ -222,7 +263,11 @@ fn results_and_game_boundaries() {
     use GameResult::*;
     assert_eq!(results, [WhiteWins, BlackWins, Draw, Unknown, Unknown, Unknown]);
     let g3 = all[4].as_ref().unwrap();
-    assert_eq!(sans(&g3.moves), ["g3", "g6"], "a result inside a variation does not end the game");
+    assert_eq!(
+        sans(&g3.moves),
+        ["g3", "g6"],
+        "a result inside a variation does not end the game"
+    );
     assert_eq!(all[5].as_ref().unwrap().tag("Event"), Some("next"));
     // A missing result takes the Result tag's.
     assert_eq!(game(b"[Result \"0-1\"]\n1. f3 e5 2. g4 Qh4#").result, BlackWins);
@@ -238,7 +283,10 @@ fn a_bad_game_does_not_stop_the_file() {
     assert_eq!(all[0].as_ref().unwrap_err().to_string(), "line 5: illegal move 'Nf3'");
     assert_eq!(all[1].as_ref().unwrap().tag("Event"), Some("good"));
     assert_eq!(all[2].as_ref().unwrap_err().to_string(), "line 14: illegal move 'Ng5'");
-    assert_eq!(all[3].as_ref().unwrap_err().to_string(), "line 19: ambiguous move 'Rd1'");
+    assert_eq!(
+        all[3].as_ref().unwrap_err().to_string(),
+        "line 19: ambiguous move 'Rd1'"
+    );
     let fen_error = all[4].as_ref().unwrap_err();
     assert_eq!(fen_error.line, 21);
     assert!(matches!(fen_error.kind, GameErrorKind::Fen { .. }));
@@ -248,7 +296,13 @@ fn a_bad_game_does_not_stop_the_file() {
 #[test]
 fn setup_from_fen_and_chess960_variants() {
     // X-FEN castling letters, Chess960 spelled in several ways.
-    for variant in ["Chess960", "chess 960", "Fischerandom", "fischerandom", "Fischer Random"] {
+    for variant in [
+        "Chess960",
+        "chess 960",
+        "Fischerandom",
+        "fischerandom",
+        "Fischer Random",
+    ] {
         let pgn = format!(
             "[Variant \"{variant}\"]\n[SetUp \"1\"]\n[FEN \"bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1\"]\n\n\
              1. Ng3 Ng6 2. O-O O-O *"
@@ -259,7 +313,14 @@ fn setup_from_fen_and_chess960_variants() {
         assert_eq!(game.moves.nodes[3].mv.uci(true).to_string(), "f8g8");
         assert_eq!(self::game(game.to_pgn().as_bytes()), game);
         let mut uci = String::new();
-        game.write_pgn(&mut uci, &WriteOptions { notation: MoveNotation::Uci, ..WriteOptions::default() }).unwrap();
+        game.write_pgn(
+            &mut uci,
+            &WriteOptions {
+                notation: MoveNotation::Uci,
+                ..WriteOptions::default()
+            },
+        )
+        .unwrap();
         assert!(uci.contains("2. f1g1 f8g8 *"), "{uci}");
     }
     // Black to move from a FEN: the first move is numbered with dots.
@@ -321,7 +382,10 @@ fn comments_longer_than_the_buffer_stay_whole() {
     let pgn = format!("1. e4 {{{long}}} e5 *\n\n1. d4 *");
     let all = games(pgn.as_bytes());
     assert_eq!(all.len(), 2);
-    assert_eq!(all[0].as_ref().unwrap().moves.nodes[0].comments_after[0], long.trim_end());
+    assert_eq!(
+        all[0].as_ref().unwrap().moves.nodes[0].comments_after[0],
+        long.trim_end()
+    );
     let events = record_with(&mut PgnReader::new(Trickle(pgn.as_bytes())), false);
     assert_eq!(events[0].len(), 6);
 }
@@ -350,11 +414,17 @@ fn writer_export_format() {
     let mut lan = String::new();
     game.write_pgn(&mut lan, &options).unwrap();
     let movetext = lan.split("\n\n").nth(1).unwrap();
-    assert!(movetext.starts_with("1. e2-e4 e7-e5 2. Ng1-f3\nNb8-c6 3. Bf1-b5 a7-a6\n"), "{movetext}");
+    assert!(
+        movetext.starts_with("1. e2-e4 e7-e5 2. Ng1-f3\nNb8-c6 3. Bf1-b5 a7-a6\n"),
+        "{movetext}"
+    );
     assert!(movetext.lines().all(|l| l.len() <= 30));
     // Both notations read back to the same moves.
     let from_lan = self::game(lan.as_bytes());
-    assert_eq!(from_lan.mainline().collect::<Vec<_>>(), game.mainline().collect::<Vec<_>>());
+    assert_eq!(
+        from_lan.mainline().collect::<Vec<_>>(),
+        game.mainline().collect::<Vec<_>>()
+    );
 }
 
 #[test]
@@ -363,7 +433,12 @@ fn nag_and_result_types() {
     assert_eq!(Nag::from_symbol(b"?!"), Some(Nag::DUBIOUS));
     assert_eq!(Nag::from_glyph("∞".as_bytes()), Some(Nag(13)));
     assert_eq!(Nag::from_glyph(b"xx"), None);
-    for result in [GameResult::WhiteWins, GameResult::BlackWins, GameResult::Draw, GameResult::Unknown] {
+    for result in [
+        GameResult::WhiteWins,
+        GameResult::BlackWins,
+        GameResult::Draw,
+        GameResult::Unknown,
+    ] {
         assert_eq!(GameResult::from_bytes(result.as_str().as_bytes()), Some(result));
     }
     assert_eq!(GameResult::from_bytes("½-½".as_bytes()), Some(GameResult::Draw));

@@ -53,13 +53,19 @@ fn owned(bytes: &[u8]) -> Vec<Result<Game, GameError>> {
 
 /// `[Event ` tags at the start of a line: the manifest's way of counting games.
 fn event_tags(bytes: &[u8]) -> usize {
-    bytes.split(|&b| b == b'\n').filter(|line| line.starts_with(b"[Event ")).count()
+    bytes
+        .split(|&b| b == b'\n')
+        .filter(|line| line.starts_with(b"[Event "))
+        .count()
 }
 
 #[test]
 fn every_shared_game_replays_without_error() {
     let mut total_plies = 0;
-    for path in files("pgn").into_iter().filter(|p| p.extension().is_some_and(|e| e == "pgn")) {
+    for path in files("pgn")
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
+    {
         if path.components().any(|c| c.as_os_str() == "python-chess-tests") {
             continue;
         }
@@ -69,8 +75,12 @@ fn every_shared_game_replays_without_error() {
         assert_eq!(validated.len(), event_tags(&bytes), "{}", path.display());
         assert_eq!(games.len(), validated.len());
         for (i, (plies, game)) in validated.iter().zip(&games).enumerate() {
-            let plies = plies.as_ref().unwrap_or_else(|e| panic!("{} game {i}: {e}", path.display()));
-            let game = game.as_ref().unwrap_or_else(|e| panic!("{} game {i}: {e}", path.display()));
+            let plies = plies
+                .as_ref()
+                .unwrap_or_else(|e| panic!("{} game {i}: {e}", path.display()));
+            let game = game
+                .as_ref()
+                .unwrap_or_else(|e| panic!("{} game {i}: {e}", path.display()));
             assert_eq!(*plies as usize, game.moves.nodes.len());
             // Where the file states a ply count, the main line has it.
             if let Some(count) = game.tag("PlyCount").and_then(|c| c.parse::<u32>().ok()) {
@@ -128,15 +138,23 @@ fn python_chess_quirks() {
     assert_eq!(uci.result.as_str(), "1/2-1/2");
     // A byte-order mark before the first tag; games with no moves.
     let bom = games("utf8-bom.pgn");
-    assert_eq!(bom.iter().map(|g| g.tag("Event").unwrap()).collect::<Vec<_>>(), ["A", "B"]);
+    assert_eq!(
+        bom.iter().map(|g| g.tag("Event").unwrap()).collect::<Vec<_>>(),
+        ["A", "B"]
+    );
     assert!(bom.iter().all(|g| g.moves.nodes.is_empty()));
     // Chess960 from [FEN] with [Variant "fischerandom"]: castles are O-O with the king's rook.
     let chess960 = games("cutechess-fischerrandom.pgn");
     assert_eq!(chess960.len(), 4);
     assert!(chess960.iter().all(|g| g.start.is_chess960()));
-    let castle = chess960[0].moves.nodes.iter().find(|n| n.san.to_string() == "O-O").unwrap();
+    let castle = chess960[0]
+        .moves
+        .nodes
+        .iter()
+        .find(|n| n.san.to_string() == "O-O")
+        .unwrap();
     assert_eq!(castle.mv.uci(true).to_string(), "e8g8"); // the king takes its g-file rook
-    // The null move Z0, and a mate written with #.
+                                                         // The null move Z0, and a mate written with #.
     let lewis = &games("anastasian-lewis.pgn")[0];
     assert_eq!(lewis.moves.nodes.iter().filter(|n| n.mv.is_null()).count(), 1);
     assert!(games("molinari-bordais-1979.pgn")[0].final_position().is_checkmate());
@@ -160,7 +178,10 @@ fn expected_edge_errors(name: &str) -> Vec<(u32, &'static str)> {
         // starting with Be3 from the initial position.
         "test-r.txt" => vec![(1, "illegal move 'Kf2'")],
         "vvars.txt" => vec![(1, "illegal move 'Be3'")],
-        "antichess-programfox.pgn" => vec![(1, "unsupported variant 'Antichess'"), (5, "unsupported variant 'Antichess'")],
+        "antichess-programfox.pgn" => vec![
+            (1, "unsupported variant 'Antichess'"),
+            (5, "unsupported variant 'Antichess'"),
+        ],
         "knightvuillaume-jannlee-zh-lichess.pgn" | "saturs-jannlee-zh-lichess.pgn" => {
             vec![(10, "unsupported variant 'Crazyhouse'")]
         }
@@ -178,10 +199,15 @@ fn edge_cases_get_the_errors_they_deserve() {
         let validated = validate(&bytes);
         let games = owned(&bytes);
         assert_eq!(validated.len(), games.len(), "{name}");
-        let errors: Vec<(u32, String)> =
-            games.iter().filter_map(|g| g.as_ref().err()).map(|e| (e.line, e.kind.to_string())).collect();
-        let expected: Vec<(u32, String)> =
-            expected_edge_errors(name).into_iter().map(|(l, m)| (l, m.to_string())).collect();
+        let errors: Vec<(u32, String)> = games
+            .iter()
+            .filter_map(|g| g.as_ref().err())
+            .map(|e| (e.line, e.kind.to_string()))
+            .collect();
+        let expected: Vec<(u32, String)> = expected_edge_errors(name)
+            .into_iter()
+            .map(|(l, m)| (l, m.to_string()))
+            .collect();
         assert_eq!(errors, expected, "{name}");
         // Both visitors agree game by game.
         for (v, g) in validated.iter().zip(&games) {
@@ -204,20 +230,35 @@ fn pgn_extract_cases() {
     assert!(second.moves.nodes[1].mv.is_null());
     assert_eq!(second.moves.nodes[1].variations.len(), 2);
     // Promotions written the UCI way, lower and upper case.
-    let promotions: Vec<String> =
-        games("test-promotion-in.pgn").iter().map(|g| g.as_ref().unwrap().moves.nodes[0].san.to_string()).collect();
-    assert_eq!(promotions, ["d8=R#", "d8=N", "d8=B", "d8=Q#", "d8=R#", "d8=N", "d8=B", "d8=Q#"]);
+    let promotions: Vec<String> = games("test-promotion-in.pgn")
+        .iter()
+        .map(|g| g.as_ref().unwrap().moves.nodes[0].san.to_string())
+        .collect();
+    assert_eq!(
+        promotions,
+        ["d8=R#", "d8=N", "d8=B", "d8=Q#", "d8=R#", "d8=N", "d8=B", "d8=Q#"]
+    );
     // A comment before the first move, a comment broken over lines, a variation.
     let barnes = games("test-notags.pgn").remove(0).unwrap();
-    assert_eq!(barnes.moves.nodes[0].comments_before, ["Game played inaccurately by White under extreme time pressure."]);
-    assert_eq!(barnes.moves.nodes[42].comments_after, ["2 minutes to time-control at move 36."]);
+    assert_eq!(
+        barnes.moves.nodes[0].comments_before,
+        ["Game played inaccurately by White under extreme time pressure."]
+    );
+    assert_eq!(
+        barnes.moves.nodes[42].comments_after,
+        ["2 minutes to time-control at move 36."]
+    );
     assert_eq!(barnes.moves.nodes[54].variations[0].nodes[0].san.to_string(), "Bd6+");
     // The inputs of pgn-extract's checkmate and stalemate filters: which games end so.
-    let mates: Vec<bool> =
-        games("test-checkmate.pgn").into_iter().map(|g| g.unwrap().final_position().is_checkmate()).collect();
+    let mates: Vec<bool> = games("test-checkmate.pgn")
+        .into_iter()
+        .map(|g| g.unwrap().final_position().is_checkmate())
+        .collect();
     assert_eq!(mates, [true, false]);
-    let stalemates: Vec<bool> =
-        games("test-stalemate.pgn").into_iter().map(|g| g.unwrap().final_position().is_stalemate()).collect();
+    let stalemates: Vec<bool> = games("test-stalemate.pgn")
+        .into_iter()
+        .map(|g| g.unwrap().final_position().is_stalemate())
+        .collect();
     assert_eq!(stalemates, [false, false, true]);
 }
 
@@ -233,7 +274,11 @@ fn puzzles_with_fen_replay_to_mate() {
             assert!(game.tag("FEN").is_some());
             assert_eq!(game.tag("Termination"), Some(format!("mate in {n}").as_str()));
             let last = game.moves.nodes.last().unwrap();
-            assert_eq!(last.san.suffix, Some(chessbits::notation::san::Suffix::Checkmate), "puzzle {i}");
+            assert_eq!(
+                last.san.suffix,
+                Some(chessbits::notation::san::Suffix::Checkmate),
+                "puzzle {i}"
+            );
             assert!(game.final_position().is_checkmate(), "mate in {n}, puzzle {i}");
         }
     }
@@ -255,7 +300,11 @@ fn every_game_survives_write_and_read() {
             assert_eq!(again.to_pgn(), text);
             for line in text.lines().filter(|l| !l.starts_with('[')) {
                 // Only a single word too long for any line may stick out.
-                assert!(line.chars().count() <= 80 || !line.contains(' '), "{}: {line}", path.display());
+                assert!(
+                    line.chars().count() <= 80 || !line.contains(' '),
+                    "{}: {line}",
+                    path.display()
+                );
             }
             checked += 1;
         }

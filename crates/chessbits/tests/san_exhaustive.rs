@@ -37,7 +37,11 @@ fn brute_force_san(pos: &Position, legal: &[Move], m: Move) -> String {
     let capture = if m.is_capture() { "x" } else { "" };
     let promotion = m.promotion().map_or(String::new(), |r| format!("={}", r.upper_char()));
     if role == Role::Pawn {
-        let file = if m.is_capture() { m.from().file().char().to_string() } else { String::new() };
+        let file = if m.is_capture() {
+            m.from().file().char().to_string()
+        } else {
+            String::new()
+        };
         return format!("{file}{capture}{}{promotion}{suffix}", m.to());
     }
     let rivals: Vec<Move> = legal
@@ -55,7 +59,11 @@ fn brute_force_san(pos: &Position, legal: &[Move], m: Move) -> String {
         (false, true, false) => m.from().rank().char().to_string(),
         (false, true, true) => m.from().to_string(),
     };
-    format!("{}{disambiguation}{capture}{}{promotion}{suffix}", role.upper_char(), m.to())
+    format!(
+        "{}{disambiguation}{capture}{}{promotion}{suffix}",
+        role.upper_char(),
+        m.to()
+    )
 }
 
 /// Checks every legal move of `pos`; returns how many.
@@ -77,9 +85,24 @@ fn check_position(pos: &Position) -> usize {
             after.is_checkmate()
         });
         // Without its disambiguation the SAN is ambiguous.
-        if let San::Normal { role, file, rank, capture, to, promotion } = parsed.san {
-            if file.is_some() && role != Role::Pawn {
-                let bare = San::Normal { role, file: None, rank: None, capture, to, promotion };
+        if let San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        } = parsed.san
+        {
+            if (file.is_some() || rank.is_some()) && role != Role::Pawn {
+                let bare = San::Normal {
+                    role,
+                    file: None,
+                    rank: None,
+                    capture,
+                    to,
+                    promotion,
+                };
                 assert_eq!(bare.to_move(pos), Err(SanError::Ambiguous), "{}: {text}", context());
             }
         }
@@ -99,7 +122,12 @@ fn check_position(pos: &Position) -> usize {
     // Castling resolves exactly when the castle is legal.
     for side in CastlingSide::ALL {
         let legal_castle = legal.iter().copied().find(|m| m.castling_side() == Some(side));
-        assert_eq!(San::Castle(side).to_move(pos).ok(), legal_castle, "{} {side:?}", pos.fen());
+        assert_eq!(
+            San::Castle(side).to_move(pos).ok(),
+            legal_castle,
+            "{} {side:?}",
+            pos.fen()
+        );
     }
     legal.len()
 }
@@ -120,7 +148,11 @@ fn check_with_children(pos: &Position) -> usize {
 #[test]
 fn san_round_trips_on_perft_positions_and_children() {
     let mut checked = 0;
-    for suite in ["perft/shakmaty_tricky.perft", "perft/ethereal_standard.epd", "perft/ethereal_fischer.epd"] {
+    for suite in [
+        "perft/shakmaty_tricky.perft",
+        "perft/ethereal_standard.epd",
+        "perft/ethereal_fischer.epd",
+    ] {
         for case in parse_suite(&shared(suite)).unwrap() {
             let Ok(pos) = Position::from_fen(&case.fen) else {
                 continue;

@@ -109,6 +109,17 @@ impl<R: Read> PgnReader<R> {
         self.line
     }
 
+    /// The underlying reader (bytes it had delivered but the reader had not consumed are lost).
+    ///
+    /// ```
+    /// use chessbits::pgn::PgnReader;
+    /// let reader = PgnReader::new(&b"1. e4 *"[..]);
+    /// assert_eq!(reader.into_inner(), b"1. e4 *");
+    /// ```
+    pub fn into_inner(self) -> R {
+        self.inner
+    }
+
     /// The unconsumed bytes in the buffer.
     #[inline(always)]
     fn avail(&self) -> &[u8] {
@@ -153,7 +164,10 @@ impl<R: Read> PgnReader<R> {
         let mut searched = from;
         loop {
             let avail = self.avail();
-            if let Some(i) = avail.get(searched..).and_then(|rest| rest.iter().position(|&b| b == needle)) {
+            if let Some(i) = avail
+                .get(searched..)
+                .and_then(|rest| rest.iter().position(|&b| b == needle))
+            {
                 return Ok(Some(searched + i));
             }
             searched = avail.len();

@@ -52,7 +52,13 @@ pub struct WriteOptions {
 
 impl Default for WriteOptions {
     fn default() -> WriteOptions {
-        WriteOptions { notation: MoveNotation::San, comments: true, nags: true, variations: true, max_width: 80 }
+        WriteOptions {
+            notation: MoveNotation::San,
+            comments: true,
+            nags: true,
+            variations: true,
+            max_width: 80,
+        }
     }
 }
 
@@ -154,7 +160,11 @@ impl<W: Write> MovetextWriter<'_, '_, W> {
                     San::Castle(side) => Lan::Castle(side),
                     San::Null => Lan::Null,
                 };
-                LanPlus { lan, suffix: node.san.suffix }.to_string()
+                LanPlus {
+                    lan,
+                    suffix: node.san.suffix,
+                }
+                .to_string()
             }
         }
     }
@@ -242,7 +252,13 @@ impl Game {
         out.write_char('\n')?;
         let first_ply = (self.start.fullmove_number().max(1) - 1) * 2 + u32::from(self.start.turn() == Color::Black);
         let mut writer = MovetextWriter {
-            wrapper: Wrapper { out, width: options.max_width, column: 0, open: 0, depth: 0 },
+            wrapper: Wrapper {
+                out,
+                width: options.max_width,
+                column: 0,
+                open: 0,
+                depth: 0,
+            },
             options,
             chess960: self.start.is_chess960(),
         };

@@ -78,7 +78,9 @@ fn is_safe(pos: &Position, from: Square, to: Square, en_passant: bool) -> bool {
             & board.by_color(!us).without(to);
         // Pinned if a slider on the line sees the king once the piece has moved.
         let occupied = board.occupied().without(from).with(to);
-        return snipers.into_iter().all(|sniper| (attacks::between(king, sniper) & occupied).any());
+        return snipers
+            .into_iter()
+            .all(|sniper| (attacks::between(king, sniper) & occupied).any());
     }
     if checkers.more_than_one() {
         return false;
@@ -119,7 +121,14 @@ fn pawn_origins(pos: &Position, to: Square) -> (Bitboard, bool) {
 
 /// The move kind of a pseudo-legal pawn or piece move `from`→`to`.
 #[inline]
-fn kind_of(pos: &Position, role: Role, from: Square, to: Square, en_passant: bool, promotion: Option<Role>) -> MoveKind {
+fn kind_of(
+    pos: &Position,
+    role: Role,
+    from: Square,
+    to: Square,
+    en_passant: bool,
+    promotion: Option<Role>,
+) -> MoveKind {
     let capture = pos.them().contains(to);
     if en_passant {
         MoveKind::EnPassant
@@ -193,10 +202,10 @@ fn resolve_normal(
     let us = pos.turn();
     let mut from_mask = Bitboard::FULL;
     if let Some(file) = file {
-        from_mask = from_mask & Bitboard::from_file(file);
+        from_mask &= Bitboard::from_file(file);
     }
     if let Some(rank) = rank {
-        from_mask = from_mask & Bitboard::from_rank(rank);
+        from_mask &= Bitboard::from_rank(rank);
     }
     // Long algebraic without a piece letter (`g1f3`, `e1g1`): the piece on the origin decides.
     if let (Role::Pawn, Some(file), Some(rank)) = (role, file, rank) {
@@ -259,9 +268,14 @@ impl San {
     /// ```
     pub fn to_move(&self, pos: &Position) -> Result<Move, SanError> {
         match *self {
-            San::Normal { role, file, rank, capture: _, to, promotion } => {
-                resolve_normal(pos, role, file, rank, to, promotion)
-            }
+            San::Normal {
+                role,
+                file,
+                rank,
+                capture: _,
+                to,
+                promotion,
+            } => resolve_normal(pos, role, file, rank, to, promotion),
             San::Castle(side) => castle(pos, side),
             San::Null => Ok(Move::NULL),
         }
@@ -295,7 +309,14 @@ impl San {
         let capture = m.is_capture();
         if role == Role::Pawn {
             let file = if capture { Some(from.file()) } else { None };
-            return San::Normal { role, file, rank: None, capture, to, promotion: m.promotion() };
+            return San::Normal {
+                role,
+                file,
+                rank: None,
+                capture,
+                to,
+                promotion: m.promotion(),
+            };
         }
         let mut others = Bitboard::EMPTY;
         if role != Role::King {
@@ -314,7 +335,14 @@ impl San {
         } else {
             (Some(from.file()), Some(from.rank()))
         };
-        San::Normal { role, file, rank, capture, to, promotion: None }
+        San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion: None,
+        }
     }
 }
 
@@ -333,7 +361,11 @@ pub fn suffix_of(pos: &Position, m: Move) -> Option<Suffix> {
     }
     let mut after = pos.clone();
     after.make_move(m);
-    Some(if after.is_checkmate() { Suffix::Checkmate } else { Suffix::Check })
+    Some(if after.is_checkmate() {
+        Suffix::Checkmate
+    } else {
+        Suffix::Check
+    })
 }
 
 /// The SAN of the legal move `m` in `pos`, with its check or mate suffix.
@@ -347,7 +379,10 @@ pub fn suffix_of(pos: &Position, m: Move) -> Option<Suffix> {
 /// assert_eq!(san_of(&pos, parse_uci(&pos, "a1a8").unwrap()).to_string(), "Ra8+");
 /// ```
 pub fn san_of(pos: &Position, m: Move) -> SanPlus {
-    SanPlus { san: San::from_move(pos, m), suffix: suffix_of(pos, m) }
+    SanPlus {
+        san: San::from_move(pos, m),
+        suffix: suffix_of(pos, m),
+    }
 }
 
 impl SanPlus {
@@ -364,4 +399,3 @@ impl SanPlus {
         san_of(pos, m)
     }
 }
-
