@@ -1,97 +1,103 @@
-//! Single-threaded parse + replay throughput on the shared PGN files (concatenated in memory).
-use chessbits::pgn::{GameBuilder, PgnReader, Validator};
+//! Single-threaded PGN throughput on the shared game files, concatenated in memory:
+//! parse + replay ([`Validator`]), owned games ([`GameBuilder`]), and lexing with SAN parsing
+//! alone.
+//!
+//! ```text
+//! cargo run --release -p chessbits --example pgn_speed [-- --validate]
+//! ```
+//!
+//! Times are the best of several rounds in CPU time of this thread (read from
+//! `/proc/thread-self/schedstat` where available, else wall time): on a shared machine wall time
+//! mostly measures the neighbours.
 
-/// CPU time of this thread in seconds (the machine is shared: wall time overstates).
-fn cpu() -> f64 {
-    let text = std::fs::read_to_string("/proc/thread-self/schedstat").unwrap_or_default();
-    text.split_whitespace()
-        .next()
-        .and_then(|t| t.parse::<f64>().ok())
-        .unwrap_or(0.0)
-        / 1e9
+use std::time::Instant;
+
+use chessbits::pgn::{GameBuilder, PgnReader, SanToken, Validator, Visitor};
+
+/// Seconds of CPU time of this thread, or of wall time if the kernel does not tell.
+fn now(start: Instant) -> f64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|text| text.split_whitespace().next()?.parse::<f64>().ok())
+        .map_or_else(|| start.elapsed().as_secs_f64(), |ns| ns / 1e9)
+}
+
+/// The best time of `rounds` runs of `f`.
+fn best_of(rounds: usize, mut f: impl FnMut()) -> f64 {
+    let origin = Instant::now();
+    (0..rounds)
+        .map(|_| {
+            let t = now(origin);
+            f();
+            now(origin) - t
+        })
+        .fold(f64::MAX, f64::min)
+}
+
+/// Counts move tokens: the lexer and the SAN parser, no replay.
+struct TokenCounter(u64);
+
+impl Visitor for TokenCounter {
+    type Output = ();
+    fn san(&mut self, _token: SanToken<'_>) {
+        self.0 += 1;
+    }
+    fn end_game(&mut self) {}
 }
 
 fn main() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/pgn");
-    let mut data = Vec::new();
     let mut paths: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.path())
+        .expect("shared data")
+        .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
         .collect();
     paths.sort();
-    for p in paths {
-        data.extend(std::fs::read(p).unwrap());
+    let mut data = Vec::new();
+    for path in paths {
+        data.extend(std::fs::read(path).expect("readable file"));
         data.push(b'\n');
     }
-    let rounds = if std::env::args().any(|a| a == "--validate") {
-        30
-    } else {
-        5
-    };
     let only_validate = std::env::args().any(|a| a == "--validate");
-    let mut best = f64::MAX;
+    let rounds = if only_validate { 30 } else { 5 };
+    let megabytes = data.len() as f64 / 1e6;
+
     let (mut games, mut plies) = (0u64, 0u64);
-    for _ in 0..rounds {
-        let t = cpu();
+    let validate = best_of(rounds, || {
         let mut reader = PgnReader::new(&data[..]);
-        let mut v = Validator::new();
-        games = 0;
-        plies = 0;
-        while let Some(r) = reader.read_game(&mut v).unwrap() {
+        let mut validator = Validator::new();
+        (games, plies) = (0, 0);
+        while let Some(result) = reader.read_game(&mut validator).expect("in memory") {
             games += 1;
-            plies += r.unwrap().plies as u64;
+            plies += u64::from(result.expect("valid games").plies);
         }
-        best = best.min(cpu() - t);
-    }
+    });
+    println!(
+        "parse + replay: {games} games, {plies} plies, {megabytes:.1} MB in {:.1} ms: {:.1} MB/s, {:.2} M moves/s",
+        validate * 1e3,
+        megabytes / validate,
+        plies as f64 / 1e6 / validate
+    );
     if only_validate {
-        println!("{:.1} ms", best * 1e3);
         return;
     }
-    println!(
-        "validate: {games} games, {plies} plies, {:.1} MB in {:.1} ms: {:.1} MB/s, {:.2} M moves/s",
-        data.len() as f64 / 1e6,
-        best * 1e3,
-        data.len() as f64 / 1e6 / best,
-        plies as f64 / 1e6 / best
-    );
-    let mut best = f64::MAX;
-    for _ in 0..rounds {
-        let t = cpu();
+    let owned = best_of(rounds, || {
         let mut reader = PgnReader::new(&data[..]);
-        let mut b = GameBuilder::new();
-        while let Some(r) = reader.read_game(&mut b).unwrap() {
-            r.unwrap();
+        let mut builder = GameBuilder::new();
+        while let Some(result) = reader.read_game(&mut builder).expect("in memory") {
+            result.expect("valid games");
         }
-        best = best.min(cpu() - t);
-    }
+    });
     println!(
-        "owned games: {:.1} ms: {:.1} MB/s, {:.2} M moves/s",
-        best * 1e3,
-        data.len() as f64 / 1e6 / best,
-        plies as f64 / 1e6 / best
+        "owned games:    {:.1} ms: {:.1} MB/s, {:.2} M moves/s",
+        owned * 1e3,
+        megabytes / owned,
+        plies as f64 / 1e6 / owned
     );
-    // Lexing only.
-    struct Count(u64);
-    impl chessbits::pgn::Visitor for Count {
-        type Output = ();
-        fn san(&mut self, _t: chessbits::pgn::SanToken<'_>) {
-            self.0 += 1;
-        }
-        fn end_game(&mut self) {}
-    }
-    let mut best = f64::MAX;
-    for _ in 0..rounds {
-        let t = cpu();
+    let lex = best_of(rounds, || {
         let mut reader = PgnReader::new(&data[..]);
-        let mut c = Count(0);
-        while reader.read_game(&mut c).unwrap().is_some() {}
-        best = best.min(cpu() - t);
-    }
-    println!(
-        "lex+SAN parse only: {:.1} ms: {:.1} MB/s",
-        best * 1e3,
-        data.len() as f64 / 1e6 / best
-    );
+        let mut counter = TokenCounter(0);
+        while reader.read_game(&mut counter).expect("in memory").is_some() {}
+    });
+    println!("lex + SAN parse: {:.1} ms: {:.1} MB/s", lex * 1e3, megabytes / lex);
 }

@@ -300,6 +300,14 @@ impl core::fmt::Display for PgnError {
 impl std::error::Error for PgnError {}
 
 /// The games of a reader, as an iterator (see [`PgnReader::into_games`]).
+///
+/// ```
+/// use chessbits::pgn::PgnReader;
+/// let mut games = PgnReader::new(&b"1. e4 *\n1. e5 *"[..]).into_games();
+/// assert!(games.next().unwrap().is_ok());
+/// assert!(games.next().unwrap().is_err());
+/// assert!(games.next().is_none());
+/// ```
 pub struct Games<R> {
     reader: PgnReader<R>,
     builder: GameBuilder,

@@ -10,6 +10,12 @@ use crate::notation::san::{SanError, SanPlus};
 use crate::position::Position;
 
 /// The Seven Tag Roster, in export order, with the default value of each.
+///
+/// ```
+/// use chessbits::pgn::SEVEN_TAG_ROSTER;
+/// assert_eq!(SEVEN_TAG_ROSTER[0], ("Event", "?"));
+/// assert_eq!(SEVEN_TAG_ROSTER[6], ("Result", "*"));
+/// ```
 pub const SEVEN_TAG_ROSTER: [(&str, &str); 7] = [
     ("Event", "?"),
     ("Site", "?"),

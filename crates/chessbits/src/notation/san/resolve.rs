@@ -52,6 +52,31 @@ fn piece_origins(pos: &Position, role: Role, to: Square) -> Bitboard {
     }
 }
 
+/// Whether the opponent attacks `sq` once our king has left its square (a capture on `sq`
+/// included): where the king may not go.
+///
+/// Leapers by their small tables; sliders one by one (a side has few), each by alignment and the
+/// squares between — cheaper than two magic lookups into the large slider table.
+#[inline]
+fn is_attacked_without_king(pos: &Position, sq: Square) -> bool {
+    let us = pos.turn();
+    let board = pos.board();
+    let theirs = board.by_color(!us).without(sq);
+    let leapers = (attacks::knight(sq) & board.by_role(Role::Knight))
+        | (attacks::king(sq) & board.by_role(Role::King))
+        | (attacks::pawn(us, sq) & board.by_role(Role::Pawn));
+    if (leapers & theirs).any() {
+        return true;
+    }
+    let occupied = board.occupied().without(pos.king(us));
+    let (straight, diagonal) = (board.straight_sliders(), board.diagonal_sliders());
+    ((straight | diagonal) & theirs).into_iter().any(|slider| {
+        let (on_line, on_diagonal) = alignment(slider, sq);
+        ((on_line && straight.contains(slider)) || (on_diagonal && diagonal.contains(slider)))
+            && (attacks::between(slider, sq) & occupied).is_empty()
+    })
+}
+
 /// Whether the pseudo-legal non-castling move `from`→`to` (en passant if `en_passant`) leaves
 /// the mover's king safe.
 ///
@@ -64,8 +89,7 @@ fn is_safe(pos: &Position, from: Square, to: Square, en_passant: bool) -> bool {
     let king = pos.king(us);
     let checkers = pos.checkers();
     if from == king {
-        let occupied = board.occupied().without(from);
-        return (pos.attackers_to(to, !us, occupied) - Bitboard::from_square(to)).is_empty();
+        return !is_attacked_without_king(pos, to);
     }
     if checkers.is_empty() && !en_passant {
         // Not in check: only a pin can make the move illegal, and a pinned piece stands on a
