@@ -295,16 +295,18 @@ fn a_bad_game_does_not_stop_the_file() {
 
 #[test]
 fn setup_from_fen_and_chess960_variants() {
-    // X-FEN castling letters, Chess960 spelled in several ways.
-    for variant in [
+    // Shredder-FEN (rook files) and X-FEN (KQkq) castling; Chess960 spelled in several ways.
+    let spellings = [
         "Chess960",
         "chess 960",
         "Fischerandom",
         "fischerandom",
         "Fischer Random",
-    ] {
+    ];
+    for (variant, castling) in spellings.into_iter().zip(["GEge", "KQkq", "GEge", "KQkq", "GEge"]) {
         let pgn = format!(
-            "[Variant \"{variant}\"]\n[SetUp \"1\"]\n[FEN \"bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1\"]\n\n\
+            "[Variant \"{variant}\"]\n[SetUp \"1\"]\n\
+             [FEN \"bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w {castling} - 0 1\"]\n\n\
              1. Ng3 Ng6 2. O-O O-O *"
         );
         let game = game(pgn.as_bytes());
