@@ -445,3 +445,54 @@ fn nag_and_result_types() {
     }
     assert_eq!(GameResult::from_bytes("½-½".as_bytes()), Some(GameResult::Draw));
 }
+
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    const GAME: &[u8] =
+        b"[Event \"F\"]\n[FEN \"r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1\"]\n\n1. O-O {c} (1. Kd2 $3 Kd7) 1... O-O-O \
+                          2. Ra7 ; x\n2... Rd1+ 3. Rxd1 *\n";
+
+    fn pgnish() -> impl Strategy<Value = Vec<u8>> {
+        let alphabet: Vec<u8> = b" \n\r\t[]{}();$!?*\"\\%.-=+#/0123456789abcdefghxKQRBNOPZe\xef\xbb\xbf\xe9".to_vec();
+        proptest::collection::vec(proptest::sample::select(alphabet), 0..300)
+    }
+
+    fn read_all(bytes: &[u8]) -> Vec<Result<Game, chessbits::pgn::GameError>> {
+        let all = games(bytes);
+        // Every game starts at a token: there are never more games than bytes.
+        assert!(all.len() <= bytes.len());
+        all
+    }
+
+    proptest! {
+        #[test]
+        fn any_bytes_read_without_panic(bytes in pgnish()) {
+            for game in read_all(&bytes).into_iter().flatten() {
+                prop_assert_eq!(self::game(game.to_pgn().as_bytes()), game);
+            }
+        }
+
+        #[test]
+        fn mutated_games_read_without_panic(edits in proptest::collection::vec((0..GAME.len(), any::<u8>()), 1..6)) {
+            let mut bytes = GAME.to_vec();
+            for (at, byte) in edits {
+                bytes[at] = byte;
+            }
+            for game in read_all(&bytes).into_iter().flatten() {
+                prop_assert_eq!(self::game(game.to_pgn().as_bytes()), game);
+            }
+        }
+    }
+
+    #[test]
+    fn the_unmutated_game_is_valid() {
+        let game = self::game(GAME);
+        assert_eq!(
+            sans(&game.moves),
+            ["O-O", "O-O-O", "Ra7", "Rd1", "Rxd1"],
+            "SAN as it should be: Rd1 is no check"
+        );
+    }
+}
