@@ -87,7 +87,9 @@ fn check_game(game: &mut Game, positions: &mut Vec<Position>) -> Result<(), Test
     while let Some(m) = game.pop() {
         let popped_to = positions.len() - 1;
         positions.pop();
-        let expected = positions.last().ok_or_else(|| TestCaseError::fail("history too short"))?;
+        let expected = positions
+            .last()
+            .ok_or_else(|| TestCaseError::fail("history too short"))?;
         prop_assert_eq!(game.position(), expected);
         prop_assert_eq!(game.keys().len(), popped_to);
         prop_assert_eq!(game.keys().last().copied(), Some(expected.key()));
@@ -150,5 +152,8 @@ fn biased_random_games_do_repeat_positions() {
             fivefold += usize::from(count >= 5);
         }
     }
-    assert!(twofold > 100 && threefold > 20 && fivefold > 0, "{twofold} {threefold} {fivefold}");
+    assert!(
+        twofold > 100 && threefold > 20 && fivefold > 0,
+        "{twofold} {threefold} {fivefold}"
+    );
 }

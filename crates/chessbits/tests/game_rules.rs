@@ -66,7 +66,10 @@ fn a_repetition_can_arise_by_transposition() {
     play(&mut game, &["g1f3", "g8f6", "b1c3", "b8c6"]);
     let key = game.position().key();
     // Back and forth in a different order.
-    play(&mut game, &["f3g1", "c6b8", "c3b1", "f6g8", "b1c3", "g8f6", "g1f3", "b8c6"]);
+    play(
+        &mut game,
+        &["f3g1", "c6b8", "c3b1", "f6g8", "b1c3", "g8f6", "g1f3", "b8c6"],
+    );
     assert_eq!(game.position().key(), key);
     assert_eq!(game.repetition_count(), 2);
 }
@@ -121,7 +124,10 @@ fn the_same_placement_with_the_other_side_to_move_is_another_position() {
 fn lost_castling_rights_make_the_placement_a_new_position() {
     let mut game = Game::new();
     // The rooks step out and back: same placement as the start, but no king-side castling.
-    play(&mut game, &["g1f3", "g8f6", "h1g1", "h8g8", "g1h1", "g8h8", "f3g1", "f6g8"]);
+    play(
+        &mut game,
+        &["g1f3", "g8f6", "h1g1", "h8g8", "g1h1", "g8h8", "f3g1", "f6g8"],
+    );
     assert_eq!(game.position().board(), game.start().board());
     assert_ne!(game.position().castling(), game.start().castling());
     assert_ne!(game.keys()[0], game.position().key());
@@ -144,7 +150,13 @@ fn a_possible_en_passant_capture_makes_a_position_differ() {
     assert!(game.position().ep_square().is_some());
     let shuffle = ["e8d8", "e1d1", "d8e8", "d1e1"];
     play(&mut game, &shuffle);
-    assert_eq!(game.position().board(), Game::from_fen("4k3/8/8/8/3pP3/8/8/4K3 b - - 0 1").unwrap().position().board());
+    assert_eq!(
+        game.position().board(),
+        Game::from_fen("4k3/8/8/8/3pP3/8/8/4K3 b - - 0 1")
+            .unwrap()
+            .position()
+            .board()
+    );
     assert_eq!(game.repetition_count(), 1);
     play(&mut game, &shuffle);
     assert_eq!(game.repetition_count(), 2);
@@ -160,7 +172,10 @@ fn an_en_passant_square_without_a_legal_capture_does_not_make_a_position_differ(
     let mut game = Game::from_fen("8/8/8/8/k2p3R/8/4P3/7K w - - 0 1").unwrap();
     play(&mut game, &["e2e4"]);
     let after_double_push = game.position().clone();
-    assert!(after_double_push.ep_square().is_some(), "Polyglot convention: a pawn stands ready");
+    assert!(
+        after_double_push.ep_square().is_some(),
+        "Polyglot convention: a pawn stands ready"
+    );
     let mut legal = MoveList::new();
     after_double_push.legal_moves(&mut legal);
     assert!(!legal.iter().any(|m| m.is_en_passant()), "but the capture is illegal");
@@ -294,14 +309,21 @@ fn insufficient_material_cases() {
         let game = Game::from_position(pos.clone());
         assert_eq!(game.is_insufficient_material(), dead, "{fen}");
         if dead {
-            assert_eq!(game.outcome(), Some(Outcome::draw(Termination::InsufficientMaterial)), "{fen}");
+            assert_eq!(
+                game.outcome(),
+                Some(Outcome::draw(Termination::InsufficientMaterial)),
+                "{fen}"
+            );
         }
     }
 }
 
 #[test]
 fn outcome_display() {
-    assert_eq!(Outcome::draw(Termination::FivefoldRepetition).to_string(), "1/2-1/2 (fivefold repetition)");
+    assert_eq!(
+        Outcome::draw(Termination::FivefoldRepetition).to_string(),
+        "1/2-1/2 (fivefold repetition)"
+    );
     assert!(Termination::SeventyFiveMoves.is_automatic());
     assert!(Termination::InsufficientMaterial.is_automatic());
     assert!(!Termination::FiftyMoves.is_automatic());

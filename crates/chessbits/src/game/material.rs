@@ -39,7 +39,8 @@ pub fn has_insufficient_material(board: &Board, color: Color) -> bool {
     }
     let bishops = board.by_role(Role::Bishop);
     if (ours & bishops).any() {
-        let one_square_color = (bishops & Bitboard::DARK_SQUARES).is_empty() || (bishops & Bitboard::LIGHT_SQUARES).is_empty();
+        let one_square_color =
+            (bishops & Bitboard::DARK_SQUARES).is_empty() || (bishops & Bitboard::LIGHT_SQUARES).is_empty();
         return one_square_color && (board.by_role(Role::Pawn) | knights).is_empty();
     }
     true

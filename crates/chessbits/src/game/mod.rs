@@ -380,7 +380,9 @@ mod tests {
     #[test]
     fn the_scan_stops_at_the_last_irreversible_move() {
         let mut game = Game::new();
-        let moves = ["g1f3", "g8f6", "f3g1", "f6g8", "e2e4", "e7e5", "g1f3", "g8f6", "f3g1", "f6g8"];
+        let moves = [
+            "g1f3", "g8f6", "f3g1", "f6g8", "e2e4", "e7e5", "g1f3", "g8f6", "f3g1", "f6g8",
+        ];
         for uci in moves {
             game.push_uci(uci).unwrap();
         }

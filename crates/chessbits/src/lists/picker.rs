@@ -95,7 +95,8 @@ pub struct MovePicker<'a, Q> {
     state: State,
     stage: Stage,
     skip_quiets: bool,
-    list: ScoredMoveList,
+    /// Created at the first generation: a hash-move cut-off never pays for its 3 KiB.
+    list: Option<ScoredMoveList>,
 }
 
 impl<'a, Q: Fn(ExtendedMove) -> i32> MovePicker<'a, Q> {
@@ -120,7 +121,7 @@ impl<'a, Q: Fn(ExtendedMove) -> i32> MovePicker<'a, Q> {
             state: State::HashMove,
             stage: Stage::Done,
             skip_quiets: false,
-            list: ScoredMoveList::new(),
+            list: None,
         }
     }
 
@@ -216,11 +217,13 @@ impl<Q: Fn(ExtendedMove) -> i32> Iterator for MovePicker<'_, Q> {
                 State::GenerateCaptures => {
                     let mut list = MoveList::new();
                     self.pos.tactical_moves(&mut list);
-                    self.list.fill_with(&list, self.pos, mvv_lva);
+                    self.list
+                        .get_or_insert_with(ScoredMoveList::new)
+                        .fill_with(&list, self.pos, mvv_lva);
                     self.state = State::Captures;
                 }
                 State::Captures => {
-                    while let Some(xm) = self.list.pick_best() {
+                    while let Some(xm) = self.list.as_mut().and_then(ScoredMoveList::pick_best) {
                         if Some(xm.mv()) != self.hash_move {
                             self.stage = Stage::Captures;
                             return Some(xm.mv());
@@ -247,11 +250,14 @@ impl<Q: Fn(ExtendedMove) -> i32> Iterator for MovePicker<'_, Q> {
                 State::GenerateQuiets => {
                     let mut list = MoveList::new();
                     self.pos.quiet_moves(&mut list);
-                    self.list.fill_scaled(&list, self.pos, &self.quiet_key);
+                    let quiet_key = &self.quiet_key;
+                    self.list
+                        .get_or_insert_with(ScoredMoveList::new)
+                        .fill_scaled(&list, self.pos, quiet_key);
                     self.state = State::Quiets;
                 }
                 State::Quiets => {
-                    while let Some(xm) = self.list.pick_best() {
+                    while let Some(xm) = self.list.as_mut().and_then(ScoredMoveList::pick_best) {
                         if !self.already_yielded(xm.mv()) {
                             self.stage = Stage::Quiets;
                             return Some(xm.mv());

@@ -75,8 +75,9 @@ pub const fn mvv_lva(xm: ExtendedMove) -> u32 {
     16 * (victim + promotion) + (7 - xm.mover() as u32)
 }
 
-/// Moves the best-scored move of `moves` to index 0 and returns it; the first of equal scores
-/// wins, so ties keep generation order. `None` if `moves` is empty.
+/// Moves the best-scored move of `moves` to index 0 (swapping the move there into its place)
+/// and returns it; of equal scores the first in the current arrangement wins. `None` if
+/// `moves` is empty.
 #[inline]
 pub(crate) fn select_front(moves: &mut [ExtendedMove]) -> Option<ExtendedMove> {
     let mut best = 0;
@@ -115,7 +116,7 @@ pub(crate) fn scale_key(key: i32, min: i32, max: i32) -> u32 {
 /// use chessbits::lists::{MoveList, ScoredMoveList};
 /// use chessbits::position::Position;
 /// // White can take the queen with the pawn, or the knight with the pawn or the rook.
-/// let pos = Position::from_fen("4k3/8/8/2n1q3/3P4/8/8/K1R5 w - - 0 1").unwrap();
+/// let pos = Position::from_fen("4k3/8/8/2n1q3/3P4/8/8/2R4K w - - 0 1").unwrap();
 /// let mut captures = MoveList::new();
 /// pos.tactical_moves(&mut captures);
 /// let mut scored = ScoredMoveList::from_moves(&captures, &pos);
@@ -279,7 +280,9 @@ impl ScoredMoveList {
     }
 
     /// Selection pick: swaps the highest-scored remaining move to the front of the remaining
-    /// range, steps past it and returns it. Equal scores come in list order. O(remaining).
+    /// range, steps past it and returns it. O(remaining). Of equal scores the first in the
+    /// current arrangement wins: deterministic, but since each pick swaps the front move back
+    /// into the range, not always the original list order.
     ///
     /// ```
     /// use chessbits::lists::ScoredMoveList;

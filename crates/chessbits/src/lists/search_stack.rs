@@ -116,7 +116,10 @@ impl fmt::Display for SearchStackError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             SearchStackError::Full { ply, needed, free } => {
-                write!(f, "search stack full at ply {ply}: {needed} moves to add, {free} slots free")
+                write!(
+                    f,
+                    "search stack full at ply {ply}: {needed} moves to add, {free} slots free"
+                )
             }
             SearchStackError::TooDeep { max_ply } => write!(f, "search stack holds only {max_ply} plies"),
             SearchStackError::AtRoot => write!(f, "cannot leave ply 0"),
@@ -151,10 +154,26 @@ pub struct SearchStack {
 
 impl SearchStack {
     /// Plies of the default stack.
+    ///
+    /// ```
+    /// use chessbits::lists::SearchStack;
+    /// assert_eq!(SearchStack::new().max_ply(), SearchStack::DEFAULT_MAX_PLY);
+    /// ```
     pub const DEFAULT_MAX_PLY: usize = 128;
     /// The branching factor the default capacity assumes per ply.
+    ///
+    /// ```
+    /// use chessbits::lists::{SearchStack, MAX_MOVES};
+    /// let per_ply = (SearchStack::DEFAULT_CAPACITY - MAX_MOVES) / SearchStack::DEFAULT_MAX_PLY;
+    /// assert_eq!(per_ply, SearchStack::AVERAGE_BRANCHING);
+    /// ```
     pub const AVERAGE_BRANCHING: usize = 40;
     /// `DEFAULT_MAX_PLY × AVERAGE_BRANCHING + MAX_MOVES`: see the [module docs](self).
+    ///
+    /// ```
+    /// use chessbits::lists::SearchStack;
+    /// assert_eq!(SearchStack::new().capacity(), SearchStack::DEFAULT_CAPACITY);
+    /// ```
     pub const DEFAULT_CAPACITY: usize = Self::DEFAULT_MAX_PLY * Self::AVERAGE_BRANCHING + MAX_MOVES;
 
     /// A stack of [`Self::DEFAULT_CAPACITY`] moves and [`Self::DEFAULT_MAX_PLY`] plies, at ply 0.
@@ -430,7 +449,7 @@ impl SearchStack {
     /// ```
     /// use chessbits::lists::SearchStack;
     /// use chessbits::position::Position;
-    /// let pos = Position::from_fen("4k3/8/8/2n1q3/3P4/8/8/K1R5 w - - 0 1").unwrap();
+    /// let pos = Position::from_fen("4k3/8/8/2n1q3/3P4/8/8/2R4K w - - 0 1").unwrap();
     /// let mut stack = SearchStack::new();
     /// stack.generate_legal(&pos).unwrap();
     /// assert_eq!(stack.pick_best().unwrap().mv().to_string(), "d4e5");
@@ -480,7 +499,9 @@ impl SearchStack {
     /// ```
     pub fn to_play(&self) -> &[ExtendedMove] {
         let frame = self.frame();
-        self.moves.get(frame.next_to_play..frame.next_to_generate).unwrap_or(&[])
+        self.moves
+            .get(frame.next_to_play..frame.next_to_generate)
+            .unwrap_or(&[])
     }
 
     /// The moves the current ply has played, in play order.
