@@ -306,7 +306,7 @@ impl Game {
 
     /// How often the current position has occurred in the game, this time included (1 for a
     /// new position). Compares only positions since the last capture or pawn move, with the
-    /// same side to move (see the [module docs](self)).
+    /// same side to move (see the [module docs](crate::game)).
     ///
     /// ```
     /// use chessbits::game::Game;

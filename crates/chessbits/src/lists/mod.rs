@@ -3,9 +3,9 @@
 //! [`MovePicker`].
 
 mod move_list;
-mod picker;
-mod scored;
-mod search_stack;
+pub mod picker;
+pub mod scored;
+pub mod search_stack;
 
 pub use move_list::{MoveList, MAX_MOVES};
 pub(crate) use picker::is_legal_fast;

@@ -21,7 +21,7 @@
 //! Legality of the hash move and killers is decided without generating: the moving piece, the
 //! move kind against the board, the piece's attack set, and then whether any enemy piece
 //! attacks the king with the occupancy after the move. Castles and en passant (rare, and with
-//! special cases of their own) are checked against the generated legal moves instead.
+//! special cases of their own) are left to [`Position::is_legal`], which runs the generator.
 
 use super::scored::{mvv_lva, ScoredMoveList};
 use crate::attacks;
@@ -67,7 +67,7 @@ enum State {
 }
 
 /// Yields the legal moves of a position in stages: hash move, captures (MVV-LVA), killers,
-/// quiet moves (by a caller's key). See the [module docs](self).
+/// quiet moves (by a caller's key). See the [module docs](crate::lists::picker).
 ///
 /// `Q` orders the quiet moves: a larger key goes first; it sees the move with its mover set.
 ///

@@ -130,7 +130,7 @@ impl fmt::Display for SearchStackError {
 impl std::error::Error for SearchStackError {}
 
 /// A move array shared by all plies of a search path, with `next to play` and `next to
-/// generate` per ply (see the [module docs](self)).
+/// generate` per ply (see the [module docs](crate::lists::search_stack)).
 ///
 /// ```
 /// use chessbits::lists::SearchStack;
@@ -168,7 +168,7 @@ impl SearchStack {
     /// assert_eq!(per_ply, SearchStack::AVERAGE_BRANCHING);
     /// ```
     pub const AVERAGE_BRANCHING: usize = 40;
-    /// `DEFAULT_MAX_PLY × AVERAGE_BRANCHING + MAX_MOVES`: see the [module docs](self).
+    /// `DEFAULT_MAX_PLY × AVERAGE_BRANCHING + MAX_MOVES`: see the [module docs](crate::lists::search_stack).
     ///
     /// ```
     /// use chessbits::lists::SearchStack;
