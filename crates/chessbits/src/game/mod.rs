@@ -64,7 +64,6 @@ pub use outcome::{Outcome, Termination};
 use core::fmt;
 
 use crate::attacks;
-use crate::lists::is_legal_fast;
 use crate::moves::{Move, MoveKind};
 use crate::notation::fen::FenError;
 use crate::notation::uci::{parse_uci, UciError};
@@ -251,7 +250,7 @@ impl Game {
     /// assert_eq!(game.len(), 1);
     /// ```
     pub fn push(&mut self, m: Move) -> Result<(), IllegalMove> {
-        if !is_legal_fast(&self.position, m) {
+        if !self.position.is_legal(m) {
             return Err(IllegalMove {
                 mv: m,
                 fen: self.position.fen(),
@@ -365,7 +364,7 @@ fn repetition_key(pos: &Position) -> u64 {
     let capturers = attacks::pawn(!us, ep) & pos.board().by_piece(Piece::new(us, Role::Pawn));
     let legal_capture = capturers
         .into_iter()
-        .any(|from| is_legal_fast(pos, Move::new(from, ep, MoveKind::EnPassant)));
+        .any(|from| pos.is_legal(Move::new(from, ep, MoveKind::EnPassant)));
     if legal_capture {
         key
     } else {

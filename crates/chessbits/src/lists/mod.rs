@@ -8,7 +8,6 @@ pub mod scored;
 pub mod search_stack;
 
 pub use move_list::{MoveList, MAX_MOVES};
-pub(crate) use picker::is_legal_fast;
 pub use picker::{MovePicker, Stage};
 pub use scored::{extend_move, mvv_lva, ListFull, ScoredMoveList};
 pub use search_stack::{SearchStack, SearchStackError};

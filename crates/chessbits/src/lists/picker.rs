@@ -24,11 +24,9 @@
 //! special cases of their own) are left to [`Position::is_legal`], which runs the generator.
 
 use super::scored::{mvv_lva, ScoredMoveList};
-use crate::attacks;
 use crate::lists::MoveList;
-use crate::moves::{ExtendedMove, Move, MoveKind};
+use crate::moves::{ExtendedMove, Move};
 use crate::position::Position;
-use crate::types::{Bitboard, Rank, Role};
 
 /// The stage a [`MovePicker`] yielded its last move from.
 ///
@@ -159,7 +157,7 @@ impl<'a, Q: Fn(ExtendedMove) -> i32> MovePicker<'a, Q> {
     /// belong to the capture stage) and not a move yielded before.
     fn killer_is_new_and_legal(&self, index: usize, killer: Move) -> bool {
         let duplicate = Some(killer) == self.hash_move || (index == 1 && Some(killer) == self.killers[0]);
-        !killer.is_tactical() && !duplicate && is_legal_fast(self.pos, killer)
+        !killer.is_tactical() && !duplicate && self.pos.is_legal(killer)
     }
 
     /// Whether a generated move was already yielded as hash move or killer.
@@ -207,7 +205,7 @@ impl<Q: Fn(ExtendedMove) -> i32> Iterator for MovePicker<'_, Q> {
                 State::HashMove => {
                     self.state = State::GenerateCaptures;
                     if let Some(m) = self.hash_move {
-                        if is_legal_fast(self.pos, m) {
+                        if self.pos.is_legal(m) {
                             self.stage = Stage::HashMove;
                             return Some(m);
                         }
@@ -283,96 +281,5 @@ impl<Q> core::fmt::Debug for MovePicker<'_, Q> {
             .field("state", &self.state)
             .field("list", &self.list)
             .finish()
-    }
-}
-
-/// Whether `m` is legal in `pos`, decided without generating moves (except for castles and
-/// en passant). Agrees with [`Position::is_legal`] on every 16-bit pattern (see the tests).
-pub(crate) fn is_legal_fast(pos: &Position, m: Move) -> bool {
-    let board = pos.board();
-    let us = pos.turn();
-    let (from, to, kind) = (m.from(), m.to(), m.kind());
-    let Some(piece) = board.piece_at(from) else {
-        return false;
-    };
-    if piece.color != us {
-        return false;
-    }
-    if m.is_castle() || m.is_en_passant() {
-        let right_mover = if m.is_castle() { Role::King } else { Role::Pawn };
-        return piece.role == right_mover && pos.is_legal(m);
-    }
-    let target = board.piece_at(to);
-    if target.is_some_and(|t| t.color == us || t.role == Role::King) || kind.is_capture() != target.is_some() {
-        return false;
-    }
-    let occupied = board.occupied();
-    let reaches = match piece.role {
-        Role::Pawn => {
-            let last_rank = to.rank() == Rank::EIGHTH.relative_to(us);
-            let up = us.fold(8, -8);
-            let one_up = from.offset(up);
-            if kind.is_promotion() != last_rank {
-                false
-            } else if kind.is_capture() {
-                attacks::pawn(us, from).contains(to)
-            } else if kind == MoveKind::DoublePush {
-                from.rank() == Rank::SECOND.relative_to(us)
-                    && one_up.is_some_and(|mid| !occupied.contains(mid) && mid.offset(up) == Some(to))
-            } else {
-                // A push or a promotion; `to` is empty (not a capture, checked above).
-                one_up == Some(to)
-            }
-        }
-        _ => {
-            matches!(kind, MoveKind::Quiet | MoveKind::Capture) && attacks::attacks(piece, from, occupied).contains(to)
-        }
-    };
-    if !reaches {
-        return false;
-    }
-    // Legal iff no enemy piece attacks our king once the move is made: the mover has left
-    // `from` and stands on `to`, and a captured piece (on `to`) attacks nothing any more.
-    let after = (occupied - Bitboard::from_square(from)) | Bitboard::from_square(to);
-    let king = if piece.role == Role::King { to } else { pos.king(us) };
-    (board.attackers_to(king, !us, after) - Bitboard::from_square(to)).is_empty()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const FENS: &[&str] = &[
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
-        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-        "8/2p5/3p4/KP5r/1R2Pp1k/8/6P1/8 b - e3 0 1",
-        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-        "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-        "4k3/8/8/8/8/8/4q3/4K3 w - - 0 1",
-        "4k3/8/8/1b6/8/8/8/R3K2R w KQ - 0 1",
-        "4k3/8/8/8/1b2r3/8/3N4/4K3 w - - 0 1",
-        "3k4/8/8/K1Pp3r/8/8/8/8 w - d6 0 1",
-        "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
-        "kBQQQQQQ/BR5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1",
-        "2r1k3/1P6/8/8/8/8/6p1/4K2R b K - 0 1",
-    ];
-
-    #[test]
-    fn fast_legality_agrees_with_the_generator_on_every_bit_pattern() {
-        for fen in FENS {
-            let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-            let mut legal = MoveList::new();
-            pos.legal_moves(&mut legal);
-            let mut accepted = 0;
-            for bits in 0..=u16::MAX {
-                let Some(m) = Move::from_bits(bits) else { continue };
-                let fast = is_legal_fast(&pos, m);
-                assert_eq!(fast, legal.contains(&m), "{fen}: {m} ({bits:#06x})");
-                accepted += usize::from(fast);
-            }
-            assert_eq!(accepted, legal.len(), "{fen}");
-        }
     }
 }
