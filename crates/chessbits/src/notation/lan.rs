@@ -106,11 +106,24 @@ impl Lan {
     /// ```
     pub fn to_move(&self, pos: &Position) -> Result<Move, SanError> {
         match *self {
-            Lan::Normal { role, from, capture, to, promotion } => {
+            Lan::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
                 if pos.board().role_at(from) != Some(role) {
                     return Err(SanError::Illegal);
                 }
-                let san = San::Normal { role, file: Some(from.file()), rank: Some(from.rank()), capture, to, promotion };
+                let san = San::Normal {
+                    role,
+                    file: Some(from.file()),
+                    rank: Some(from.rank()),
+                    capture,
+                    to,
+                    promotion,
+                };
                 let m = san.to_move(pos)?;
                 if m.is_capture() != capture {
                     return Err(SanError::Illegal);
@@ -138,8 +151,21 @@ impl Lan {
             return Err(SanError::Malformed);
         }
         match san.san {
-            San::Normal { role, file: Some(file), rank: Some(rank), capture, to, promotion } if separator.is_some() => {
-                let lan = Lan::Normal { role, from: Square::from_coords(file, rank), capture, to, promotion };
+            San::Normal {
+                role,
+                file: Some(file),
+                rank: Some(rank),
+                capture,
+                to,
+                promotion,
+            } if separator.is_some() => {
+                let lan = Lan::Normal {
+                    role,
+                    from: Square::from_coords(file, rank),
+                    capture,
+                    to,
+                    promotion,
+                };
                 // Only the canonical spelling: `e8=Q`, no `P`, no `:`.
                 if lan.to_string().as_bytes() == bytes {
                     Ok(lan)
@@ -165,7 +191,10 @@ impl LanPlus {
     /// assert_eq!(LanPlus::from_move(&pos, parse_uci(&pos, "a1a8").unwrap()).to_string(), "Ra1-a8+");
     /// ```
     pub fn from_move(pos: &Position, m: Move) -> LanPlus {
-        LanPlus { lan: Lan::from_move(pos, m), suffix: suffix_of(pos, m) }
+        LanPlus {
+            lan: Lan::from_move(pos, m),
+            suffix: suffix_of(pos, m),
+        }
     }
 
     /// Parses LAN with an optional `+` or `#`.
@@ -181,7 +210,10 @@ impl LanPlus {
             [rest @ .., b'#'] => (rest, Some(Suffix::Checkmate)),
             _ => (bytes, None),
         };
-        Ok(LanPlus { lan: Lan::parse(body)?, suffix })
+        Ok(LanPlus {
+            lan: Lan::parse(body)?,
+            suffix,
+        })
     }
 }
 
@@ -218,7 +250,13 @@ impl fmt::Display for Lan {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use fmt::Write;
         match *self {
-            Lan::Normal { role, from, capture, to, promotion } => {
+            Lan::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
                 if role != Role::Pawn {
                     f.write_char(role.upper_char())?;
                 }
@@ -277,6 +315,9 @@ mod tests {
         for bad in ["e2e4", "Pe2-e4", "e7-e8Q", "0-0", "Z0", "e2-e4!", "Ng1-f3+"] {
             assert!(bad.parse::<Lan>().is_err(), "{bad}");
         }
-        assert_eq!(parse_uci(&pos, "e2e4").map(|m| Lan::from_move(&pos, m).to_string()), Ok("e2-e4".to_string()));
+        assert_eq!(
+            parse_uci(&pos, "e2e4").map(|m| Lan::from_move(&pos, m).to_string()),
+            Ok("e2-e4".to_string())
+        );
     }
 }

@@ -262,6 +262,13 @@ impl San {
     /// assert!(San::parse_lenient(b"Nf3-").is_err());
     /// ```
     pub fn parse_lenient(bytes: &[u8]) -> Result<SanPlus, SanError> {
+        // Fast path for the common case, a plain piece or pawn move without suffix.
+        if let ([b'a'..=b'h' | b'N' | b'B' | b'R' | b'Q' | b'K', ..], Some(b'1'..=b'8')) = (bytes, bytes.last()) {
+            return Ok(SanPlus {
+                san: San::parse_lenient_normal(bytes)?,
+                suffix: None,
+            });
+        }
         let (body, suffix) = strip_suffixes(bytes.trim_ascii_start());
         let san = match body {
             b"--" | b"Z0" | b"0000" | b"@@@@" => San::Null,
@@ -312,7 +319,14 @@ impl San {
         if promotion.is_some() && role != Role::Pawn {
             return Err(SanError::Malformed);
         }
-        Ok(San::Normal { role, file, rank, capture, to, promotion })
+        Ok(San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        })
     }
 
     /// Parses strict SAN from bytes: exactly the forms [`Display`](fmt::Display) writes (and
@@ -368,7 +382,14 @@ impl San {
         } else if promotion.is_some() {
             return Err(SanError::Malformed);
         }
-        Ok(San::Normal { role, file, rank, capture, to, promotion })
+        Ok(San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        })
     }
 }
 
@@ -386,7 +407,10 @@ impl SanPlus {
             [rest @ .., b'#'] => (rest, Some(Suffix::Checkmate)),
             _ => (bytes, None),
         };
-        Ok(SanPlus { san: San::parse_strict(body)?, suffix })
+        Ok(SanPlus {
+            san: San::parse_strict(body)?,
+            suffix,
+        })
     }
 }
 
@@ -412,7 +436,14 @@ impl fmt::Display for San {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use fmt::Write;
         match *self {
-            San::Normal { role, file, rank, capture, to, promotion } => {
+            San::Normal {
+                role,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+            } => {
                 if role != Role::Pawn {
                     f.write_char(role.upper_char())?;
                 }

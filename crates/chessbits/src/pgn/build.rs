@@ -23,7 +23,13 @@ struct Frame {
 
 impl Frame {
     fn new(pos: Position) -> Frame {
-        Frame { pos, last: None, line: Line::default(), pending: Vec::new(), after_variation: false }
+        Frame {
+            pos,
+            last: None,
+            line: Line::default(),
+            pending: Vec::new(),
+            after_variation: false,
+        }
     }
 
     /// The finished line: comments still pending go to the last move, or to the line.
@@ -40,10 +46,10 @@ impl Frame {
 ///
 /// ```
 /// use chessbits::pgn::{GameBuilder, PgnReader};
-/// let mut reader = PgnReader::new(&b"1. e4 Ke7 2. Ke2 *\n1. Nf3 Nf6 1/2-1/2"[..]);
+/// let mut reader = PgnReader::new(&b"1. e4 e5 2. Ke2 Ke7 *\n1. Nf3 Nf6 1/2-1/2"[..]);
 /// let mut builder = GameBuilder::new();
 /// let first = reader.read_game(&mut builder).unwrap().unwrap().unwrap();
-/// assert_eq!(first.moves.nodes[1].san.to_string(), "Ke7");
+/// assert_eq!(first.moves.nodes[3].san.to_string(), "Ke7");
 /// let second = reader.read_game(&mut builder).unwrap().unwrap().unwrap();
 /// assert_eq!(second.final_position().fullmove_number(), 2);
 /// ```
@@ -74,10 +80,11 @@ impl GameBuilder {
         }
     }
 
-    /// The start position the tags ask for.
-
     fn play(&mut self, token: &SanToken<'_>) -> Result<(), GameErrorKind> {
-        let move_error = |error| GameErrorKind::Move { token: decode(token.text).into_owned(), error };
+        let move_error = |error| GameErrorKind::Move {
+            token: decode(token.text).into_owned(),
+            error,
+        };
         let san = token.san.map_err(move_error)?;
         let Some(frame) = self.frames.last_mut() else {
             return Ok(());
@@ -87,7 +94,13 @@ impl GameBuilder {
             if frame.pos.is_check() {
                 return Err(GameErrorKind::NullMoveInCheck);
             }
-            (SanPlus { san: San::Null, suffix: None }, frame.pos.make_null_move())
+            (
+                SanPlus {
+                    san: San::Null,
+                    suffix: None,
+                },
+                frame.pos.make_null_move(),
+            )
         } else {
             let san = San::from_move(&frame.pos, m);
             let undo = frame.pos.make_move(m);
@@ -135,7 +148,11 @@ impl GameBuilder {
             tags.push((name.to_string(), value));
         }
         let is_roster = |name: &str| SEVEN_TAG_ROSTER.iter().any(|(n, _)| *n == name);
-        tags.extend(std::mem::take(&mut self.tags).into_iter().filter(|(n, _)| !is_roster(n)));
+        tags.extend(
+            std::mem::take(&mut self.tags)
+                .into_iter()
+                .filter(|(n, _)| !is_roster(n)),
+        );
         tags
     }
 }
@@ -283,6 +300,14 @@ impl core::fmt::Display for PgnError {
 impl std::error::Error for PgnError {}
 
 /// The games of a reader, as an iterator (see [`PgnReader::into_games`]).
+///
+/// ```
+/// use chessbits::pgn::PgnReader;
+/// let mut games = PgnReader::new(&b"1. e4 *\n1. e5 *"[..]).into_games();
+/// assert!(games.next().unwrap().is_ok());
+/// assert!(games.next().unwrap().is_err());
+/// assert!(games.next().is_none());
+/// ```
 pub struct Games<R> {
     reader: PgnReader<R>,
     builder: GameBuilder,
@@ -332,6 +357,10 @@ impl<R: Read> PgnReader<R> {
     /// assert_eq!(games.len(), 3);
     /// ```
     pub fn into_games(self) -> Games<R> {
-        Games { reader: self, builder: GameBuilder::new(), done: false }
+        Games {
+            reader: self,
+            builder: GameBuilder::new(),
+            done: false,
+        }
     }
 }

@@ -10,6 +10,12 @@ use crate::notation::san::{SanError, SanPlus};
 use crate::position::Position;
 
 /// The Seven Tag Roster, in export order, with the default value of each.
+///
+/// ```
+/// use chessbits::pgn::SEVEN_TAG_ROSTER;
+/// assert_eq!(SEVEN_TAG_ROSTER[0], ("Event", "?"));
+/// assert_eq!(SEVEN_TAG_ROSTER[6], ("Result", "*"));
+/// ```
 pub const SEVEN_TAG_ROSTER: [(&str, &str); 7] = [
     ("Event", "?"),
     ("Site", "?"),
@@ -132,7 +138,10 @@ impl Game {
     /// ```
     pub fn new(start: Position) -> Game {
         Game {
-            tags: SEVEN_TAG_ROSTER.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect(),
+            tags: SEVEN_TAG_ROSTER
+                .iter()
+                .map(|(n, v)| (n.to_string(), v.to_string()))
+                .collect(),
             start,
             moves: Line::default(),
             result: GameResult::Unknown,
@@ -299,13 +308,21 @@ pub(crate) fn start_position(
             VariantKind::Standard => {}
             VariantKind::Chess960 => chess960 = true,
             VariantKind::Unsupported => {
-                return Err(GameError { line: *line, kind: GameErrorKind::Variant(variant.clone()) })
+                return Err(GameError {
+                    line: *line,
+                    kind: GameErrorKind::Variant(variant.clone()),
+                })
             }
         }
     }
     let mut pos = match fen {
-        Some((fen, line)) => Position::from_fen(&lenient_fen(fen))
-            .map_err(|error| GameError { line: *line, kind: GameErrorKind::Fen { fen: fen.clone(), error } })?,
+        Some((fen, line)) => Position::from_fen(&lenient_fen(fen)).map_err(|error| GameError {
+            line: *line,
+            kind: GameErrorKind::Fen {
+                fen: fen.clone(),
+                error,
+            },
+        })?,
         None => Position::startpos(),
     };
     if chess960 {

@@ -41,6 +41,3 @@ pub use text::{decode as decode_text, normalize_comment};
 pub use validate::{GameSummary, Validator};
 pub use visitor::{GameResult, Nag, RawComment, RawTag, SanToken, Skip, Visitor};
 pub use write::{MoveNotation, WriteOptions};
-
-#[cfg(test)]
-mod tests;

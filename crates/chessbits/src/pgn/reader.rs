@@ -109,6 +109,17 @@ impl<R: Read> PgnReader<R> {
         self.line
     }
 
+    /// The underlying reader (bytes it had delivered but the reader had not consumed are lost).
+    ///
+    /// ```
+    /// use chessbits::pgn::PgnReader;
+    /// let reader = PgnReader::new(&b"1. e4 *"[..]);
+    /// assert_eq!(reader.into_inner(), b"1. e4 *");
+    /// ```
+    pub fn into_inner(self) -> R {
+        self.inner
+    }
+
     /// The unconsumed bytes in the buffer.
     #[inline(always)]
     fn avail(&self) -> &[u8] {
@@ -153,7 +164,10 @@ impl<R: Read> PgnReader<R> {
         let mut searched = from;
         loop {
             let avail = self.avail();
-            if let Some(i) = avail.get(searched..).and_then(|rest| rest.iter().position(|&b| b == needle)) {
+            if let Some(i) = avail
+                .get(searched..)
+                .and_then(|rest| rest.iter().position(|&b| b == needle))
+            {
                 return Ok(Some(searched + i));
             }
             searched = avail.len();
@@ -201,7 +215,19 @@ impl<R: Read> PgnReader<R> {
     }
 
     /// Skips whitespace, byte-order marks and `%` escape lines.
+    #[inline(always)]
     fn skip_whitespace(&mut self) -> io::Result<()> {
+        // Fast path: one space between two tokens.
+        if let [b' ', next, ..] = self.avail() {
+            if !matches!(next, b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c | 0xef) {
+                self.consume(1);
+                return Ok(());
+            }
+        }
+        self.skip_whitespace_slow()
+    }
+
+    fn skip_whitespace_slow(&mut self) -> io::Result<()> {
         loop {
             self.ensure(3)?;
             let (mut i, end) = (self.start, self.end);
@@ -218,10 +244,8 @@ impl<R: Read> PgnReader<R> {
                         escape_line = true;
                         break;
                     }
-                    0xef if self.buf[..end].get(i + 1..i + 3) == Some(&[0xbb, 0xbf][..]) => {
-                        after_newline = false;
-                        i += 2;
-                    }
+                    // A byte-order mark: skipped, and a line start stays one.
+                    0xef if self.buf[..end].get(i + 1..i + 3) == Some(&[0xbb, 0xbf][..]) => i += 2,
                     _ => break,
                 }
                 i += 1;
@@ -460,6 +484,13 @@ impl<R: Read> PgnReader<R> {
                     let len = avail.iter().take_while(|&&b| !DELIMITER[b as usize]).count();
                     let token = &avail[..len];
                     if first.is_ascii_digit() || first == 0xc2 {
+                        // A move number: digits, then dots (the move may follow: `1.e4`).
+                        let digits = token.iter().take_while(|b| b.is_ascii_digit()).count();
+                        let dots = token[digits..].iter().take_while(|&&b| b == b'.').count();
+                        if digits > 0 && (digits == len || dots > 0) {
+                            self.consume(digits + dots);
+                            continue;
+                        }
                         if let Some(result) = GameResult::from_bytes(token) {
                             self.consume(len);
                             if depth == 0 {
@@ -470,13 +501,6 @@ impl<R: Read> PgnReader<R> {
                             }
                             continue;
                         }
-                        // A move number: digits, then dots (the move may follow: `1.e4`).
-                        let digits = token.iter().take_while(|b| b.is_ascii_digit()).count();
-                        let dots = token[digits..].iter().take_while(|&&b| b == b'.').count();
-                        if digits == len || dots > 0 {
-                            self.consume(digits + dots);
-                            continue;
-                        }
                     }
                     if token.iter().all(|&b| b == b'.') || token == b"e.p." {
                         // Stray dots (`12 ... Nf3`), or `e.p.` written apart from its move.
@@ -485,9 +509,9 @@ impl<R: Read> PgnReader<R> {
                     }
                     if !muted {
                         let san = San::parse_lenient(token);
-                        match (san, Nag::from_glyph(token)) {
-                            (Err(_), Some(nag)) => visitor.nag(nag, line),
-                            _ => visitor.san(SanToken { san, text: token, line }),
+                        match san.is_err().then(|| Nag::from_glyph(token)).flatten() {
+                            Some(nag) => visitor.nag(nag, line),
+                            None => visitor.san(SanToken { san, text: token, line }),
                         }
                     }
                     self.consume(len);

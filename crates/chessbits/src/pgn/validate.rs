@@ -55,9 +55,11 @@ impl Validator {
         Validator::default()
     }
 
-
     fn play(&mut self, token: &SanToken<'_>) -> Result<(), GameErrorKind> {
-        let move_error = |error| GameErrorKind::Move { token: decode(token.text).into_owned(), error };
+        let move_error = |error| GameErrorKind::Move {
+            token: decode(token.text).into_owned(),
+            error,
+        };
         let san = token.san.map_err(move_error)?;
         let Some((pos, last)) = self.frames.last_mut() else {
             return Ok(());
@@ -150,7 +152,10 @@ impl Visitor for Validator {
     fn end_game(&mut self) -> Result<GameSummary, GameError> {
         match self.error.take() {
             Some(error) => Err(error),
-            None => Ok(GameSummary { plies: self.plies, result: self.result }),
+            None => Ok(GameSummary {
+                plies: self.plies,
+                result: self.result,
+            }),
         }
     }
 }

@@ -52,7 +52,13 @@ pub struct WriteOptions {
 
 impl Default for WriteOptions {
     fn default() -> WriteOptions {
-        WriteOptions { notation: MoveNotation::San, comments: true, nags: true, variations: true, max_width: 80 }
+        WriteOptions {
+            notation: MoveNotation::San,
+            comments: true,
+            nags: true,
+            variations: true,
+            max_width: 80,
+        }
     }
 }
 
@@ -109,8 +115,8 @@ impl<W: Write> Wrapper<'_, W> {
     }
 
     /// A comment: `{ words }` broken between words where needed, or `; text` and a line break
-    /// if the text holds a `}`. A line never starts with a `%` or `[` word, which readers take
-    /// for an escape or a tag.
+    /// if the text holds a `}`. A line never starts with a `%` word, which readers could take
+    /// for an escape line.
     fn comment(&mut self, text: &str) -> fmt::Result {
         if text.contains('}') {
             self.token(";", true)?;
@@ -122,7 +128,7 @@ impl<W: Write> Wrapper<'_, W> {
         }
         self.token("{", true)?;
         for word in text.split(' ') {
-            let breakable = !word.starts_with('%') && !word.starts_with('[');
+            let breakable = !word.starts_with('%');
             self.token(word, breakable)?;
         }
         self.token("}", true)
@@ -154,7 +160,11 @@ impl<W: Write> MovetextWriter<'_, '_, W> {
                     San::Castle(side) => Lan::Castle(side),
                     San::Null => Lan::Null,
                 };
-                LanPlus { lan, suffix: node.san.suffix }.to_string()
+                LanPlus {
+                    lan,
+                    suffix: node.san.suffix,
+                }
+                .to_string()
             }
         }
     }
@@ -177,15 +187,14 @@ impl<W: Write> MovetextWriter<'_, '_, W> {
                 self.comments(&node.comments_before)?;
                 need_number = true;
             }
+            // A move number and its move are one token: no line break between them.
             let number = ply / 2 + 1;
-            if ply % 2 == 0 {
-                self.wrapper.token(&format!("{number}."), true)?;
-            } else if need_number {
-                self.wrapper.token(&format!("{number}..."), true)?;
-            }
-            // Never break between a move number and its move.
-            let text = self.move_text(node);
-            self.wrapper.token(&text, ply % 2 == 1 && !need_number)?;
+            let text = match (ply % 2 == 0, need_number) {
+                (true, _) => format!("{number}. {}", self.move_text(node)),
+                (false, true) => format!("{number}... {}", self.move_text(node)),
+                (false, false) => self.move_text(node),
+            };
+            self.wrapper.token(&text, true)?;
             need_number = false;
             if self.options.nags {
                 for nag in &node.nags {
@@ -243,7 +252,13 @@ impl Game {
         out.write_char('\n')?;
         let first_ply = (self.start.fullmove_number().max(1) - 1) * 2 + u32::from(self.start.turn() == Color::Black);
         let mut writer = MovetextWriter {
-            wrapper: Wrapper { out, width: options.max_width, column: 0, open: 0, depth: 0 },
+            wrapper: Wrapper {
+                out,
+                width: options.max_width,
+                column: 0,
+                open: 0,
+                depth: 0,
+            },
             options,
             chess960: self.start.is_chess960(),
         };

@@ -11,21 +11,70 @@ use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::types::{Bitboard, CastlingSide, File, Piece, Rank, Role, Square};
 
+/// Whether `a` and `b` share a file or rank (straight), a diagonal, or neither.
+#[inline(always)]
+fn alignment(a: Square, b: Square) -> (bool, bool) {
+    let df = a.file().index().abs_diff(b.file().index());
+    let dr = a.rank().index().abs_diff(b.rank().index());
+    (df == 0 || dr == 0, df == dr)
+}
+
 /// The squares `role` of the side to move could come from to reach `to` (pseudo-legally).
 /// Pawns are handled separately.
+///
+/// Sliders are found by walking the (one or two) pieces of the role and checking the squares
+/// between: small tables that stay in cache, where a magic lookup of the target's attack set
+/// would touch the large slider table at a random place.
 #[inline]
 fn piece_origins(pos: &Position, role: Role, to: Square) -> Bitboard {
     let board = pos.board();
-    let occupied = board.occupied();
-    let reach = match role {
-        Role::Knight => attacks::knight(to),
-        Role::Bishop => attacks::bishop(to, occupied),
-        Role::Rook => attacks::rook(to, occupied),
-        Role::Queen => attacks::queen(to, occupied),
-        Role::King => attacks::king(to),
+    let pieces = board.by_piece(Piece::new(pos.turn(), role));
+    match role {
+        Role::Knight => attacks::knight(to) & pieces,
+        Role::King => attacks::king(to) & pieces,
         Role::Pawn => Bitboard::EMPTY,
-    };
-    reach & board.by_piece(Piece::new(pos.turn(), role))
+        _ => {
+            let occupied = board.occupied();
+            let mut origins = Bitboard::EMPTY;
+            for from in pieces {
+                let (straight, diagonal) = alignment(from, to);
+                let moves_so = match role {
+                    Role::Bishop => diagonal,
+                    Role::Rook => straight,
+                    _ => straight || diagonal,
+                };
+                if moves_so && from != to && (attacks::between(from, to) & occupied).is_empty() {
+                    origins = origins.with(from);
+                }
+            }
+            origins
+        }
+    }
+}
+
+/// Whether the opponent attacks `sq` once our king has left its square (a capture on `sq`
+/// included): where the king may not go.
+///
+/// Leapers by their small tables; sliders one by one (a side has few), each by alignment and the
+/// squares between — cheaper than two magic lookups into the large slider table.
+#[inline]
+fn is_attacked_without_king(pos: &Position, sq: Square) -> bool {
+    let us = pos.turn();
+    let board = pos.board();
+    let theirs = board.by_color(!us).without(sq);
+    let leapers = (attacks::knight(sq) & board.by_role(Role::Knight))
+        | (attacks::king(sq) & board.by_role(Role::King))
+        | (attacks::pawn(us, sq) & board.by_role(Role::Pawn));
+    if (leapers & theirs).any() {
+        return true;
+    }
+    let occupied = board.occupied().without(pos.king(us));
+    let (straight, diagonal) = (board.straight_sliders(), board.diagonal_sliders());
+    ((straight | diagonal) & theirs).into_iter().any(|slider| {
+        let (on_line, on_diagonal) = alignment(slider, sq);
+        ((on_line && straight.contains(slider)) || (on_diagonal && diagonal.contains(slider)))
+            && (attacks::between(slider, sq) & occupied).is_empty()
+    })
 }
 
 /// Whether the pseudo-legal non-castling move `from`→`to` (en passant if `en_passant`) leaves
@@ -40,12 +89,22 @@ fn is_safe(pos: &Position, from: Square, to: Square, en_passant: bool) -> bool {
     let king = pos.king(us);
     let checkers = pos.checkers();
     if from == king {
-        let occupied = board.occupied().without(from);
-        return (pos.attackers_to(to, !us, occupied) - Bitboard::from_square(to)).is_empty();
+        return !is_attacked_without_king(pos, to);
     }
-    // Fast path: not in check, and the piece is on no line with our king, so it is not pinned.
-    if checkers.is_empty() && !en_passant && !attacks::queen(king, Bitboard::EMPTY).contains(from) {
-        return true;
+    if checkers.is_empty() && !en_passant {
+        // Not in check: only a pin can make the move illegal, and a pinned piece stands on a
+        // line with its king. Most pieces do not: decided by arithmetic alone.
+        let snipers = match alignment(king, from) {
+            (true, _) => board.straight_sliders(),
+            (_, true) => board.diagonal_sliders(),
+            _ => return true,
+        } & attacks::line(king, from)
+            & board.by_color(!us).without(to);
+        // Pinned if a slider on the line sees the king once the piece has moved.
+        let occupied = board.occupied().without(from).with(to);
+        return snipers
+            .into_iter()
+            .all(|sniper| (attacks::between(king, sniper) & occupied).any());
     }
     if checkers.more_than_one() {
         return false;
@@ -86,7 +145,14 @@ fn pawn_origins(pos: &Position, to: Square) -> (Bitboard, bool) {
 
 /// The move kind of a pseudo-legal pawn or piece move `from`→`to`.
 #[inline]
-fn kind_of(pos: &Position, role: Role, from: Square, to: Square, en_passant: bool, promotion: Option<Role>) -> MoveKind {
+fn kind_of(
+    pos: &Position,
+    role: Role,
+    from: Square,
+    to: Square,
+    en_passant: bool,
+    promotion: Option<Role>,
+) -> MoveKind {
     let capture = pos.them().contains(to);
     if en_passant {
         MoveKind::EnPassant
@@ -102,16 +168,29 @@ fn kind_of(pos: &Position, role: Role, from: Square, to: Square, en_passant: boo
 }
 
 /// The castle on `side`, if legal.
+///
+/// Decided without generating moves: not in check, the squares both pieces cross (and land on)
+/// empty but for themselves, and no square the king crosses or lands on attacked with both
+/// pieces lifted. Lifting the rook is what Chess960 needs (a rook may shield the king's path
+/// along the back rank); it never hides an attack in standard chess.
 fn castle(pos: &Position, side: CastlingSide) -> Result<Move, SanError> {
     let us = pos.turn();
     let king = pos.king(us);
     let rook = pos.castling().rook(us, side, king).ok_or(SanError::Illegal)?;
-    let m = Move::castle(king, rook, side);
-    if pos.is_legal(m) {
-        Ok(m)
-    } else {
-        Err(SanError::Illegal)
+    if pos.is_check() {
+        return Err(SanError::Illegal);
     }
+    let (king_to, rook_to) = (side.king_to(us), side.rook_to(us));
+    let king_path = attacks::between(king, king_to).with(king_to);
+    let rook_path = attacks::between(rook, rook_to).with(rook_to);
+    let lifted = pos.board().occupied().without(king).without(rook);
+    if ((king_path | rook_path) & lifted).any() {
+        return Err(SanError::Illegal);
+    }
+    if king_path.into_iter().any(|sq| pos.attackers_to(sq, !us, lifted).any()) {
+        return Err(SanError::Illegal);
+    }
+    Ok(Move::castle(king, rook, side))
 }
 
 /// A castle written as a king move: `Ke1g1`, `e1c1` (UCI) or the king taking its own rook.
@@ -147,10 +226,10 @@ fn resolve_normal(
     let us = pos.turn();
     let mut from_mask = Bitboard::FULL;
     if let Some(file) = file {
-        from_mask = from_mask & Bitboard::from_file(file);
+        from_mask &= Bitboard::from_file(file);
     }
     if let Some(rank) = rank {
-        from_mask = from_mask & Bitboard::from_rank(rank);
+        from_mask &= Bitboard::from_rank(rank);
     }
     // Long algebraic without a piece letter (`g1f3`, `e1g1`): the piece on the origin decides.
     if let (Role::Pawn, Some(file), Some(rank)) = (role, file, rank) {
@@ -213,9 +292,14 @@ impl San {
     /// ```
     pub fn to_move(&self, pos: &Position) -> Result<Move, SanError> {
         match *self {
-            San::Normal { role, file, rank, capture: _, to, promotion } => {
-                resolve_normal(pos, role, file, rank, to, promotion)
-            }
+            San::Normal {
+                role,
+                file,
+                rank,
+                capture: _,
+                to,
+                promotion,
+            } => resolve_normal(pos, role, file, rank, to, promotion),
             San::Castle(side) => castle(pos, side),
             San::Null => Ok(Move::NULL),
         }
@@ -249,7 +333,14 @@ impl San {
         let capture = m.is_capture();
         if role == Role::Pawn {
             let file = if capture { Some(from.file()) } else { None };
-            return San::Normal { role, file, rank: None, capture, to, promotion: m.promotion() };
+            return San::Normal {
+                role,
+                file,
+                rank: None,
+                capture,
+                to,
+                promotion: m.promotion(),
+            };
         }
         let mut others = Bitboard::EMPTY;
         if role != Role::King {
@@ -268,7 +359,14 @@ impl San {
         } else {
             (Some(from.file()), Some(from.rank()))
         };
-        San::Normal { role, file, rank, capture, to, promotion: None }
+        San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion: None,
+        }
     }
 }
 
@@ -287,7 +385,11 @@ pub fn suffix_of(pos: &Position, m: Move) -> Option<Suffix> {
     }
     let mut after = pos.clone();
     after.make_move(m);
-    Some(if after.is_checkmate() { Suffix::Checkmate } else { Suffix::Check })
+    Some(if after.is_checkmate() {
+        Suffix::Checkmate
+    } else {
+        Suffix::Check
+    })
 }
 
 /// The SAN of the legal move `m` in `pos`, with its check or mate suffix.
@@ -301,7 +403,10 @@ pub fn suffix_of(pos: &Position, m: Move) -> Option<Suffix> {
 /// assert_eq!(san_of(&pos, parse_uci(&pos, "a1a8").unwrap()).to_string(), "Ra8+");
 /// ```
 pub fn san_of(pos: &Position, m: Move) -> SanPlus {
-    SanPlus { san: San::from_move(pos, m), suffix: suffix_of(pos, m) }
+    SanPlus {
+        san: San::from_move(pos, m),
+        suffix: suffix_of(pos, m),
+    }
 }
 
 impl SanPlus {
@@ -318,4 +423,3 @@ impl SanPlus {
         san_of(pos, m)
     }
 }
-

@@ -3,7 +3,14 @@ use crate::notation::uci::parse_uci;
 use crate::position::Position;
 
 fn normal(role: Role, file: Option<File>, rank: Option<Rank>, capture: bool, to: Square) -> San {
-    San::Normal { role, file, rank, capture, to, promotion: None }
+    San::Normal {
+        role,
+        file,
+        rank,
+        capture,
+        to,
+        promotion: None,
+    }
 }
 
 fn lenient(text: &str) -> SanPlus {
@@ -12,7 +19,9 @@ fn lenient(text: &str) -> SanPlus {
 
 #[test]
 fn strict_round_trips_canonical_forms() {
-    for text in ["e4", "exd5", "Nf3", "Nbd7", "R1e2", "Qh4xe1", "Kxf2", "e8=Q", "gxh1=N", "O-O", "O-O-O", "--"] {
+    for text in [
+        "e4", "exd5", "Nf3", "Nbd7", "R1e2", "Qh4xe1", "Kxf2", "e8=Q", "gxh1=N", "O-O", "O-O-O", "--",
+    ] {
         let san: San = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(san.to_string(), text);
     }
@@ -42,7 +51,13 @@ fn lenient_castling_null_and_suffixes() {
     for null in ["--", "Z0", "0000"] {
         assert_eq!(lenient(null).san, San::Null, "{null}");
     }
-    assert_eq!(lenient("Nf3!?"), SanPlus { san: "Nf3".parse().unwrap(), suffix: None });
+    assert_eq!(
+        lenient("Nf3!?"),
+        SanPlus {
+            san: "Nf3".parse().unwrap(),
+            suffix: None
+        }
+    );
     assert_eq!(lenient("Nf3+?!").suffix, Some(Suffix::Check));
     assert_eq!(lenient("Qxf7#!!").suffix, Some(Suffix::Checkmate));
     assert_eq!(lenient("Qxf7++").suffix, Some(Suffix::Checkmate));
@@ -56,7 +71,12 @@ fn lenient_promotions() {
     for text in ["e8Q", "e8=Q", "e8(Q)", "e8/Q", "e8q", "e7e8q", "e7-e8=Q"] {
         let san = lenient(text).san;
         match san {
-            San::Normal { role: Role::Pawn, to, promotion: Some(Role::Queen), .. } => assert_eq!(to, Square::E8),
+            San::Normal {
+                role: Role::Pawn,
+                to,
+                promotion: Some(Role::Queen),
+                ..
+            } => assert_eq!(to, Square::E8),
             other => panic!("{text}: {other:?}"),
         }
     }
@@ -74,14 +94,22 @@ fn lenient_long_algebraic_and_capture_marks() {
     let queen = normal(Role::Queen, Some(File::H), Some(Rank::FOURTH), true, Square::E1);
     assert_eq!(lenient("Qh4xe1").san, queen);
     assert_eq!(lenient("Qh4:e1").san, queen);
-    assert_eq!(lenient("e2e4").san, normal(Role::Pawn, Some(File::E), Some(Rank::SECOND), false, Square::E4));
+    assert_eq!(
+        lenient("e2e4").san,
+        normal(Role::Pawn, Some(File::E), Some(Rank::SECOND), false, Square::E4)
+    );
     assert_eq!(lenient("e2-e4").san, lenient("e2e4").san);
     assert_eq!(lenient("Pe4").san, "e4".parse().unwrap());
-    assert_eq!(lenient("ed5").san, normal(Role::Pawn, Some(File::E), None, false, Square::D5));
+    assert_eq!(
+        lenient("ed5").san,
+        normal(Role::Pawn, Some(File::E), None, false, Square::D5)
+    );
     assert_eq!(lenient("exd6 e.p.").san, "exd6".parse().unwrap());
     assert_eq!(lenient("exd6e.p.+").san, "exd6".parse().unwrap());
     assert_eq!(lenient("  Nf3  ").san, "Nf3".parse().unwrap());
-    for bad in ["", "+", "e.p.", "N", "Nf3-", "Nf3x", "xx", "Nxx3", "N-", "K9", "é4", "Ng1--f3", "1-0", "e4 e5"] {
+    for bad in [
+        "", "+", "e.p.", "N", "Nf3-", "Nf3x", "xx", "Nxx3", "N-", "K9", "é4", "Ng1--f3", "1-0", "e4 e5",
+    ] {
         assert_eq!(San::parse_lenient(bad.as_bytes()), Err(SanError::Malformed), "{bad:?}");
     }
 }
@@ -99,7 +127,11 @@ fn resolution_of_lenient_forms() {
     assert_eq!(resolve(START, "Ng1-f3").as_deref(), Ok("g1f3"));
     assert_eq!(resolve(START, "g1f3").as_deref(), Ok("g1f3"));
     assert_eq!(resolve(START, "e2e4").as_deref(), Ok("e2e4"));
-    assert_eq!(resolve(START, "Nxf3").as_deref(), Ok("g1f3"), "a wrong capture mark is ignored");
+    assert_eq!(
+        resolve(START, "Nxf3").as_deref(),
+        Ok("g1f3"),
+        "a wrong capture mark is ignored"
+    );
     // Superfluous disambiguation, missing x.
     let fen = "r1bqkbnr/pppppppp/2n5/3P4/8/8/PPP1PPPP/RNBQKBNR b KQkq - 0 2";
     assert_eq!(resolve(fen, "Ncb4").as_deref(), Ok("c6b4"));
@@ -107,7 +139,11 @@ fn resolution_of_lenient_forms() {
     // En passant in its written forms.
     let ep = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3";
     for text in ["exf6", "exf6 e.p.", "ef6", "e5f6", "exf6ep"] {
-        let expected = if text == "exf6ep" { Err(SanError::Malformed) } else { Ok("e5f6".to_string()) };
+        let expected = if text == "exf6ep" {
+            Err(SanError::Malformed)
+        } else {
+            Ok("e5f6".to_string())
+        };
         assert_eq!(resolve(ep, text), expected, "{text}");
     }
     // UCI-style castling, both forms.
@@ -124,7 +160,11 @@ fn resolution_errors_are_typed() {
     assert_eq!(resolve(START, "e5"), Err(SanError::Illegal));
     assert_eq!(resolve(START, "O-O"), Err(SanError::Illegal));
     assert_eq!(resolve(START, "Ng1-h3x"), Err(SanError::Malformed));
-    assert_eq!(resolve(START, "Nbf3"), Err(SanError::Illegal), "disambiguation must agree");
+    assert_eq!(
+        resolve(START, "Nbf3"),
+        Err(SanError::Illegal),
+        "disambiguation must agree"
+    );
     // Both rooks reach d1.
     let rooks = "4k3/8/8/8/8/8/4K3/R6R w - - 0 1";
     assert_eq!(resolve(rooks, "Rd1"), Err(SanError::Ambiguous));
@@ -170,7 +210,10 @@ fn minimal_disambiguation_file_rank_both() {
 
 #[test]
 fn check_and_mate_suffixes() {
-    assert_eq!(san("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2", "d8h4"), "Qh4#");
+    assert_eq!(
+        san("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2", "d8h4"),
+        "Qh4#"
+    );
     assert_eq!(san("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "a1a8"), "Ra8+");
     assert_eq!(san("4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "e1c1"), "O-O-O");
     // Discovered check by the castling rook's move.
@@ -189,7 +232,11 @@ fn chess960_castling_san() {
     assert_eq!(resolve(fen, "O-O").as_deref(), Ok("b1h1"));
     // The king steps to c1 as a normal move too: `Kc1` is that move, not the castle.
     assert_eq!(resolve(fen, "Kc1").as_deref(), Ok("b1c1"));
-    assert_eq!(resolve(fen, "Kxa1").as_deref(), Ok("b1a1"), "king takes own rook is the castle");
+    assert_eq!(
+        resolve(fen, "Kxa1").as_deref(),
+        Ok("b1a1"),
+        "king takes own rook is the castle"
+    );
     // King on g1 and rook on h1: castling does not move the king.
     let fen = "6kr/8/8/8/8/8/8/6KR w Hh - 0 1";
     assert_eq!(san(fen, "g1h1"), "O-O");
