@@ -130,6 +130,7 @@ mod comments;
 mod deserialize;
 mod error;
 mod format;
+mod pipeline;
 mod reader;
 mod scan;
 mod serialize;

@@ -2,14 +2,13 @@
 
 use std::io::{ErrorKind, Read, Seek, SeekFrom};
 
-use rayon::prelude::*;
-
 use super::codec::MoveCodec;
 use super::deserialize::decode_block;
 use super::error::ArchiveError;
 use super::format::{
     index_len, parse_index, BlockHeader, FileHeader, Footer, BLOCK_HEADER_LEN, FOOTER_LEN, HEADER_LEN, MAGIC,
 };
+use super::pipeline::Pipeline;
 use super::scan::scan_blocks;
 use crate::pgn::Game;
 
@@ -282,8 +281,8 @@ impl<R: Read + Seek> ArchiveReader<R> {
     }
 
     /// Reads the blocks in order and decodes up to `threads` of them at once (0: one per
-    /// core), handing each block's games (or its error) to `visit` in order. Memory holds
-    /// `threads` blocks. Stops at the first error `visit` returns.
+    /// core) while `visit` gets the games of each block (or its error), in order. Memory
+    /// holds about `threads` blocks. Stops at the first error `visit` returns.
     ///
     /// ```
     /// use chessbits::archive::{ArchiveReader, ArchiveWriter, WriterOptions};
@@ -305,35 +304,27 @@ impl<R: Read + Seek> ArchiveReader<R> {
     /// ```
     pub fn decode_blocks<E, F>(&mut self, threads: usize, mut visit: F) -> Result<(), E>
     where
-        E: From<ArchiveError>,
         F: FnMut(BlockInfo, Result<Vec<Game>, ArchiveError>) -> Result<(), E>,
     {
-        let threads = if threads == 0 { rayon::current_num_threads() } else { threads };
-        let pool = if threads > 1 { rayon::ThreadPoolBuilder::new().num_threads(threads).build().ok() } else { None };
-        let batch = if pool.is_some() { threads } else { 1 };
-        let mut i = 0;
-        while i < self.blocks.len() {
-            let end = (i + batch).min(self.blocks.len());
-            let raw: Vec<(BlockInfo, Result<RawBlock, ArchiveError>)> =
-                (i..end).map(|j| (self.blocks[j].info, self.read_block(j))).collect();
-            let decode = |(info, raw): &(BlockInfo, Result<RawBlock, ArchiveError>)| {
-                let games = match raw {
-                    Ok(block) => block.decode(),
-                    Err(_) => Ok(Vec::new()),
-                };
-                (*info, games)
-            };
-            let decoded: Vec<(BlockInfo, Result<Vec<Game>, ArchiveError>)> = match &pool {
-                Some(pool) => pool.install(|| raw.par_iter().map(decode).collect()),
-                None => raw.iter().map(decode).collect(),
-            };
-            for ((info, games), (_, raw)) in decoded.into_iter().zip(raw) {
-                let games = raw.and(games);
-                visit(info, games)?;
+        let mut pipeline = Pipeline::new(threads);
+        let mut infos = std::collections::VecDeque::new();
+        let mut next = 0;
+        loop {
+            while pipeline.has_room() && next < self.blocks.len() {
+                let info = self.blocks[next].info;
+                let raw = self.read_block(next);
+                next += 1;
+                infos.push_back(info);
+                pipeline.submit(move || raw.and_then(|raw| raw.decode()));
             }
-            i = end;
+            let (Some(done), Some(info)) = (pipeline.next(), infos.pop_front()) else {
+                return Ok(());
+            };
+            let games = done.unwrap_or_else(|_| {
+                Err(ArchiveError::CorruptPayload { block: info.number, reason: "the decoder thread died".to_string() })
+            });
+            visit(info, games)?;
         }
-        Ok(())
     }
 }
 

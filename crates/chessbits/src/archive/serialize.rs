@@ -214,15 +214,15 @@ impl BlockEncoder {
 
 /// Checks that a game can be stored: a start position that reads back from its FEN, legal
 /// moves, no null move in check, variations nested at most [`MAX_NESTING`] deep.
-pub(crate) fn check_game(game: &Game, list: &mut MoveList) -> Result<(), String> {
+pub(crate) fn check_game(game: &Game) -> Result<(), String> {
     if game.start != standard_start(game.start.is_chess960()) {
         start_fen(&game.start)?;
     }
-    check_line(&mut game.start.clone(), &game.moves, list, 0)
+    check_line(&mut game.start.clone(), &game.moves, 0)
 }
 
 /// Replays a line from `pos`, checking that every move is legal and the nesting not too deep.
-fn check_line(pos: &mut Position, line: &Line, list: &mut MoveList, depth: usize) -> Result<(), String> {
+fn check_line(pos: &mut Position, line: &Line, depth: usize) -> Result<(), String> {
     if depth > MAX_NESTING {
         return Err(format!("variations nested deeper than {MAX_NESTING}"));
     }
@@ -232,14 +232,11 @@ fn check_line(pos: &mut Position, line: &Line, list: &mut MoveList, depth: usize
             if pos.is_check() {
                 return Err("null move while in check".to_string());
             }
-        } else {
-            pos.legal_moves(list);
-            if !list.contains(&m) {
-                return Err(format!("illegal move {m} in {}", pos.fen()));
-            }
+        } else if !pos.is_legal(m) {
+            return Err(format!("illegal move {m} in {}", pos.fen()));
         }
         for variation in &node.variations {
-            check_line(&mut pos.clone(), variation, list, depth + 1)?;
+            check_line(&mut pos.clone(), variation, depth + 1)?;
         }
         if m.is_null() {
             pos.make_null_move();

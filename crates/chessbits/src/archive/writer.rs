@@ -2,14 +2,12 @@
 
 use std::io::Write;
 
-use rayon::prelude::*;
-
 use super::block::{SectionKind, SectionSizes};
 use super::codec::MoveCodec;
 use super::error::ArchiveError;
 use super::format::{encode_index, BlockHeader, FileHeader, Footer, IndexEntry, BLOCK_HEADER_LEN, HEADER_LEN};
+use super::pipeline::{JobLost, Pipeline};
 use super::serialize::{BlockEncoder, BlockStats};
-use crate::lists::MoveList;
 use crate::pgn::{Game, Line};
 use crate::position::Position;
 
@@ -30,7 +28,8 @@ pub struct WriterOptions {
     pub max_block_bytes: usize,
     /// zstd level for the sections it pays to compress (1 fast ... 19 small).
     pub zstd_level: i32,
-    /// Blocks encoded at once, each on its own thread (0: one per core). Memory grows with it.
+    /// Threads that encode blocks while the caller adds the next games (0: one per core; 1: the
+    /// caller's thread alone). Memory holds about this many blocks.
     pub threads: usize,
 }
 
@@ -111,8 +110,9 @@ impl ArchiveSummary {
 
 /// Writes games into a `.cbits` archive.
 ///
-/// Games are collected into blocks; full blocks are encoded several at once on a thread pool
-/// and written in order, so memory stays at a few blocks whatever the number of games.
+/// Games are collected into blocks; full blocks are encoded on a thread pool while the caller
+/// goes on adding games, and written in order, so memory stays at a few blocks whatever the
+/// number of games, and the output does not depend on the number of threads.
 /// [`finish`](ArchiveWriter::finish) writes the last blocks, the index and the footer: an
 /// archive that was not finished has no footer and does not open.
 ///
@@ -134,16 +134,14 @@ impl ArchiveSummary {
 pub struct ArchiveWriter<W: Write> {
     out: W,
     options: WriterOptions,
-    pool: Option<rayon::ThreadPool>,
-    parallel: usize,
+    pipeline: Pipeline<EncodedBlock>,
     offset: u64,
     current: Vec<Game>,
     current_bytes: usize,
-    full: Vec<Vec<Game>>,
+    games_added: u64,
     index: Vec<IndexEntry>,
     games_written: u64,
     summary: ArchiveSummary,
-    list: MoveList,
 }
 
 impl<W: Write> ArchiveWriter<W> {
@@ -157,26 +155,17 @@ impl<W: Write> ArchiveWriter<W> {
     /// ```
     pub fn new(mut out: W, options: WriterOptions) -> Result<ArchiveWriter<W>, ArchiveError> {
         out.write_all(&FileHeader { codec: options.codec }.encode())?;
-        let threads = if options.threads == 0 { rayon::current_num_threads() } else { options.threads };
-        let pool = if threads > 1 {
-            rayon::ThreadPoolBuilder::new().num_threads(threads).build().ok()
-        } else {
-            None
-        };
-        let parallel = if pool.is_some() { threads } else { 1 };
         Ok(ArchiveWriter {
             out,
             options,
-            pool,
-            parallel,
+            pipeline: Pipeline::new(options.threads),
             offset: HEADER_LEN as u64,
             current: Vec::new(),
             current_bytes: 0,
-            full: Vec::new(),
+            games_added: 0,
             index: Vec::new(),
             games_written: 0,
             summary: ArchiveSummary::default(),
-            list: MoveList::new(),
         })
     }
 
@@ -190,7 +179,7 @@ impl<W: Write> ArchiveWriter<W> {
     /// assert_eq!(writer.game_count(), 1);
     /// ```
     pub fn game_count(&self) -> u64 {
-        self.games_written + self.full.iter().map(|b| b.len() as u64).sum::<u64>() + self.current.len() as u64
+        self.games_added
     }
 
     /// Adds a game. A game that cannot be stored (an illegal move, a null move in check,
@@ -212,37 +201,40 @@ impl<W: Write> ArchiveWriter<W> {
     /// ```
     pub fn add_game(&mut self, game: &Game) -> Result<(), ArchiveError> {
         let number = self.game_count();
-        super::serialize::check_game(game, &mut self.list)
+        super::serialize::check_game(game)
             .map_err(|reason| ArchiveError::InvalidGame { game: number, reason })?;
         self.current_bytes += approximate_bytes(game);
         self.current.push(game.clone());
+        self.games_added += 1;
         if self.current.len() >= self.options.max_games_per_block.max(1) as usize
             || self.current_bytes >= self.options.max_block_bytes
         {
-            self.full.push(std::mem::take(&mut self.current));
-            self.current_bytes = 0;
-            if self.full.len() >= self.parallel {
-                self.flush_full()?;
-            }
+            self.submit_current()?;
         }
         Ok(())
     }
 
-    /// Encodes the full blocks (in parallel) and writes them in order.
-    fn flush_full(&mut self) -> Result<(), ArchiveError> {
-        let blocks = std::mem::take(&mut self.full);
+    /// Hands the current block to the pipeline, writing the blocks that are done.
+    fn submit_current(&mut self) -> Result<(), ArchiveError> {
+        let games = std::mem::take(&mut self.current);
+        self.current_bytes = 0;
+        while !self.pipeline.has_room() {
+            if let Some(done) = self.pipeline.next() {
+                self.write_encoded(done)?;
+            }
+        }
         let (codec, level) = (self.options.codec, self.options.zstd_level);
-        let encode = |games: &Vec<Game>| encode_block(games, codec, level);
-        let encoded: Vec<_> = match &self.pool {
-            Some(pool) if blocks.len() > 1 => pool.install(|| blocks.par_iter().map(encode).collect()),
-            _ => blocks.iter().map(encode).collect(),
-        };
-        for result in encoded {
-            let (payload, stats) =
-                result.map_err(|reason| ArchiveError::InvalidGame { game: self.games_written, reason })?;
-            self.write_block(&payload, &stats)?;
+        self.pipeline.submit(move || encode_block(&games, codec, level));
+        while let Some(done) = self.pipeline.next_ready() {
+            self.write_encoded(done)?;
         }
         Ok(())
+    }
+
+    fn write_encoded(&mut self, done: Result<EncodedBlock, JobLost>) -> Result<(), ArchiveError> {
+        let invalid = |reason: String| ArchiveError::InvalidGame { game: self.games_written, reason };
+        let (payload, stats) = done.map_err(|_| invalid("the encoder thread died".to_string()))?.map_err(invalid)?;
+        self.write_block(&payload, &stats)
     }
 
     fn write_block(&mut self, payload: &[u8], stats: &BlockStats) -> Result<(), ArchiveError> {
@@ -277,9 +269,11 @@ impl<W: Write> ArchiveWriter<W> {
     /// ```
     pub fn finish(mut self) -> Result<(W, ArchiveSummary), ArchiveError> {
         if !self.current.is_empty() {
-            self.full.push(std::mem::take(&mut self.current));
+            self.submit_current()?;
         }
-        self.flush_full()?;
+        while let Some(done) = self.pipeline.next() {
+            self.write_encoded(done)?;
+        }
         let index = encode_index(&self.index);
         let footer = Footer {
             index_offset: self.offset,
@@ -294,8 +288,11 @@ impl<W: Write> ArchiveWriter<W> {
     }
 }
 
+/// A block's payload and what it holds, or why it could not be encoded.
+type EncodedBlock = Result<(Vec<u8>, BlockStats), String>;
+
 /// Encodes one block of (already checked) games.
-fn encode_block(games: &[Game], codec: MoveCodec, zstd_level: i32) -> Result<(Vec<u8>, BlockStats), String> {
+fn encode_block(games: &[Game], codec: MoveCodec, zstd_level: i32) -> EncodedBlock {
     let mut encoder = BlockEncoder::new(codec);
     for game in games {
         encoder.add(game)?;

@@ -1,0 +1,307 @@
+//! `chessbits pack` and `chessbits unpack`: PGN collections to and from `.cbits` archives.
+//!
+//! Both stream (a few blocks in memory whatever the file size), write to a temporary file in the
+//! output's directory that replaces the output only once everything went well, show a progress
+//! bar when standard error is a terminal, and end with a one-line summary on standard error.
+
+use std::cell::Cell;
+use std::fs::File;
+use std::io::{self, BufReader, BufWriter, IsTerminal, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::rc::Rc;
+use std::time::Instant;
+
+use chessbits::archive::{ArchiveError, ArchiveReader, ArchiveWriter, MoveCodec, WriterOptions};
+use chessbits::pgn::{PgnError, PgnReader, WriteOptions};
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// `chessbits pack IN.pgn... -o OUT.cbits`
+#[derive(clap::Args, Debug)]
+pub struct PackArgs {
+    /// PGN files to pack, in order (`-` reads standard input).
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// The archive to write (`-` writes standard output).
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// The move code: `index` (⌈log₂ n⌉ bits per move) or `index-byte` (a byte per move).
+    #[arg(long, default_value_t = MoveCodec::default())]
+    pub codec: MoveCodec,
+    /// Threads that encode blocks (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Games per block at most.
+    #[arg(long, default_value_t = 1000)]
+    pub block_games: u32,
+    /// zstd level for tags and comments (1 fast ... 19 small).
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(i32).range(1..=22))]
+    pub level: i32,
+}
+
+/// `chessbits unpack IN.cbits -o OUT.pgn`
+#[derive(clap::Args, Debug)]
+pub struct UnpackArgs {
+    /// The archive to read.
+    pub input: PathBuf,
+    /// The PGN file to write (`-` writes standard output).
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Go on past damaged blocks (and a damaged index): write every intact block, report the
+    /// others, exit with status 1.
+    #[arg(long)]
+    pub skip_corrupt: bool,
+    /// Threads that decode blocks (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+}
+
+/// Where the output goes: standard output, or a temporary file renamed over the target at the
+/// end (so a failure leaves whatever the user had untouched).
+enum Sink {
+    Stdout(BufWriter<io::Stdout>),
+    File { temp: BufWriter<tempfile::NamedTempFile>, target: PathBuf },
+}
+
+impl Sink {
+    fn create(target: &Path) -> Result<Sink, String> {
+        if target.as_os_str() == "-" {
+            return Ok(Sink::Stdout(BufWriter::new(io::stdout())));
+        }
+        let dir = match target.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        let temp = tempfile::Builder::new()
+            .prefix(".chessbits-")
+            .suffix(".tmp")
+            .tempfile_in(dir)
+            .map_err(|e| format!("cannot create a temporary file in {}: {e}", dir.display()))?;
+        Ok(Sink::File { temp: BufWriter::with_capacity(1 << 20, temp), target: target.to_path_buf() })
+    }
+
+    /// Flushes and, for a file, moves it into place.
+    fn commit(self) -> Result<(), String> {
+        match self {
+            Sink::Stdout(mut out) => out.flush().map_err(|e| format!("standard output: {e}")),
+            Sink::File { temp, target } => {
+                let name = target.display().to_string();
+                let temp = temp.into_inner().map_err(|e| format!("{name}: {}", e.error()))?;
+                temp.as_file().sync_all().map_err(|e| format!("{name}: {e}"))?;
+                set_permissions(&temp, &target);
+                temp.persist(&target).map_err(|e| format!("{name}: {}", e.error))?;
+                Ok(())
+            }
+        }
+    }
+}
+
+/// Gives the new file the permissions of the file it replaces, or the usual 0644 (temporary
+/// files are created 0600).
+fn set_permissions(temp: &tempfile::NamedTempFile, target: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(target).map(|m| m.permissions().mode()).unwrap_or(0o644);
+        let _ = temp.as_file().set_permissions(std::fs::Permissions::from_mode(mode));
+    }
+    #[cfg(not(unix))]
+    let _ = (temp, target);
+}
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Sink::Stdout(out) => out.write(buf),
+            Sink::File { temp, .. } => temp.write(buf),
+        }
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
+        match self {
+            Sink::Stdout(out) => out.write_all(buf),
+            Sink::File { temp, .. } => temp.write_all(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Sink::Stdout(out) => out.flush(),
+            Sink::File { temp, .. } => temp.flush(),
+        }
+    }
+}
+
+/// Counts the bytes read through it (for the progress bar and the summary).
+struct Counting<R> {
+    inner: R,
+    count: Rc<Cell<u64>>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.set(self.count.get() + n as u64);
+        Ok(n)
+    }
+}
+
+/// A progress bar on a terminal, nothing otherwise.
+fn progress(len: Option<u64>, unit: &str) -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    match len {
+        Some(len) => {
+            let template = format!("{{bar:40}} {{percent:>3}}% {{pos}}/{{len}} {unit} {{elapsed}} eta {{eta}}");
+            let style = ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar());
+            ProgressBar::new(len).with_style(style)
+        }
+        None => ProgressBar::new_spinner(),
+    }
+}
+
+fn mb_per_second(bytes: u64, start: Instant) -> f64 {
+    bytes as f64 / 1e6 / start.elapsed().as_secs_f64().max(1e-9)
+}
+
+fn bits_per_move(bytes: u64, moves: u64) -> f64 {
+    if moves == 0 {
+        0.0
+    } else {
+        bytes as f64 * 8.0 / moves as f64
+    }
+}
+
+fn display(path: &Path) -> String {
+    if path.as_os_str() == "-" {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// Runs `chessbits pack`: games that do not parse are reported as `file:line: error` and left
+/// out; a failure to read or write stops everything and leaves the output as it was.
+pub fn run_pack(args: PackArgs) -> Result<ExitCode, String> {
+    let start = Instant::now();
+    let total: Option<u64> = args
+        .inputs
+        .iter()
+        .map(|path| if path.as_os_str() == "-" { None } else { std::fs::metadata(path).ok().map(|m| m.len()) })
+        .sum();
+    let bar = progress(total, "bytes");
+    let options = WriterOptions {
+        codec: args.codec,
+        threads: args.threads,
+        max_games_per_block: args.block_games.max(1),
+        zstd_level: args.level,
+        ..WriterOptions::default()
+    };
+    let sink = Sink::create(&args.output)?;
+    let out_name = display(&args.output);
+    let mut writer = ArchiveWriter::new(sink, options).map_err(|e| format!("{out_name}: {e}"))?;
+    let bytes_in = Rc::new(Cell::new(0u64));
+    let mut skipped = 0u64;
+    for path in &args.inputs {
+        let name = display(path);
+        let input: Box<dyn Read> = if path.as_os_str() == "-" {
+            Box::new(io::stdin().lock())
+        } else {
+            Box::new(File::open(path).map_err(|e| format!("{name}: {e}"))?)
+        };
+        let counting = Counting { inner: input, count: Rc::clone(&bytes_in) };
+        for game in PgnReader::new(counting).into_games() {
+            match game {
+                Ok(game) => match writer.add_game(&game) {
+                    Ok(()) => {}
+                    Err(ArchiveError::InvalidGame { reason, .. }) => {
+                        bar.suspend(|| eprintln!("{name}: game skipped: {reason}"));
+                        skipped += 1;
+                    }
+                    Err(error) => return Err(format!("{out_name}: {error}")),
+                },
+                Err(PgnError::Game(error)) => {
+                    bar.suspend(|| eprintln!("{name}:{}: {} (game skipped)", error.line, error.kind));
+                    skipped += 1;
+                }
+                Err(PgnError::Io(error)) => return Err(format!("{name}: {error}")),
+            }
+            bar.set_position(bytes_in.get());
+        }
+    }
+    let (sink, summary) = writer.finish().map_err(|e| format!("{out_name}: {e}"))?;
+    sink.commit()?;
+    bar.finish_and_clear();
+    eprintln!(
+        "packed {} games ({skipped} skipped) in {} blocks: {} PGN bytes -> {} archive bytes ({:.1}%), {:.2} bits/move \
+         (moves {:.2}), {:.1} MB/s",
+        summary.games,
+        summary.blocks,
+        bytes_in.get(),
+        summary.bytes,
+        100.0 * summary.bytes as f64 / bytes_in.get().max(1) as f64,
+        summary.bits_per_move(),
+        bits_per_move(summary.share_bytes("moves"), summary.mainline_moves),
+        mb_per_second(bytes_in.get(), start),
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs `chessbits unpack`: writes every game in the PGN writer's export format. A damaged
+/// archive is an error naming the damage, unless `--skip-corrupt`, which writes every intact
+/// block, reports the others and exits with status 1.
+pub fn run_unpack(args: UnpackArgs) -> Result<ExitCode, String> {
+    let start = Instant::now();
+    let in_name = args.input.display().to_string();
+    let file = File::open(&args.input).map_err(|e| format!("{in_name}: {e}"))?;
+    let file = BufReader::with_capacity(1 << 20, file);
+    let mut reader = if args.skip_corrupt { ArchiveReader::recover(file) } else { ArchiveReader::open(file) }
+        .map_err(|e| format!("{in_name}: {e}"))?;
+    let mut damaged = 0u64;
+    for problem in reader.problems() {
+        eprintln!("{in_name}: {problem}");
+        damaged += 1;
+    }
+    let bar = progress(Some(reader.block_infos().len() as u64), "blocks");
+    let archive_bytes = reader.file_len();
+    let mut sink = Sink::create(&args.output)?;
+    let out_name = display(&args.output);
+    let (mut games, mut moves, mut bytes_out, mut lost_games) = (0u64, 0u64, 0u64, 0u64);
+    let mut text = String::new();
+    let options = WriteOptions::default();
+    reader.decode_blocks(args.threads, |info, block| {
+        match block {
+            Ok(block) => {
+                for game in block {
+                    text.clear();
+                    game.write_pgn(&mut text, &options).map_err(|e| format!("{out_name}: {e}"))?;
+                    sink.write_all(text.as_bytes()).map_err(|e| format!("{out_name}: {e}"))?;
+                    games += 1;
+                    moves += game.moves.nodes.len() as u64;
+                    bytes_out += text.len() as u64;
+                }
+            }
+            Err(error) if args.skip_corrupt => {
+                let last = info.first_game + u64::from(info.game_count);
+                bar.suspend(|| {
+                    eprintln!("{in_name}: {error}; games {}..{last} skipped", info.first_game);
+                });
+                damaged += 1;
+                lost_games += u64::from(info.game_count);
+            }
+            Err(error) => return Err(format!("{in_name}: {error} (--skip-corrupt recovers the other blocks)")),
+        }
+        bar.inc(1);
+        Ok(())
+    })?;
+    sink.commit()?;
+    bar.finish_and_clear();
+    let lost = if damaged > 0 { format!(", {damaged} damaged blocks or regions, {lost_games}+ games lost") } else { String::new() };
+    eprintln!(
+        "unpacked {games} games{lost}: {archive_bytes} archive bytes -> {bytes_out} PGN bytes, {:.2} bits/move, {:.1} MB/s",
+        bits_per_move(archive_bytes, moves),
+        mb_per_second(bytes_out, start),
+    );
+    Ok(if damaged > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}

@@ -1,0 +1,59 @@
+//! Archive sizes of the shared PGN files next to the PGN, gzip and zstd sizes.
+//!
+//! `cargo run --release -p chessbits --example archive_sizes [FILES...]` (default: the shared
+//! collections). Per file and codec: archive bytes, bits per main-line move overall, and the
+//! share of moves, tags, comments and structure (the rest is container overhead).
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use chessbits::archive::{ArchiveWriter, MoveCodec, WriterOptions};
+use chessbits::pgn::PgnReader;
+
+fn main() {
+    let mut files: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
+    if files.is_empty() {
+        let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/pgn"));
+        for name in [
+            "shakmaty_lichess_db_1000k.pgn",
+            "shakmaty_twic1599_1000k.pgn",
+            "notnil_twic0920.pgn",
+            "notnil_Carlsen.pgn",
+        ] {
+            files.push(dir.join(name));
+        }
+    }
+    println!("| file | PGN | gzip -9 | zstd -19 | codec | archive | bits/move | moves | tags | comments | structure | pack s |");
+    println!("|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|");
+    for path in files {
+        let pgn = std::fs::read(&path).expect("readable PGN file");
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        gz.write_all(&pgn).expect("gzip");
+        let gzip = gz.finish().expect("gzip").len();
+        let zstd = zstd::bulk::compress(&pgn, 19).expect("zstd").len();
+        let games: Vec<_> = PgnReader::new(&pgn[..]).into_games().filter_map(Result::ok).collect();
+        for codec in MoveCodec::ALL {
+            let start = Instant::now();
+            let options = WriterOptions { codec, ..WriterOptions::default() };
+            let mut writer = ArchiveWriter::new(Vec::new(), options).expect("writer");
+            for game in &games {
+                writer.add_game(game).expect("storable game");
+            }
+            let (_, s) = writer.finish().expect("finish");
+            let seconds = start.elapsed().as_secs_f64();
+            let pct = |share: &str| format!("{:.1}%", 100.0 * s.share_bytes(share) as f64 / s.bytes as f64);
+            println!(
+                "| {} | {} | {gzip} | {zstd} | {codec} | {} | {:.2} | {} | {} | {} | {} | {seconds:.2} |",
+                path.file_name().and_then(|n| n.to_str()).unwrap_or("?"),
+                pgn.len(),
+                s.bytes,
+                s.bits_per_move(),
+                pct("moves"),
+                pct("tags"),
+                pct("comments"),
+                pct("structure"),
+            );
+        }
+    }
+}
