@@ -60,7 +60,10 @@ pub struct UnpackArgs {
 /// end (so a failure leaves whatever the user had untouched).
 enum Sink {
     Stdout(BufWriter<io::Stdout>),
-    File { temp: BufWriter<tempfile::NamedTempFile>, target: PathBuf },
+    File {
+        temp: BufWriter<tempfile::NamedTempFile>,
+        target: PathBuf,
+    },
 }
 
 impl Sink {
@@ -77,7 +80,10 @@ impl Sink {
             .suffix(".tmp")
             .tempfile_in(dir)
             .map_err(|e| format!("cannot create a temporary file in {}: {e}", dir.display()))?;
-        Ok(Sink::File { temp: BufWriter::with_capacity(1 << 20, temp), target: target.to_path_buf() })
+        Ok(Sink::File {
+            temp: BufWriter::with_capacity(1 << 20, temp),
+            target: target.to_path_buf(),
+        })
     }
 
     /// Flushes and, for a file, moves it into place.
@@ -102,7 +108,9 @@ fn set_permissions(temp: &tempfile::NamedTempFile, target: &Path) {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(target).map(|m| m.permissions().mode()).unwrap_or(0o644);
+        let mode = std::fs::metadata(target)
+            .map(|m| m.permissions().mode())
+            .unwrap_or(0o644);
         let _ = temp.as_file().set_permissions(std::fs::Permissions::from_mode(mode));
     }
     #[cfg(not(unix))]
@@ -188,7 +196,13 @@ pub fn run_pack(args: PackArgs) -> Result<ExitCode, String> {
     let total: Option<u64> = args
         .inputs
         .iter()
-        .map(|path| if path.as_os_str() == "-" { None } else { std::fs::metadata(path).ok().map(|m| m.len()) })
+        .map(|path| {
+            if path.as_os_str() == "-" {
+                None
+            } else {
+                std::fs::metadata(path).ok().map(|m| m.len())
+            }
+        })
         .sum();
     let bar = progress(total, "bytes");
     let options = WriterOptions {
@@ -210,7 +224,10 @@ pub fn run_pack(args: PackArgs) -> Result<ExitCode, String> {
         } else {
             Box::new(File::open(path).map_err(|e| format!("{name}: {e}"))?)
         };
-        let counting = Counting { inner: input, count: Rc::clone(&bytes_in) };
+        let counting = Counting {
+            inner: input,
+            count: Rc::clone(&bytes_in),
+        };
         for game in PgnReader::new(counting).into_games() {
             match game {
                 Ok(game) => match writer.add_game(&game) {
@@ -256,8 +273,12 @@ pub fn run_unpack(args: UnpackArgs) -> Result<ExitCode, String> {
     let in_name = args.input.display().to_string();
     let file = File::open(&args.input).map_err(|e| format!("{in_name}: {e}"))?;
     let file = BufReader::with_capacity(1 << 20, file);
-    let mut reader = if args.skip_corrupt { ArchiveReader::recover(file) } else { ArchiveReader::open(file) }
-        .map_err(|e| format!("{in_name}: {e}"))?;
+    let mut reader = if args.skip_corrupt {
+        ArchiveReader::recover(file)
+    } else {
+        ArchiveReader::open(file)
+    }
+    .map_err(|e| format!("{in_name}: {e}"))?;
     let mut damaged = 0u64;
     for problem in reader.problems() {
         eprintln!("{in_name}: {problem}");
@@ -275,8 +296,10 @@ pub fn run_unpack(args: UnpackArgs) -> Result<ExitCode, String> {
             Ok(block) => {
                 for game in block {
                     text.clear();
-                    game.write_pgn(&mut text, &options).map_err(|e| format!("{out_name}: {e}"))?;
-                    sink.write_all(text.as_bytes()).map_err(|e| format!("{out_name}: {e}"))?;
+                    game.write_pgn(&mut text, &options)
+                        .map_err(|e| format!("{out_name}: {e}"))?;
+                    sink.write_all(text.as_bytes())
+                        .map_err(|e| format!("{out_name}: {e}"))?;
                     games += 1;
                     moves += game.moves.nodes.len() as u64;
                     bytes_out += text.len() as u64;
@@ -297,11 +320,19 @@ pub fn run_unpack(args: UnpackArgs) -> Result<ExitCode, String> {
     })?;
     sink.commit()?;
     bar.finish_and_clear();
-    let lost = if damaged > 0 { format!(", {damaged} damaged blocks or regions, {lost_games}+ games lost") } else { String::new() };
+    let lost = if damaged > 0 {
+        format!(", {damaged} damaged blocks or regions, {lost_games}+ games lost")
+    } else {
+        String::new()
+    };
     eprintln!(
         "unpacked {games} games{lost}: {archive_bytes} archive bytes -> {bytes_out} PGN bytes, {:.2} bits/move, {:.1} MB/s",
         bits_per_move(archive_bytes, moves),
         mb_per_second(bytes_out, start),
     );
-    Ok(if damaged > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if damaged > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

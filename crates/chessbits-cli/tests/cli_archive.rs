@@ -29,7 +29,8 @@ enum Sub {
 
 /// Runs a command in-process, as the binary would parse it.
 fn run(args: &[&str]) -> Result<ExitCode, String> {
-    let cli = Cli::try_parse_from(std::iter::once("chessbits").chain(args.iter().copied())).map_err(|e| e.to_string())?;
+    let cli =
+        Cli::try_parse_from(std::iter::once("chessbits").chain(args.iter().copied())).map_err(|e| e.to_string())?;
     match cli.command {
         Sub::Pack(args) => archive_cmd::run_pack(args),
         Sub::Unpack(args) => archive_cmd::run_unpack(args),
@@ -60,7 +61,8 @@ fn s(path: &Path) -> &str {
     path.to_str().unwrap()
 }
 
-const BAD_PGN: &str = "[Event \"good\"]\n\n1. e4 e5 *\n\n[Event \"bad\"]\n\n1. e4 e5\n2. Ke3 *\n\n[Event \"good too\"]\n\n1. d4 {ok} *\n";
+const BAD_PGN: &str =
+    "[Event \"good\"]\n\n1. e4 e5 *\n\n[Event \"bad\"]\n\n1. e4 e5\n2. Ke3 *\n\n[Event \"good too\"]\n\n1. d4 {ok} *\n";
 
 #[test]
 fn pack_unpack_gives_the_normal_form() {
@@ -71,14 +73,31 @@ fn pack_unpack_gives_the_normal_form() {
     let archive = dir.path().join("out.cbits");
     let unpacked = dir.path().join("out.pgn");
     for codec in ["index", "index-byte"] {
-        let code = run(&["pack", s(&lichess), s(&bad), "-o", s(&archive), "--codec", codec, "--threads", "2"]);
+        let code = run(&[
+            "pack",
+            s(&lichess),
+            s(&bad),
+            "-o",
+            s(&archive),
+            "--codec",
+            codec,
+            "--threads",
+            "2",
+        ]);
         assert_eq!(code, Ok(ExitCode::SUCCESS));
         assert_eq!(run(&["unpack", s(&archive), "-o", s(&unpacked)]), Ok(ExitCode::SUCCESS));
         let text = std::fs::read_to_string(&unpacked).unwrap();
         assert_eq!(text, normal_form(&[&lichess, &bad]));
-        assert!(text.ends_with("1. d4 { ok } *\n\n") || text.ends_with("1. d4 {ok} *\n\n"), "{}", &text[text.len() - 40..]);
+        assert!(
+            text.ends_with("1. d4 { ok } *\n\n") || text.ends_with("1. d4 {ok} *\n\n"),
+            "{}",
+            &text[text.len() - 40..]
+        );
     }
-    let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     assert_eq!(leftovers.len(), 3, "no temporary files left: {leftovers:?}");
 }
 
@@ -88,14 +107,21 @@ fn bad_arguments_and_damaged_archives_leave_the_output_alone() {
     let output = dir.path().join("precious.pgn");
     std::fs::write(&output, "precious").unwrap();
     assert!(run(&["pack", "-o", s(&output)]).is_err(), "inputs are required");
-    assert!(run(&["pack", "x.pgn", "-o", s(&output), "--codec", "nope"]).unwrap_err().contains("index-byte"));
+    assert!(run(&["pack", "x.pgn", "-o", s(&output), "--codec", "nope"])
+        .unwrap_err()
+        .contains("index-byte"));
     let missing = dir.path().join("missing.pgn");
-    assert!(run(&["pack", s(&missing), "-o", s(&output)]).unwrap_err().contains("missing.pgn"));
+    assert!(run(&["pack", s(&missing), "-o", s(&output)])
+        .unwrap_err()
+        .contains("missing.pgn"));
 
     // An archive of several blocks with block 1 damaged.
     let archive = dir.path().join("a.cbits");
     let carlsen = PathBuf::from(shared("notnil_Carlsen.pgn"));
-    assert_eq!(run(&["pack", s(&carlsen), "-o", s(&archive), "--block-games", "500"]), Ok(ExitCode::SUCCESS));
+    assert_eq!(
+        run(&["pack", s(&carlsen), "-o", s(&archive), "--block-games", "500"]),
+        Ok(ExitCode::SUCCESS)
+    );
     let mut bytes = std::fs::read(&archive).unwrap();
     let mut reader = chessbits::archive::ArchiveReader::open(std::io::Cursor::new(bytes.clone())).unwrap();
     let blocks = reader.block_infos();
@@ -106,9 +132,16 @@ fn bad_arguments_and_damaged_archives_leave_the_output_alone() {
 
     let error = run(&["unpack", s(&archive), "-o", s(&output)]).unwrap_err();
     assert!(error.contains("block 1: checksum mismatch"), "{error}");
-    assert_eq!(std::fs::read_to_string(&output).unwrap(), "precious", "a failed unpack keeps the old file");
+    assert_eq!(
+        std::fs::read_to_string(&output).unwrap(),
+        "precious",
+        "a failed unpack keeps the old file"
+    );
 
-    assert_eq!(run(&["unpack", s(&archive), "-o", s(&output), "--skip-corrupt"]), Ok(ExitCode::from(1)));
+    assert_eq!(
+        run(&["unpack", s(&archive), "-o", s(&output), "--skip-corrupt"]),
+        Ok(ExitCode::from(1))
+    );
     let text = std::fs::read_to_string(&output).unwrap();
     let expected: String = all[..500].iter().chain(&all[1000..]).map(Game::to_pgn).collect();
     assert_eq!(text, expected);
@@ -117,7 +150,10 @@ fn bad_arguments_and_damaged_archives_leave_the_output_alone() {
 /// The binary, if `main.rs` wires the subcommands.
 fn binary() -> Option<PathBuf> {
     let exe = PathBuf::from(env!("CARGO_BIN_EXE_chessbits"));
-    let wired = Command::new(&exe).args(["pack", "--help"]).output().is_ok_and(|o| o.status.success());
+    let wired = Command::new(&exe)
+        .args(["pack", "--help"])
+        .output()
+        .is_ok_and(|o| o.status.success());
     if !wired {
         eprintln!("note: `chessbits pack` is not wired into main.rs yet; binary tests skipped");
     }
@@ -139,10 +175,19 @@ fn the_binary_reads_stdin_and_writes_stdout() {
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    assert!(stderr.contains("<stdin>:8: illegal move 'Ke3' (game skipped)"), "{stderr}");
-    assert!(stderr.lines().last().unwrap().starts_with("packed 2 games (1 skipped)"), "{stderr}");
+    assert!(
+        stderr.contains("<stdin>:8: illegal move 'Ke3' (game skipped)"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.lines().last().unwrap().starts_with("packed 2 games (1 skipped)"),
+        "{stderr}"
+    );
 
-    let out = Command::new(&exe).args(["unpack", s(&archive), "-o", "-"]).output().unwrap();
+    let out = Command::new(&exe)
+        .args(["unpack", s(&archive), "-o", "-"])
+        .output()
+        .unwrap();
     assert!(out.status.success());
     let bad = dir.path().join("bad.pgn");
     std::fs::write(&bad, BAD_PGN).unwrap();

@@ -35,7 +35,10 @@ fn main() {
         let games: Vec<_> = PgnReader::new(&pgn[..]).into_games().filter_map(Result::ok).collect();
         for codec in MoveCodec::ALL {
             let start = Instant::now();
-            let options = WriterOptions { codec, ..WriterOptions::default() };
+            let options = WriterOptions {
+                codec,
+                ..WriterOptions::default()
+            };
             let mut writer = ArchiveWriter::new(Vec::new(), options).expect("writer");
             for game in &games {
                 writer.add_game(game).expect("storable game");
@@ -54,6 +57,14 @@ fn main() {
                 pct("comments"),
                 pct("structure"),
             );
+            if std::env::var_os("SECTIONS").is_some() {
+                let names: Vec<String> = chessbits::archive::SectionKind::ALL
+                    .iter()
+                    .zip(s.section_bytes)
+                    .map(|(kind, bytes)| format!("{kind:?} {bytes}"))
+                    .collect();
+                println!("<!-- {} -->", names.join(", "));
+            }
         }
     }
 }

@@ -10,25 +10,41 @@ use chessbits::pgn::PgnReader;
 
 fn main() {
     let path = std::env::args().nth(1).unwrap_or_else(|| {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/pgn/notnil_twic0920.pgn").to_string()
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../../shared/data/pgn/notnil_twic0920.pgn"
+        )
+        .to_string()
     });
     let pgn = std::fs::read(&path).expect("readable PGN file");
     let mb = pgn.len() as f64 / 1e6;
     let t = Instant::now();
     let games: Vec<_> = PgnReader::new(&pgn[..]).into_games().filter_map(Result::ok).collect();
     let parse = t.elapsed().as_secs_f64();
-    println!("parse PGN        {parse:.3} s  {:.1} MB/s  ({} games)", mb / parse, games.len());
+    println!(
+        "parse PGN        {parse:.3} s  {:.1} MB/s  ({} games)",
+        mb / parse,
+        games.len()
+    );
     for threads in [1, 2] {
         for level in [3, 12] {
             let t = Instant::now();
-            let options = WriterOptions { threads, zstd_level: level, ..WriterOptions::default() };
+            let options = WriterOptions {
+                threads,
+                zstd_level: level,
+                ..WriterOptions::default()
+            };
             let mut writer = ArchiveWriter::new(Vec::new(), options).expect("writer");
             for game in &games {
                 writer.add_game(game).expect("storable");
             }
             let (bytes, _) = writer.finish().expect("finish");
             let pack = t.elapsed().as_secs_f64();
-            println!("pack  threads {threads} level {level:2}  {pack:.3} s  {:.1} MB/s  {} bytes", mb / pack, bytes.len());
+            println!(
+                "pack  threads {threads} level {level:2}  {pack:.3} s  {:.1} MB/s  {} bytes",
+                mb / pack,
+                bytes.len()
+            );
             let t = Instant::now();
             let mut reader = ArchiveReader::open(Cursor::new(bytes)).expect("open");
             let mut decoded = Vec::new();
@@ -39,7 +55,10 @@ fn main() {
                 })
                 .expect("decode");
             let unpack = t.elapsed().as_secs_f64();
-            println!("decode threads {threads}           {unpack:.3} s  {:.1} MB/s", mb / unpack);
+            println!(
+                "decode threads {threads}           {unpack:.3} s  {:.1} MB/s",
+                mb / unpack
+            );
         }
     }
     let t = Instant::now();

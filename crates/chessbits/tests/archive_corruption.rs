@@ -30,14 +30,22 @@ const PGN: &str = r#"[Event "Rated Blitz game"]
 "#;
 
 fn games() -> Vec<Game> {
-    let games: Vec<Game> = PgnReader::new(PGN.as_bytes()).into_games().map(Result::unwrap).collect();
+    let games: Vec<Game> = PgnReader::new(PGN.as_bytes())
+        .into_games()
+        .map(Result::unwrap)
+        .collect();
     assert_eq!(games.len(), 4);
     games
 }
 
 /// Four games in two blocks of two.
 fn archive(codec: MoveCodec) -> Vec<u8> {
-    let options = WriterOptions { codec, max_games_per_block: 2, threads: 1, ..WriterOptions::default() };
+    let options = WriterOptions {
+        codec,
+        max_games_per_block: 2,
+        threads: 1,
+        ..WriterOptions::default()
+    };
     let mut writer = ArchiveWriter::new(Vec::new(), options).unwrap();
     for game in games() {
         writer.add_game(&game).unwrap();
@@ -84,7 +92,11 @@ fn every_single_byte_flip_is_detected() {
             for mask in [0x01u8, 0x80, 0xff] {
                 let mut damaged = bytes.clone();
                 damaged[i] ^= mask;
-                assert!(read_all(&damaged).is_err(), "flip {mask:#x} at byte {i} of {} went unnoticed", bytes.len());
+                assert!(
+                    read_all(&damaged).is_err(),
+                    "flip {mask:#x} at byte {i} of {} went unnoticed",
+                    bytes.len()
+                );
                 // Recovery never panics and never returns a game that was not there.
                 if let Ok((recovered, _)) = recover_all(&damaged) {
                     let originals = games();
@@ -107,7 +119,10 @@ fn every_truncation_is_an_error_and_recovery_keeps_whole_blocks() {
         }
         if let Ok((recovered, _)) = recover_all(cut) {
             // Whole blocks of two games, in order, from the start.
-            assert!(recovered.len() % 2 == 0 && recovered[..] == originals[..recovered.len()], "length {len}");
+            assert!(
+                recovered.len() % 2 == 0 && recovered[..] == originals[..recovered.len()],
+                "length {len}"
+            );
         }
     }
     // Cut inside the index: both blocks are whole, recovery finds them by scanning.
@@ -127,10 +142,20 @@ fn block_offsets(bytes: &[u8]) -> Vec<usize> {
 }
 
 fn many_blocks() -> (Vec<Game>, Vec<u8>) {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/pgn/notnil_Carlsen.pgn");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/data/pgn/notnil_Carlsen.pgn"
+    );
     let data = std::fs::read(path).unwrap();
-    let games: Vec<Game> = PgnReader::new(&data[..]).into_games().take(100).map(Result::unwrap).collect();
-    let options = WriterOptions { max_games_per_block: 10, ..WriterOptions::default() };
+    let games: Vec<Game> = PgnReader::new(&data[..])
+        .into_games()
+        .take(100)
+        .map(Result::unwrap)
+        .collect();
+    let options = WriterOptions {
+        max_games_per_block: 10,
+        ..WriterOptions::default()
+    };
     let mut writer = ArchiveWriter::new(Vec::new(), options).unwrap();
     for game in &games {
         writer.add_game(game).unwrap();
@@ -157,7 +182,10 @@ fn skip_corrupt_recovers_every_other_block() {
             Err(error) => bad.push(error),
         }
     }
-    assert!(matches!(bad[..], [ArchiveError::ChecksumMismatch { block: 3 }]), "{bad:?}");
+    assert!(
+        matches!(bad[..], [ArchiveError::ChecksumMismatch { block: 3 }]),
+        "{bad:?}"
+    );
     let expected: Vec<Game> = games[..30].iter().chain(&games[40..]).cloned().collect();
     assert_eq!(recovered, expected);
     assert_eq!(bad[0].to_string(), "block 3: checksum mismatch (the block is damaged)");
@@ -173,10 +201,19 @@ fn skip_corrupt_recovers_every_other_block() {
     damaged[offsets[5] + 2] ^= 0x01;
     let index = damaged.len() - 32 - 8;
     damaged[index] ^= 0x01;
-    assert!(matches!(ArchiveReader::open(Cursor::new(&damaged[..])), Err(ArchiveError::CorruptIndex { .. })));
+    assert!(matches!(
+        ArchiveReader::open(Cursor::new(&damaged[..])),
+        Err(ArchiveError::CorruptIndex { .. })
+    ));
     let mut reader = ArchiveReader::recover(Cursor::new(&damaged[..])).unwrap();
     let problems: Vec<String> = reader.problems().iter().map(ToString::to_string).collect();
-    assert_eq!(problems, ["corrupt block index: index checksum mismatch", "block 5: checksum mismatch (the block is damaged)"]);
+    assert_eq!(
+        problems,
+        [
+            "corrupt block index: index checksum mismatch",
+            "block 5: checksum mismatch (the block is damaged)"
+        ]
+    );
     let recovered: Vec<Game> = reader.blocks().flat_map(|b| b.unwrap().decode().unwrap()).collect();
     let expected: Vec<Game> = games[..50].iter().chain(&games[60..]).cloned().collect();
     assert_eq!(recovered, expected);
@@ -282,7 +319,10 @@ fn forged_raw_sections_never_panic() {
         let mut reader = ArchiveReader::open(Cursor::new(&forged[..])).unwrap();
         let results: Vec<_> = reader.blocks().collect();
         let error = results[0].as_ref().map(|raw| raw.decode()).unwrap().unwrap_err();
-        assert!(matches!(error, ArchiveError::CorruptPayload { block: 0, .. }), "{payload:?}: {error}");
+        assert!(
+            matches!(error, ArchiveError::CorruptPayload { block: 0, .. }),
+            "{payload:?}: {error}"
+        );
         assert_eq!(results[1].as_ref().unwrap().decode().unwrap(), games()[2..]);
     }
 }

@@ -53,7 +53,11 @@ fn every_shared_game_round_trips_with_every_codec() {
         let games = read_games(path);
         total_games += games.len();
         for codec in MoveCodec::ALL {
-            let options = WriterOptions { codec, max_games_per_block: 300, ..WriterOptions::default() };
+            let options = WriterOptions {
+                codec,
+                max_games_per_block: 300,
+                ..WriterOptions::default()
+            };
             let bytes = pack(&games, options);
             let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();
             assert_eq!(reader.game_count(), games.len() as u64);
@@ -73,12 +77,20 @@ fn every_shared_game_round_trips_with_every_codec() {
 #[test]
 fn seeking_to_game_n_equals_sequential_reading() {
     let games = read_games(&data_dir().join("shakmaty_lichess_db_1000k.pgn"));
-    let options = WriterOptions { max_games_per_block: 37, threads: 2, ..WriterOptions::default() };
+    let options = WriterOptions {
+        max_games_per_block: 37,
+        threads: 2,
+        ..WriterOptions::default()
+    };
     let mut reader = ArchiveReader::open(Cursor::new(pack(&games, options))).unwrap();
     let sequential: Vec<Game> = reader.games().map(Result::unwrap).collect();
     assert_eq!(sequential, games);
     assert!(reader.block_infos().len() > 10);
-    for n in (0..games.len()).rev().step_by(7).chain([0, 36, 37, 38, games.len() - 1]) {
+    for n in (0..games.len())
+        .rev()
+        .step_by(7)
+        .chain([0, 36, 37, 38, games.len() - 1])
+    {
         assert_eq!(reader.game(n as u64).unwrap(), sequential[n], "game {n}");
     }
     assert!(reader.game(games.len() as u64).is_err());
@@ -87,7 +99,10 @@ fn seeking_to_game_n_equals_sequential_reading() {
 #[test]
 fn parallel_and_sequential_writers_write_the_same_bytes() {
     let games = read_games(&data_dir().join("shakmaty_twic1599_1000k.pgn"));
-    let base = WriterOptions { max_games_per_block: 100, ..WriterOptions::default() };
+    let base = WriterOptions {
+        max_games_per_block: 100,
+        ..WriterOptions::default()
+    };
     let one = pack(&games, WriterOptions { threads: 1, ..base });
     let four = pack(&games, WriterOptions { threads: 4, ..base });
     assert_eq!(one, four);

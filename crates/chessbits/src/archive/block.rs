@@ -16,6 +16,11 @@ use super::error::{Corrupt, DecodeResult};
 use super::varint::{put_varint, ByteReader};
 
 /// The kinds of section, with their stable id bytes.
+///
+/// ```
+/// use chessbits::archive::SectionKind;
+/// assert!(SectionKind::ALL.iter().enumerate().all(|(i, kind)| kind.id() as usize == i + 1));
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum SectionKind {
     /// Game headers (result, start position flags), line lengths, counts, NAGs (id 1).
@@ -40,6 +45,10 @@ pub enum SectionKind {
 
 impl SectionKind {
     /// Every kind, in id order.
+    ///
+    /// ```
+    /// assert_eq!(chessbits::archive::SectionKind::ALL.len(), 9);
+    /// ```
     pub const ALL: [SectionKind; 9] = [
         SectionKind::Structure,
         SectionKind::Flags,
@@ -101,6 +110,11 @@ const MAX_SECTION_LEN: u64 = 256 << 20;
 const MIN_COMPRESS_LEN: usize = 32;
 
 /// Bytes per section kind (indexed by [`SectionKind::ALL`] order).
+///
+/// ```
+/// let sizes: chessbits::archive::SectionSizes = [0; 9];
+/// assert_eq!(sizes.len(), chessbits::archive::SectionKind::ALL.len());
+/// ```
 pub type SectionSizes = [u64; 9];
 
 /// Builds a payload from the raw sections; returns it with the stored size of each section.
@@ -110,8 +124,9 @@ pub(crate) fn encode_payload(sections: &[(SectionKind, Vec<u8>)], zstd_level: i3
         if raw.is_empty() {
             continue;
         }
-        let compressed =
-            (raw.len() >= MIN_COMPRESS_LEN).then(|| zstd::bulk::compress(raw, zstd_level).ok()).flatten();
+        let compressed = (raw.len() >= MIN_COMPRESS_LEN)
+            .then(|| zstd::bulk::compress(raw, zstd_level).ok())
+            .flatten();
         match compressed {
             Some(bytes) if bytes.len() < raw.len() => stored.push((*kind, ZSTD, raw.len(), bytes)),
             _ => stored.push((*kind, STORED, raw.len(), raw.clone())),
@@ -160,13 +175,20 @@ pub(crate) fn decode_payload(payload: &[u8]) -> DecodeResult<Vec<Vec<u8>>> {
         let bytes = table.bytes(stored_len)?;
         let raw = match compression {
             STORED if stored_len == raw_len => bytes.to_vec(),
-            STORED => return Err(Corrupt(format!("{kind:?} section: stored length differs from raw length"))),
+            STORED => {
+                return Err(Corrupt(format!(
+                    "{kind:?} section: stored length differs from raw length"
+                )))
+            }
             ZSTD => zstd::bulk::decompress(bytes, raw_len)
                 .map_err(|e| Corrupt(format!("{kind:?} section does not decompress: {e}")))?,
             other => return Err(Corrupt(format!("{kind:?} section: unknown compression {other}"))),
         };
         if raw.len() != raw_len {
-            return Err(Corrupt(format!("{kind:?} section: {} bytes instead of {raw_len}", raw.len())));
+            return Err(Corrupt(format!(
+                "{kind:?} section: {} bytes instead of {raw_len}",
+                raw.len()
+            )));
         }
         sections[kind.slot()] = raw;
     }

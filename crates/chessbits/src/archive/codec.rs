@@ -10,6 +10,7 @@ use core::str::FromStr;
 use super::error::{Corrupt, DecodeResult};
 use super::varint::ByteReader;
 use crate::codec::bits::{BitReader, BitWriter};
+use crate::codec::r#move::index::{self, MoveListKind};
 use crate::lists::MoveList;
 use crate::moves::Move;
 use crate::position::Position;
@@ -19,7 +20,7 @@ use crate::position::Position;
 /// | id | name | code |
 /// |---|---|---|
 /// | 1 | `index-byte` | one byte per move: its index in [`Position::legal_moves`] |
-/// | 2 | `index` | ⌈log₂ n⌉ bits per move (n legal moves; none when n = 1): the same index, MSB first |
+/// | 2 | `index` | ⌈log₂ n⌉ bits per move (n legal moves; none when n = 1): the same index, MSB first ([`codec::move::index`](crate::codec::r#move::index)) |
 ///
 /// Ids are never reused: a new codec gets a new id.
 ///
@@ -41,6 +42,11 @@ pub enum MoveCodec {
 
 impl MoveCodec {
     /// Every codec this version knows, in id order.
+    ///
+    /// ```
+    /// use chessbits::archive::MoveCodec;
+    /// assert!(MoveCodec::ALL.windows(2).all(|w| w[0].id() < w[1].id()));
+    /// ```
     pub const ALL: [MoveCodec; 2] = [MoveCodec::IndexByte, MoveCodec::IndexBits];
 
     /// The id byte.
@@ -109,16 +115,10 @@ impl FromStr for MoveCodec {
     type Err = UnknownCodecName;
 
     fn from_str(s: &str) -> Result<MoveCodec, UnknownCodecName> {
-        MoveCodec::ALL.into_iter().find(|c| c.name() == s).ok_or_else(|| UnknownCodecName(s.to_string()))
-    }
-}
-
-/// Bits that index one of `n` moves.
-fn index_bits(n: usize) -> u32 {
-    if n <= 1 {
-        0
-    } else {
-        usize::BITS - (n - 1).leading_zeros()
+        MoveCodec::ALL
+            .into_iter()
+            .find(|c| c.name() == s)
+            .ok_or_else(|| UnknownCodecName(s.to_string()))
     }
 }
 
@@ -138,14 +138,20 @@ impl MoveWriter {
 
     /// Writes `m`, which must be legal in `pos`; `list` is scratch space.
     pub(crate) fn write(&mut self, pos: &Position, list: &mut MoveList, m: Move) -> Result<(), String> {
-        pos.legal_moves(list);
-        let index = list.iter().position(|&legal| legal == m).ok_or_else(|| format!("illegal move {m}"))?;
         match self {
             MoveWriter::Bytes(bytes) => {
+                pos.legal_moves(list);
+                let index = list
+                    .iter()
+                    .position(|&legal| legal == m)
+                    .ok_or_else(|| format!("illegal move {m}"))?;
+                // At most 218 legal moves: the index always fits.
                 let byte = u8::try_from(index).map_err(|_| format!("move index {index} does not fit a byte"))?;
                 bytes.push(byte);
             }
-            MoveWriter::Bits(bits) => bits.write(index as u64, index_bits(list.len())),
+            MoveWriter::Bits(bits) => {
+                index::write_bit_index(pos, MoveListKind::Legal, m, bits).map_err(|e| e.to_string())?;
+            }
         }
         Ok(())
     }
@@ -174,16 +180,18 @@ impl<'a> MoveReader<'a> {
 
     /// The next move, checked to be legal in `pos`; `list` is scratch space.
     pub(crate) fn read(&mut self, pos: &Position, list: &mut MoveList) -> DecodeResult<Move> {
-        pos.legal_moves(list);
-        let index = match self {
-            MoveReader::Bytes(bytes) => usize::from(bytes.u8()?),
-            MoveReader::Bits(bits) => {
-                bits.read(index_bits(list.len())).map_err(|_| Corrupt::new("moves section ends early"))? as usize
+        match self {
+            MoveReader::Bytes(bytes) => {
+                pos.legal_moves(list);
+                let index = usize::from(bytes.u8()?);
+                list.get(index)
+                    .copied()
+                    .ok_or_else(|| Corrupt(format!("move index {index} of {} legal moves", list.len())))
             }
-        };
-        list.get(index)
-            .copied()
-            .ok_or_else(|| Corrupt(format!("move index {index} of {} legal moves", list.len())))
+            MoveReader::Bits(bits) => {
+                index::read_bit_index(pos, MoveListKind::Legal, bits).map_err(|e| Corrupt(format!("moves: {e}")))
+            }
+        }
     }
 
     /// Fails unless the stream was read to its end (bit streams: up to the zero padding).
@@ -211,11 +219,6 @@ mod tests {
             assert_eq!(MoveCodec::from_id(codec.id()), Some(codec));
             assert_eq!(codec.name().parse::<MoveCodec>(), Ok(codec));
         }
-        assert_eq!(index_bits(1), 0);
-        assert_eq!(index_bits(2), 1);
-        assert_eq!(index_bits(20), 5);
-        assert_eq!(index_bits(32), 5);
-        assert_eq!(index_bits(33), 6);
     }
 
     #[test]

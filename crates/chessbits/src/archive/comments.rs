@@ -51,7 +51,10 @@ impl Clock {
             return None;
         }
         let (h, m, s) = (h.parse::<u64>().ok()?, m.parse::<u64>().ok()?, s.parse::<u64>().ok()?);
-        let clock = Clock { seconds: h * 3600 + m * 60 + s, tenths };
+        let clock = Clock {
+            seconds: h * 3600 + m * 60 + s,
+            tenths,
+        };
         // Only the canonical spelling is replaced: writing it back must give the same text.
         (clock.render() == text).then_some(clock)
     }
@@ -125,7 +128,9 @@ struct Predictor {
 
 impl Predictor {
     fn predict_clock(&self, side: Color) -> u64 {
-        self.clocks[side.index()].or(self.clocks[side.other().index()]).unwrap_or(0)
+        self.clocks[side.index()]
+            .or(self.clocks[side.other().index()])
+            .unwrap_or(0)
     }
 }
 
@@ -184,7 +189,10 @@ impl CommentWriter {
         if self.previous.as_deref() == Some(template) {
             put_varint(&mut self.texts, 0);
         } else {
-            put_varint(&mut self.texts, ((template.len() as u64) << 1 | u64::from(!literal)) + 1);
+            put_varint(
+                &mut self.texts,
+                ((template.len() as u64) << 1 | u64::from(!literal)) + 1,
+            );
             self.texts.extend_from_slice(template);
             self.previous = Some(template.to_vec());
         }
@@ -227,7 +235,8 @@ impl<'a> CommentReader<'a> {
     pub(crate) fn read(&mut self, side: Color) -> DecodeResult<String> {
         let code = self.texts.varint()?;
         let (template, is_template) = if code == 0 {
-            self.previous.ok_or_else(|| Corrupt::new("comment repeats a template before the first"))?
+            self.previous
+                .ok_or_else(|| Corrupt::new("comment repeats a template before the first"))?
         } else {
             let code = code - 1;
             let len = usize::try_from(code >> 1).map_err(|_| Corrupt::new("comment too long"))?;
@@ -326,7 +335,10 @@ mod tests {
 
     #[test]
     fn steady_clocks_take_a_byte_each() {
-        let texts: Vec<String> = (0..40).map(|ply| 299 - ply).map(|s| format!("[%clk 0:{:02}:{:02}]", s / 60, s % 60)).collect();
+        let texts: Vec<String> = (0..40)
+            .map(|ply| 299 - ply)
+            .map(|s| format!("[%clk 0:{:02}:{:02}]", s / 60, s % 60))
+            .collect();
         let comments: Vec<(&str, Color)> = texts
             .iter()
             .enumerate()
@@ -353,7 +365,13 @@ mod tests {
             ("Café [%clk 0:05:00] [%eval 0.3,20]", Color::White),
             ("", Color::White),
         ]);
-        assert_eq!(Clock::parse(b"0:05:00"), Some(Clock { seconds: 300, tenths: None }));
+        assert_eq!(
+            Clock::parse(b"0:05:00"),
+            Some(Clock {
+                seconds: 300,
+                tenths: None
+            })
+        );
         assert_eq!(Eval::parse(b"-0.1"), Some(Eval::Centipawns(-10)));
         assert_eq!(Eval::parse(b"0.20"), None);
     }
@@ -363,7 +381,10 @@ mod tests {
         let mut reader = CommentReader::new(&[0], &[], &[]);
         assert!(reader.read(Color::White).is_err());
         let mut reader = CommentReader::new(&[4, 1], &[], &[]);
-        assert!(reader.read(Color::White).is_err(), "template needs a clock the section lacks");
+        assert!(
+            reader.read(Color::White).is_err(),
+            "template needs a clock the section lacks"
+        );
         let mut reader = CommentReader::new(&[5, 0xff, 0xfe], &[], &[]);
         assert!(reader.read(Color::White).is_err(), "not UTF-8");
     }

@@ -8,10 +8,10 @@ use super::block::{decode_payload, SectionKind};
 use super::codec::{MoveCodec, MoveReader};
 use super::comments::CommentReader;
 use super::error::{Corrupt, DecodeResult};
+use super::serialize::standard_start;
 use super::serialize::{
     FLAG_NULL, FLAG_VARIATIONS, MAX_NESTING, SHIFT_AFTER, SHIFT_BEFORE, SHIFT_NAGS, START_CHESS960, START_FEN,
 };
-use super::serialize::standard_start;
 use super::tags::TagReader;
 use super::varint::ByteReader;
 use crate::lists::MoveList;
@@ -87,7 +87,12 @@ impl BlockDecoder<'_> {
             standard_start(chess960)
         };
         let moves = self.line(&mut start.clone(), 0)?;
-        Ok(Game { tags, start, moves, result })
+        Ok(Game {
+            tags,
+            start,
+            moves,
+            result,
+        })
     }
 
     fn comments(&mut self, class: u8, side: Color) -> DecodeResult<Vec<String>> {
@@ -133,7 +138,13 @@ impl BlockDecoder<'_> {
             if pos.is_check() {
                 return Err(Corrupt::new("null move while in check"));
             }
-            (Move::NULL, SanPlus { san: San::Null, suffix: None })
+            (
+                Move::NULL,
+                SanPlus {
+                    san: San::Null,
+                    suffix: None,
+                },
+            )
         } else {
             let m = self.moves.read(pos, &mut self.list)?;
             (m, san_of(pos, m))
@@ -156,6 +167,13 @@ impl BlockDecoder<'_> {
         } else {
             pos.make_move(mv);
         }
-        Ok(Node { mv, san, comments_before, nags, comments_after, variations })
+        Ok(Node {
+            mv,
+            san,
+            comments_before,
+            nags,
+            comments_after,
+            variations,
+        })
     }
 }

@@ -93,7 +93,10 @@ impl ArchiveError {
     }
 
     pub(crate) fn payload(block: u64, corrupt: Corrupt) -> ArchiveError {
-        ArchiveError::CorruptPayload { block, reason: corrupt.0 }
+        ArchiveError::CorruptPayload {
+            block,
+            reason: corrupt.0,
+        }
     }
 }
 

@@ -8,8 +8,16 @@ use super::error::ArchiveError;
 
 /// The first eight bytes of every archive. The high-bit byte and the CR LF pair catch transfers
 /// that strip the eighth bit or translate line ends, as in PNG.
+///
+/// ```
+/// assert_eq!(&chessbits::archive::MAGIC[1..6], b"CBITS");
+/// ```
 pub const MAGIC: [u8; 8] = *b"\x89CBITS\r\n";
 /// The format version this library writes and reads.
+///
+/// ```
+/// assert_eq!(chessbits::archive::FORMAT_VERSION, 1);
+/// ```
 pub const FORMAT_VERSION: u16 = 1;
 /// Bytes of the file header.
 pub const HEADER_LEN: usize = 16;
@@ -24,6 +32,12 @@ pub const INDEX_ENTRY_LEN: usize = 20;
 /// Bytes of the footer, the last bytes of the file.
 pub const FOOTER_LEN: usize = 32;
 /// The last eight bytes of every finished archive.
+///
+/// ```
+/// use chessbits::archive::{ArchiveWriter, WriterOptions, FOOTER_MAGIC};
+/// let (bytes, _) = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap().finish().unwrap();
+/// assert!(bytes.ends_with(&FOOTER_MAGIC));
+/// ```
 pub const FOOTER_MAGIC: [u8; 8] = *b"CBITSEND";
 
 fn crc(bytes: &[u8]) -> u32 {
@@ -164,7 +178,9 @@ pub(crate) fn index_len(blocks: u32) -> u64 {
 
 /// Parses and checks an index read whole (its length comes from the footer's block count).
 pub(crate) fn parse_index(bytes: &[u8], blocks: u32) -> Result<Vec<IndexEntry>, ArchiveError> {
-    let bad = |reason: &str| ArchiveError::CorruptIndex { reason: reason.to_string() };
+    let bad = |reason: &str| ArchiveError::CorruptIndex {
+        reason: reason.to_string(),
+    };
     if bytes.len() as u64 != index_len(blocks) {
         return Err(bad("index length disagrees with the footer"));
     }
@@ -177,7 +193,11 @@ pub(crate) fn parse_index(bytes: &[u8], blocks: u32) -> Result<Vec<IndexEntry>, 
     }
     let entries = bytes[8..body]
         .chunks_exact(INDEX_ENTRY_LEN)
-        .map(|e| IndexEntry { offset: u64_at(e, 0), first_game: u64_at(e, 8), game_count: u32_at(e, 16) })
+        .map(|e| IndexEntry {
+            offset: u64_at(e, 0),
+            first_game: u64_at(e, 8),
+            game_count: u32_at(e, 16),
+        })
         .collect();
     Ok(entries)
 }
@@ -207,9 +227,15 @@ impl Footer {
             return Err(ArchiveError::MissingFooter);
         }
         if crc(&bytes[0..20]) != u32_at(bytes, 20) {
-            return Err(ArchiveError::CorruptIndex { reason: "footer checksum mismatch".to_string() });
+            return Err(ArchiveError::CorruptIndex {
+                reason: "footer checksum mismatch".to_string(),
+            });
         }
-        Ok(Footer { index_offset: u64_at(bytes, 0), game_count: u64_at(bytes, 8), block_count: u32_at(bytes, 16) })
+        Ok(Footer {
+            index_offset: u64_at(bytes, 0),
+            game_count: u64_at(bytes, 8),
+            block_count: u32_at(bytes, 16),
+        })
     }
 }
 
@@ -234,17 +260,31 @@ mod tests {
             flipped[i] ^= 0x10;
             assert_eq!(BlockHeader::parse(&flipped), None, "flip at {i}");
         }
-        let file = FileHeader { codec: MoveCodec::IndexByte };
+        let file = FileHeader {
+            codec: MoveCodec::IndexByte,
+        };
         assert_eq!(FileHeader::parse(&file.encode()).ok(), Some(file));
-        let footer = Footer { index_offset: 99, game_count: 7, block_count: 2 };
+        let footer = Footer {
+            index_offset: 99,
+            game_count: 7,
+            block_count: 2,
+        };
         assert_eq!(Footer::parse(&footer.encode()).ok(), Some(footer));
     }
 
     #[test]
     fn index_round_trips() {
         let entries = vec![
-            IndexEntry { offset: 16, first_game: 0, game_count: 3 },
-            IndexEntry { offset: 400, first_game: 3, game_count: 2 },
+            IndexEntry {
+                offset: 16,
+                first_game: 0,
+                game_count: 3,
+            },
+            IndexEntry {
+                offset: 400,
+                first_game: 3,
+                game_count: 2,
+            },
         ];
         let bytes = encode_index(&entries);
         assert_eq!(bytes.len() as u64, index_len(2));

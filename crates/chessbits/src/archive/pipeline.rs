@@ -15,10 +15,22 @@ pub(crate) struct Pipeline<T: Send + 'static> {
 impl<T: Send + 'static> Pipeline<T> {
     /// `threads` workers (0: one per core); with one, jobs run at once on the caller's thread.
     pub(crate) fn new(threads: usize) -> Pipeline<T> {
-        let threads = if threads == 0 { rayon::current_num_threads() } else { threads };
-        let pool = if threads > 1 { rayon::ThreadPoolBuilder::new().num_threads(threads).build().ok() } else { None };
+        let threads = if threads == 0 {
+            rayon::current_num_threads()
+        } else {
+            threads
+        };
+        let pool = if threads > 1 {
+            rayon::ThreadPoolBuilder::new().num_threads(threads).build().ok()
+        } else {
+            None
+        };
         let limit = if pool.is_some() { threads } else { 1 };
-        Pipeline { pool, in_flight: VecDeque::new(), limit }
+        Pipeline {
+            pool,
+            in_flight: VecDeque::new(),
+            limit,
+        }
     }
 
     /// Whether another job may be submitted without exceeding the limit.

@@ -34,6 +34,11 @@ pub struct BlockInfo {
 
 impl BlockInfo {
     /// Whether game `n` of the archive is in this block.
+    ///
+    /// ```
+    /// use chessbits::archive::BlockInfo;
+    /// assert!(BlockInfo { number: 0, offset: 16, first_game: 0, game_count: 1 }.contains(0));
+    /// ```
     pub fn contains(&self, n: u64) -> bool {
         n >= self.first_game && n - self.first_game < u64::from(self.game_count)
     }
@@ -70,6 +75,18 @@ impl RawBlock {
     }
 
     /// Bytes of the payload.
+    ///
+    /// ```
+    /// use chessbits::archive::{ArchiveReader, ArchiveWriter, WriterOptions};
+    /// use chessbits::pgn::Game;
+    /// use std::io::Cursor;
+    /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
+    /// writer.add_game(&Game::default()).unwrap();
+    /// let (bytes, summary) = writer.finish().unwrap();
+    /// let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();
+    /// let block = reader.read_block(0).unwrap();
+    /// assert_eq!(block.payload_len() as u64 + 16 + 36 + 32 + 32, summary.bytes);
+    /// ```
     pub fn payload_len(&self) -> usize {
         self.payload.len()
     }
@@ -120,7 +137,13 @@ pub struct ArchiveReader<R: Read + Seek> {
 
 /// `read_exact`, with an unexpected end of file turned into `truncated`.
 fn read_exact_or<R: Read>(r: &mut R, buf: &mut [u8], truncated: ArchiveError) -> Result<(), ArchiveError> {
-    r.read_exact(buf).map_err(|e| if e.kind() == ErrorKind::UnexpectedEof { truncated } else { ArchiveError::Io(e) })
+    r.read_exact(buf).map_err(|e| {
+        if e.kind() == ErrorKind::UnexpectedEof {
+            truncated
+        } else {
+            ArchiveError::Io(e)
+        }
+    })
 }
 
 impl<R: Read + Seek> ArchiveReader<R> {
@@ -136,7 +159,13 @@ impl<R: Read + Seek> ArchiveReader<R> {
         let file_len = inner.seek(SeekFrom::End(0))?;
         let header = read_header(&mut inner, file_len)?;
         let blocks = read_index(&mut inner, file_len)?;
-        Ok(ArchiveReader { inner, file_len, codec: Some(header.codec), blocks, problems: Vec::new() })
+        Ok(ArchiveReader {
+            inner,
+            file_len,
+            codec: Some(header.codec),
+            blocks,
+            problems: Vec::new(),
+        })
     }
 
     /// Opens whatever can be read of a damaged archive: only the magic bytes must be right.
@@ -177,33 +206,95 @@ impl<R: Read + Seek> ArchiveReader<R> {
                 blocks
             }
         };
-        Ok(ArchiveReader { inner, file_len, codec, blocks, problems })
+        Ok(ArchiveReader {
+            inner,
+            file_len,
+            codec,
+            blocks,
+            problems,
+        })
     }
 
     /// What [`recover`](Self::recover) found wrong with the header, footer or index (empty for
     /// an archive that [`open`](Self::open)s).
+    ///
+    /// ```
+    /// use chessbits::archive::{ArchiveReader, ArchiveWriter, WriterOptions};
+    /// use chessbits::pgn::Game;
+    /// use std::io::Cursor;
+    /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
+    /// writer.add_game(&Game::default()).unwrap();
+    /// let (bytes, _) = writer.finish().unwrap();
+    /// let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();
+    /// assert!(reader.problems().is_empty());
+    /// ```
     pub fn problems(&self) -> &[ArchiveError] {
         &self.problems
     }
 
     /// The archive's default move codec (each block names its own); `None` if the header was
     /// damaged.
+    ///
+    /// ```
+    /// use chessbits::archive::{ArchiveReader, ArchiveWriter, WriterOptions};
+    /// use chessbits::pgn::Game;
+    /// use std::io::Cursor;
+    /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
+    /// writer.add_game(&Game::default()).unwrap();
+    /// let (bytes, _) = writer.finish().unwrap();
+    /// let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();
+    /// assert_eq!(reader.codec(), Some(chessbits::archive::MoveCodec::default()));
+    /// ```
     pub fn codec(&self) -> Option<MoveCodec> {
         self.codec
     }
 
     /// Number of games, from the index (after [`recover`](Self::recover) without an index: the
     /// games of the blocks found).
+    ///
+    /// ```
+    /// use chessbits::archive::{ArchiveReader, ArchiveWriter, WriterOptions};
+    /// use chessbits::pgn::Game;
+    /// use std::io::Cursor;
+    /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
+    /// writer.add_game(&Game::default()).unwrap();
+    /// let (bytes, _) = writer.finish().unwrap();
+    /// let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();
+    /// assert_eq!(reader.game_count(), 1);
+    /// ```
     pub fn game_count(&self) -> u64 {
         self.blocks.iter().map(|b| u64::from(b.info.game_count)).sum()
     }
 
     /// The blocks, in file order.
+    ///
+    /// ```
+    /// use chessbits::archive::{ArchiveReader, ArchiveWriter, WriterOptions};
+    /// use chessbits::pgn::Game;
+    /// use std::io::Cursor;
+    /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
+    /// writer.add_game(&Game::default()).unwrap();
+    /// let (bytes, _) = writer.finish().unwrap();
+    /// let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();
+    /// let blocks = reader.block_infos();
+    /// assert_eq!((blocks[0].number, blocks[0].offset, blocks[0].first_game, blocks[0].game_count), (0, 16, 0, 1));
+    /// ```
     pub fn block_infos(&self) -> Vec<BlockInfo> {
         self.blocks.iter().map(|b| b.info).collect()
     }
 
     /// Bytes of the archive file.
+    ///
+    /// ```
+    /// use chessbits::archive::{ArchiveReader, ArchiveWriter, WriterOptions};
+    /// use chessbits::pgn::Game;
+    /// use std::io::Cursor;
+    /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
+    /// writer.add_game(&Game::default()).unwrap();
+    /// let (bytes, _) = writer.finish().unwrap();
+    /// let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();
+    /// assert!(reader.file_len() > 16 + 36 + 32);
+    /// ```
     pub fn file_len(&self) -> u64 {
         self.file_len
     }
@@ -212,9 +303,24 @@ impl<R: Read + Seek> ArchiveReader<R> {
     ///
     /// Errors name the block: [`ArchiveError::ChecksumMismatch`] for a damaged header or
     /// payload, [`ArchiveError::Truncated`] for a block cut short.
+    ///
+    /// ```
+    /// use chessbits::archive::{ArchiveError, ArchiveReader, ArchiveWriter, WriterOptions};
+    /// use chessbits::pgn::Game;
+    /// use std::io::Cursor;
+    /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
+    /// writer.add_game(&Game::default()).unwrap();
+    /// let (mut bytes, _) = writer.finish().unwrap();
+    /// bytes[16 + 36] ^= 1; // the first payload byte of block 0
+    /// let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();
+    /// assert!(matches!(reader.read_block(0), Err(ArchiveError::ChecksumMismatch { block: 0 })));
+    /// ```
     pub fn read_block(&mut self, i: usize) -> Result<RawBlock, ArchiveError> {
         let Some(&Location { info, end }) = self.blocks.get(i) else {
-            return Err(ArchiveError::BlockOutOfRange { block: i as u64, count: self.blocks.len() as u64 });
+            return Err(ArchiveError::BlockOutOfRange {
+                block: i as u64,
+                count: self.blocks.len() as u64,
+            });
         };
         let block = info.number;
         if info.offset + BLOCK_HEADER_LEN as u64 > self.file_len.min(end) {
@@ -233,7 +339,10 @@ impl<R: Read + Seek> ArchiveReader<R> {
             || header.game_count != info.game_count
             || u64::from(header.block_number) != block
         {
-            return Err(ArchiveError::CorruptPayload { block, reason: "block header disagrees with the index".into() });
+            return Err(ArchiveError::CorruptPayload {
+                block,
+                reason: "block header disagrees with the index".into(),
+            });
         }
         let codec = MoveCodec::from_id(header.codec_id).ok_or_else(|| ArchiveError::CorruptPayload {
             block,
@@ -249,13 +358,41 @@ impl<R: Read + Seek> ArchiveReader<R> {
 
     /// Every block, read and verified, in order; a bad block is an `Err` naming it, and the
     /// iteration goes on with the next one.
+    ///
+    /// ```
+    /// use chessbits::archive::{ArchiveReader, ArchiveWriter, WriterOptions};
+    /// use chessbits::pgn::Game;
+    /// use std::io::Cursor;
+    /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
+    /// writer.add_game(&Game::default()).unwrap();
+    /// let (bytes, _) = writer.finish().unwrap();
+    /// let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();
+    /// let games: usize = reader.blocks().map(|block| block.unwrap().decode().unwrap().len()).sum();
+    /// assert_eq!(games, 1);
+    /// ```
     pub fn blocks(&mut self) -> impl Iterator<Item = Result<RawBlock, ArchiveError>> + '_ {
         (0..self.blocks.len()).map(move |i| self.read_block(i))
     }
 
     /// Every game in order; stops after the first error.
+    ///
+    /// ```
+    /// use chessbits::archive::{ArchiveReader, ArchiveWriter, WriterOptions};
+    /// use chessbits::pgn::Game;
+    /// use std::io::Cursor;
+    /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
+    /// writer.add_game(&Game::default()).unwrap();
+    /// let (bytes, _) = writer.finish().unwrap();
+    /// let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();
+    /// assert_eq!(reader.games().map(Result::unwrap).collect::<Vec<_>>(), [Game::default()]);
+    /// ```
     pub fn games(&mut self) -> Games<'_, R> {
-        Games { reader: self, next_block: 0, current: Vec::new().into_iter(), failed: false }
+        Games {
+            reader: self,
+            next_block: 0,
+            current: Vec::new().into_iter(),
+            failed: false,
+        }
     }
 
     /// Game `n` (0-based), found through the index: only its block is read and decoded.
@@ -269,12 +406,17 @@ impl<R: Read + Seek> ArchiveReader<R> {
     /// ```
     pub fn game(&mut self, n: u64) -> Result<Game, ArchiveError> {
         let count = self.game_count();
-        let i = self.blocks.partition_point(|b| b.info.first_game + u64::from(b.info.game_count) <= n);
+        let i = self
+            .blocks
+            .partition_point(|b| b.info.first_game + u64::from(b.info.game_count) <= n);
         match self.blocks.get(i) {
             Some(location) if location.info.contains(n) => {
                 let skip = (n - location.info.first_game) as usize;
                 let games = self.read_block(i)?.decode()?;
-                games.into_iter().nth(skip).ok_or(ArchiveError::GameOutOfRange { game: n, count })
+                games
+                    .into_iter()
+                    .nth(skip)
+                    .ok_or(ArchiveError::GameOutOfRange { game: n, count })
             }
             _ => Err(ArchiveError::GameOutOfRange { game: n, count }),
         }
@@ -321,7 +463,10 @@ impl<R: Read + Seek> ArchiveReader<R> {
                 return Ok(());
             };
             let games = done.unwrap_or_else(|_| {
-                Err(ArchiveError::CorruptPayload { block: info.number, reason: "the decoder thread died".to_string() })
+                Err(ArchiveError::CorruptPayload {
+                    block: info.number,
+                    reason: "the decoder thread died".to_string(),
+                })
             });
             visit(info, games)?;
         }
@@ -329,6 +474,14 @@ impl<R: Read + Seek> ArchiveReader<R> {
 }
 
 /// The games of an archive in order (see [`ArchiveReader::games`]).
+///
+/// ```
+/// use chessbits::archive::{ArchiveReader, ArchiveWriter, WriterOptions};
+/// use std::io::Cursor;
+/// let (bytes, _) = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap().finish().unwrap();
+/// let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();
+/// assert_eq!(reader.games().count(), 0);
+/// ```
 pub struct Games<'a, R: Read + Seek> {
     reader: &'a mut ArchiveReader<R>,
     next_block: usize,
@@ -370,7 +523,11 @@ fn read_header<R: Read + Seek>(inner: &mut R, file_len: u64) -> Result<FileHeade
         let mut start = vec![0u8; file_len as usize];
         inner.read_exact(&mut start)?;
         // A prefix of the magic is a truncated archive; anything else is not one at all.
-        return Err(if MAGIC.starts_with(&start) { ArchiveError::MissingFooter } else { ArchiveError::BadMagic });
+        return Err(if MAGIC.starts_with(&start) {
+            ArchiveError::MissingFooter
+        } else {
+            ArchiveError::BadMagic
+        });
     }
     let mut bytes = [0u8; HEADER_LEN];
     inner.read_exact(&mut bytes)?;
@@ -386,7 +543,9 @@ fn read_index<R: Read + Seek>(inner: &mut R, file_len: u64) -> Result<Vec<Locati
     let mut bytes = [0u8; FOOTER_LEN];
     inner.read_exact(&mut bytes)?;
     let footer = Footer::parse(&bytes)?;
-    let bad = |reason: &str| ArchiveError::CorruptIndex { reason: reason.to_string() };
+    let bad = |reason: &str| ArchiveError::CorruptIndex {
+        reason: reason.to_string(),
+    };
     let index_len = index_len(footer.block_count);
     if footer.index_offset < HEADER_LEN as u64
         || footer.index_offset.checked_add(index_len + FOOTER_LEN as u64) != Some(file_len)

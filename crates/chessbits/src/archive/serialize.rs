@@ -66,7 +66,12 @@ fn start_fen(pos: &Position) -> Result<String, String> {
     }
 }
 
-/// What one block holds so far, for the writer's summary.
+/// What one block holds, for the writer's summary.
+///
+/// ```
+/// use chessbits::archive::BlockStats;
+/// assert_eq!(BlockStats::default().games, 0);
+/// ```
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct BlockStats {
     /// Games in the block.
@@ -109,7 +114,11 @@ impl BlockEncoder {
 
     /// Adds a game that [`check_game`] accepted.
     pub(crate) fn add(&mut self, game: &Game) -> Result<(), String> {
-        let fen = if game.start == standard_start(game.start.is_chess960()) { None } else { Some(start_fen(&game.start)?) };
+        let fen = if game.start == standard_start(game.start.is_chess960()) {
+            None
+        } else {
+            Some(start_fen(&game.start)?)
+        };
         self.comments.start_game();
         self.tags.write(&game.tags);
         let mut header = result_code(game.result);
@@ -129,7 +138,10 @@ impl BlockEncoder {
 
     fn write_line(&mut self, pos: &mut Position, line: &Line) -> Result<(), String> {
         let has_line_comments = !line.comments.is_empty();
-        put_varint(&mut self.structure, (line.nodes.len() as u64) << 1 | u64::from(has_line_comments));
+        put_varint(
+            &mut self.structure,
+            (line.nodes.len() as u64) << 1 | u64::from(has_line_comments),
+        );
         if has_line_comments {
             put_varint(&mut self.structure, line.comments.len() as u64);
             for comment in &line.comments {

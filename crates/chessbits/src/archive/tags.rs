@@ -98,14 +98,21 @@ impl<'a> TagReader<'a> {
             columns.push((ByteReader::new(values.prefixed()?, "tag values"), None));
         }
         values.expect_end()?;
-        Ok(TagReader { names: ByteReader::new(names, "tag names"), dictionary: Vec::new(), columns, previous_ids: None })
+        Ok(TagReader {
+            names: ByteReader::new(names, "tag names"),
+            dictionary: Vec::new(),
+            columns,
+            previous_ids: None,
+        })
     }
 
     /// Reads the tags of one game.
     pub(crate) fn read(&mut self) -> DecodeResult<Vec<(String, String)>> {
         let count = self.names.count(0)?;
         let ids = if count == 0 {
-            self.previous_ids.clone().ok_or_else(|| Corrupt::new("tag names repeat before the first game"))?
+            self.previous_ids
+                .clone()
+                .ok_or_else(|| Corrupt::new("tag names repeat before the first game"))?
         } else {
             let count = count - 1;
             let mut ids = Vec::with_capacity(count.min(1024));
@@ -124,11 +131,15 @@ impl<'a> TagReader<'a> {
         };
         let mut tags = Vec::with_capacity(ids.len());
         for id in ids {
-            let (column, previous) =
-                self.columns.get_mut(id).ok_or_else(|| Corrupt(format!("no value column for tag name {id}")))?;
+            let (column, previous) = self
+                .columns
+                .get_mut(id)
+                .ok_or_else(|| Corrupt(format!("no value column for tag name {id}")))?;
             let code = column.varint()?;
             let value = if code == 0 {
-                previous.clone().ok_or_else(|| Corrupt::new("tag value repeats before the first"))?
+                previous
+                    .clone()
+                    .ok_or_else(|| Corrupt::new("tag value repeats before the first"))?
             } else {
                 let len = usize::try_from(code - 1).map_err(|_| Corrupt::new("tag value too long"))?;
                 let value = text(column.bytes(len)?, "tag value")?;
@@ -163,7 +174,13 @@ mod tests {
         let games = [
             tags(&[("Event", "Rated Blitz"), ("Site", "x"), ("White", "a")]),
             tags(&[("Event", "Rated Blitz"), ("Site", "y"), ("White", "b")]),
-            tags(&[("Event", "Rated Blitz"), ("Site", "y"), ("White", "b"), ("ECO", "C46"), ("Event", "dup")]),
+            tags(&[
+                ("Event", "Rated Blitz"),
+                ("Site", "y"),
+                ("White", "b"),
+                ("ECO", "C46"),
+                ("Event", "dup"),
+            ]),
             tags(&[]),
             tags(&[("ECO", ""), ("Annotator", "Café")]),
         ];
@@ -179,7 +196,11 @@ mod tests {
             assert_eq!(reader.read().as_ref(), Ok(game));
         }
         assert_eq!(reader.expect_end(), Ok(()));
-        assert_eq!(names_len[1] - names_len[0], 1, "game 2 repeats the names of game 1: one byte");
+        assert_eq!(
+            names_len[1] - names_len[0],
+            1,
+            "game 2 repeats the names of game 1: one byte"
+        );
     }
 
     #[test]

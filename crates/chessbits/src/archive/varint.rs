@@ -88,7 +88,11 @@ impl<'a> ByteReader<'a> {
     /// at least `min_item_bytes` bytes of this reader).
     pub(crate) fn count(&mut self, min_item_bytes: usize) -> DecodeResult<usize> {
         let left = (self.data.len() - self.pos.min(self.data.len())) as u64;
-        let limit = if min_item_bytes == 0 { u64::from(u32::MAX) } else { left / min_item_bytes as u64 };
+        let limit = if min_item_bytes == 0 {
+            u64::from(u32::MAX)
+        } else {
+            left / min_item_bytes as u64
+        };
         Ok(self.varint_at_most(limit)? as usize)
     }
 
@@ -111,7 +115,11 @@ impl<'a> ByteReader<'a> {
         if self.is_empty() {
             Ok(())
         } else {
-            Err(Corrupt(format!("{} section has {} unread bytes", self.what, self.data.len() - self.pos)))
+            Err(Corrupt(format!(
+                "{} section has {} unread bytes",
+                self.what,
+                self.data.len() - self.pos
+            )))
         }
     }
 }
@@ -133,7 +141,11 @@ mod tests {
         }
         assert!(reader.is_empty());
         assert!(ByteReader::new(&[0xff; 10], "test").varint().is_err());
-        assert!(ByteReader::new(&[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02], "t").varint().is_err());
+        assert!(
+            ByteReader::new(&[0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x02], "t")
+                .varint()
+                .is_err()
+        );
         assert!(ByteReader::new(&[0x80], "test").varint().is_err());
     }
 

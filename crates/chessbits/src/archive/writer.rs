@@ -94,7 +94,12 @@ impl ArchiveSummary {
     /// assert_eq!(summary.share_bytes("comments"), 12);
     /// ```
     pub fn share_bytes(&self, share: &str) -> u64 {
-        SectionKind::ALL.iter().zip(self.section_bytes).filter(|(kind, _)| kind.share() == share).map(|(_, b)| b).sum()
+        SectionKind::ALL
+            .iter()
+            .zip(self.section_bytes)
+            .filter(|(kind, _)| kind.share() == share)
+            .map(|(_, b)| b)
+            .sum()
     }
 
     fn add_block(&mut self, stats: &BlockStats) {
@@ -201,8 +206,7 @@ impl<W: Write> ArchiveWriter<W> {
     /// ```
     pub fn add_game(&mut self, game: &Game) -> Result<(), ArchiveError> {
         let number = self.game_count();
-        super::serialize::check_game(game)
-            .map_err(|reason| ArchiveError::InvalidGame { game: number, reason })?;
+        super::serialize::check_game(game).map_err(|reason| ArchiveError::InvalidGame { game: number, reason })?;
         self.current_bytes += approximate_bytes(game);
         self.current.push(game.clone());
         self.games_added += 1;
@@ -232,8 +236,13 @@ impl<W: Write> ArchiveWriter<W> {
     }
 
     fn write_encoded(&mut self, done: Result<EncodedBlock, JobLost>) -> Result<(), ArchiveError> {
-        let invalid = |reason: String| ArchiveError::InvalidGame { game: self.games_written, reason };
-        let (payload, stats) = done.map_err(|_| invalid("the encoder thread died".to_string()))?.map_err(invalid)?;
+        let invalid = |reason: String| ArchiveError::InvalidGame {
+            game: self.games_written,
+            reason,
+        };
+        let (payload, stats) = done
+            .map_err(|_| invalid("the encoder thread died".to_string()))?
+            .map_err(invalid)?;
         self.write_block(&payload, &stats)
     }
 
@@ -252,7 +261,11 @@ impl<W: Write> ArchiveWriter<W> {
         };
         self.out.write_all(&header.encode())?;
         self.out.write_all(payload)?;
-        self.index.push(IndexEntry { offset: self.offset, first_game: self.games_written, game_count: header.game_count });
+        self.index.push(IndexEntry {
+            offset: self.offset,
+            first_game: self.games_written,
+            game_count: header.game_count,
+        });
         self.offset += (BLOCK_HEADER_LEN + payload.len()) as u64;
         self.games_written += stats.games;
         self.summary.add_block(stats);
@@ -310,7 +323,12 @@ fn approximate_bytes(game: &Game) -> usize {
                 .iter()
                 .map(|node| {
                     1 + node.nags.len()
-                        + node.comments_before.iter().chain(&node.comments_after).map(String::len).sum::<usize>()
+                        + node
+                            .comments_before
+                            .iter()
+                            .chain(&node.comments_after)
+                            .map(String::len)
+                            .sum::<usize>()
                         + node.variations.iter().map(line_bytes).sum::<usize>()
                 })
                 .sum::<usize>()
