@@ -25,7 +25,8 @@ pub struct PackArgs {
     /// The archive to write (`-` writes standard output).
     #[arg(short, long)]
     pub output: PathBuf,
-    /// The move code: `index` (⌈log₂ n⌉ bits per move) or `index-byte` (a byte per move).
+    /// The move code: `entropy` (range coder with a move model: smallest), `index` (⌈log₂ n⌉ bits
+    /// per move) or `index-byte` (a byte per move: fastest).
     #[arg(long, default_value_t = MoveCodec::default())]
     pub codec: MoveCodec,
     /// Threads that encode blocks (0: one per core).
@@ -279,16 +280,16 @@ pub fn run_unpack(args: UnpackArgs) -> Result<ExitCode, String> {
         ArchiveReader::open(file)
     }
     .map_err(|e| format!("{in_name}: {e}"))?;
-    let mut damaged = 0u64;
+    let problems = reader.problems().len() as u64;
     for problem in reader.problems() {
         eprintln!("{in_name}: {problem}");
-        damaged += 1;
     }
     let bar = progress(Some(reader.block_infos().len() as u64), "blocks");
     let archive_bytes = reader.file_len();
     let mut sink = Sink::create(&args.output)?;
     let out_name = display(&args.output);
-    let (mut games, mut moves, mut bytes_out, mut lost_games) = (0u64, 0u64, 0u64, 0u64);
+    let (mut games, mut moves, mut bytes_out) = (0u64, 0u64, 0u64);
+    let (mut bad_blocks, mut lost_games) = (0u64, 0u64);
     let mut text = String::new();
     let options = WriteOptions::default();
     reader.decode_blocks(args.threads, |info, block| {
@@ -306,11 +307,11 @@ pub fn run_unpack(args: UnpackArgs) -> Result<ExitCode, String> {
                 }
             }
             Err(error) if args.skip_corrupt => {
-                let last = info.first_game + u64::from(info.game_count);
+                let last = (info.first_game + u64::from(info.game_count)).saturating_sub(1);
                 bar.suspend(|| {
-                    eprintln!("{in_name}: {error}; games {}..{last} skipped", info.first_game);
+                    eprintln!("{in_name}: {error}; games {} to {last} skipped", info.first_game);
                 });
-                damaged += 1;
+                bad_blocks += 1;
                 lost_games += u64::from(info.game_count);
             }
             Err(error) => return Err(format!("{in_name}: {error} (--skip-corrupt recovers the other blocks)")),
@@ -320,8 +321,9 @@ pub fn run_unpack(args: UnpackArgs) -> Result<ExitCode, String> {
     })?;
     sink.commit()?;
     bar.finish_and_clear();
-    let lost = if damaged > 0 {
-        format!(", {damaged} damaged blocks or regions, {lost_games}+ games lost")
+    let damaged = bad_blocks + problems > 0;
+    let lost = if damaged {
+        format!(" ({bad_blocks} damaged blocks with {lost_games} games skipped, {problems} other problems)")
     } else {
         String::new()
     };
@@ -330,9 +332,5 @@ pub fn run_unpack(args: UnpackArgs) -> Result<ExitCode, String> {
         bits_per_move(archive_bytes, moves),
         mb_per_second(bytes_out, start),
     );
-    Ok(if damaged > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(if damaged { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

@@ -72,7 +72,7 @@ fn pack_unpack_gives_the_normal_form() {
     let lichess = PathBuf::from(shared("shakmaty_lichess_db_1000k.pgn"));
     let archive = dir.path().join("out.cbits");
     let unpacked = dir.path().join("out.pgn");
-    for codec in ["index", "index-byte"] {
+    for codec in ["entropy", "index", "index-byte"] {
         let code = run(&[
             "pack",
             s(&lichess),

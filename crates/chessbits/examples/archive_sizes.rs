@@ -1,8 +1,10 @@
 //! Archive sizes of the shared PGN files next to the PGN, gzip and zstd sizes.
 //!
 //! `cargo run --release -p chessbits --example archive_sizes [FILES...]` (default: the shared
-//! collections). Per file and codec: archive bytes, bits per main-line move overall, and the
-//! share of moves, tags, comments and structure (the rest is container overhead).
+//! collections). Per file and codec: archive bytes, bits per main-line move overall (the whole
+//! archive), bits per move of the moves section alone, and the
+//! share of moves, tags, comments and structure (the rest is container overhead). `LEVEL=n` sets
+//! the zstd level, `SECTIONS=1` prints the bytes of every section.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -24,8 +26,8 @@ fn main() {
             files.push(dir.join(name));
         }
     }
-    println!("| file | PGN | gzip -9 | zstd -19 | codec | archive | bits/move | moves | tags | comments | structure | pack s |");
-    println!("|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| file | PGN | gzip -9 | zstd -19 | codec | archive | bits/move | move bits/move | moves | tags | comments | structure | pack s |");
+    println!("|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     for path in files {
         let pgn = std::fs::read(&path).expect("readable PGN file");
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
@@ -35,10 +37,13 @@ fn main() {
         let games: Vec<_> = PgnReader::new(&pgn[..]).into_games().filter_map(Result::ok).collect();
         for codec in MoveCodec::ALL {
             let start = Instant::now();
-            let options = WriterOptions {
+            let mut options = WriterOptions {
                 codec,
                 ..WriterOptions::default()
             };
+            if let Some(level) = std::env::var("LEVEL").ok().and_then(|l| l.parse().ok()) {
+                options.zstd_level = level;
+            }
             let mut writer = ArchiveWriter::new(Vec::new(), options).expect("writer");
             for game in &games {
                 writer.add_game(game).expect("storable game");
@@ -47,11 +52,12 @@ fn main() {
             let seconds = start.elapsed().as_secs_f64();
             let pct = |share: &str| format!("{:.1}%", 100.0 * s.share_bytes(share) as f64 / s.bytes as f64);
             println!(
-                "| {} | {} | {gzip} | {zstd} | {codec} | {} | {:.2} | {} | {} | {} | {} | {seconds:.2} |",
+                "| {} | {} | {gzip} | {zstd} | {codec} | {} | {:.2} | {:.2} | {} | {} | {} | {} | {seconds:.2} |",
                 path.file_name().and_then(|n| n.to_str()).unwrap_or("?"),
                 pgn.len(),
                 s.bytes,
                 s.bits_per_move(),
+                s.share_bytes("moves") as f64 * 8.0 / s.moves.max(1) as f64,
                 pct("moves"),
                 pct("tags"),
                 pct("comments"),

@@ -261,7 +261,7 @@ proptest! {
     /// Payload bytes changed and the checksums forged: the decoder must still fail cleanly
     /// (or decode legal games), never panic.
     #[test]
-    fn forged_payloads_never_panic(changes in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..6), codec_byte in 1u8..3) {
+    fn forged_payloads_never_panic(changes in proptest::collection::vec((any::<usize>(), any::<u8>()), 1..6), codec_byte in 1u8..=MoveCodec::ALL.len() as u8) {
         let codec = MoveCodec::from_id(codec_byte).unwrap();
         let mut bytes = archive(codec);
         let offsets = block_offsets(&bytes);

@@ -10,6 +10,8 @@ use core::str::FromStr;
 use super::error::{Corrupt, DecodeResult};
 use super::varint::ByteReader;
 use crate::codec::bits::{BitReader, BitWriter};
+use crate::codec::r#move::entropy::model::MoveModel;
+use crate::codec::r#move::entropy::range_coder::{RangeDecoder, RangeEncoder};
 use crate::codec::r#move::index::{self, MoveListKind};
 use crate::lists::MoveList;
 use crate::moves::Move;
@@ -21,6 +23,13 @@ use crate::position::Position;
 /// |---|---|---|
 /// | 1 | `index-byte` | one byte per move: its index in [`Position::legal_moves`] |
 /// | 2 | `index` | ⌈log₂ n⌉ bits per move (n legal moves; none when n = 1): the same index, MSB first ([`codec::move::index`](crate::codec::r#move::index)) |
+/// | 3 | `entropy` | the block's moves range-coded as one stream with the probabilities of [`MoveModel`] ([`codec::move::entropy`](crate::codec::r#move::entropy)) |
+///
+/// For `entropy` the model is reset at the start of every game and observes every coded move in
+/// the order the block visits them (main line and variations alike; null moves are not coded
+/// and not observed); each move is coded with the model's frequencies of the legal moves of its
+/// position, cumulative frequency = the sum over the moves before it in the legal list. The
+/// range coder is flushed once, at the end of the block.
 ///
 /// Ids are never reused: a new codec gets a new id.
 ///
@@ -33,11 +42,14 @@ use crate::position::Position;
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 #[non_exhaustive]
 pub enum MoveCodec {
-    /// One byte per move: the index into the legal move list (id 1).
+    /// One byte per move: the index into the legal move list (id 1); the fastest.
     IndexByte,
     /// ⌈log₂ n⌉ bits per move: the index into the legal move list of n moves (id 2).
-    #[default]
     IndexBits,
+    /// Range coding with the move model of [`codec::move::entropy`](crate::codec::r#move::entropy)
+    /// (id 3): the smallest.
+    #[default]
+    Entropy,
 }
 
 impl MoveCodec {
@@ -47,7 +59,7 @@ impl MoveCodec {
     /// use chessbits::archive::MoveCodec;
     /// assert!(MoveCodec::ALL.windows(2).all(|w| w[0].id() < w[1].id()));
     /// ```
-    pub const ALL: [MoveCodec; 2] = [MoveCodec::IndexByte, MoveCodec::IndexBits];
+    pub const ALL: [MoveCodec; 3] = [MoveCodec::IndexByte, MoveCodec::IndexBits, MoveCodec::Entropy];
 
     /// The id byte.
     ///
@@ -59,6 +71,7 @@ impl MoveCodec {
         match self {
             MoveCodec::IndexByte => 1,
             MoveCodec::IndexBits => 2,
+            MoveCodec::Entropy => 3,
         }
     }
 
@@ -82,6 +95,7 @@ impl MoveCodec {
         match self {
             MoveCodec::IndexByte => "index-byte",
             MoveCodec::IndexBits => "index",
+            MoveCodec::Entropy => "entropy",
         }
     }
 }
@@ -126,6 +140,9 @@ impl FromStr for MoveCodec {
 pub(crate) enum MoveWriter {
     Bytes(Vec<u8>),
     Bits(BitWriter),
+    /// The model, and the (cumulative frequency, frequency, total) of every move so far: the
+    /// range coder borrows its output, so it runs at the end.
+    Entropy(Box<MoveModel>, Vec<(u32, u32, u32)>),
 }
 
 impl MoveWriter {
@@ -133,6 +150,14 @@ impl MoveWriter {
         match codec {
             MoveCodec::IndexByte => MoveWriter::Bytes(Vec::new()),
             MoveCodec::IndexBits => MoveWriter::Bits(BitWriter::new()),
+            MoveCodec::Entropy => MoveWriter::Entropy(Box::default(), Vec::new()),
+        }
+    }
+
+    /// A new game starts: the entropy model forgets the previous one.
+    pub(crate) fn start_game(&mut self) {
+        if let MoveWriter::Entropy(model, _) = self {
+            model.reset();
         }
     }
 
@@ -152,6 +177,18 @@ impl MoveWriter {
             MoveWriter::Bits(bits) => {
                 index::write_bit_index(pos, MoveListKind::Legal, m, bits).map_err(|e| e.to_string())?;
             }
+            MoveWriter::Entropy(model, symbols) => {
+                pos.legal_moves(list);
+                let index = list
+                    .iter()
+                    .position(|&legal| legal == m)
+                    .ok_or_else(|| format!("illegal move {m}"))?;
+                let (freqs, total) = model.frequencies(pos, list);
+                let cum = freqs.iter().take(index).sum();
+                let freq = freqs.get(index).copied().ok_or("move model gave too few frequencies")?;
+                symbols.push((cum, freq, total));
+                model.observe(pos, m);
+            }
         }
         Ok(())
     }
@@ -160,6 +197,15 @@ impl MoveWriter {
         match self {
             MoveWriter::Bytes(bytes) => bytes,
             MoveWriter::Bits(bits) => bits.finish(),
+            MoveWriter::Entropy(_, symbols) => {
+                let mut out = Vec::with_capacity(symbols.len() / 2 + 4);
+                let mut encoder = RangeEncoder::new(&mut out);
+                for (cum, freq, total) in symbols {
+                    encoder.encode(cum, freq, total);
+                }
+                encoder.finish();
+                out
+            }
         }
     }
 }
@@ -168,6 +214,7 @@ impl MoveWriter {
 pub(crate) enum MoveReader<'a> {
     Bytes(ByteReader<'a>),
     Bits(BitReader<'a>),
+    Entropy(Box<MoveModel>, RangeDecoder<'a>),
 }
 
 impl<'a> MoveReader<'a> {
@@ -175,6 +222,14 @@ impl<'a> MoveReader<'a> {
         match codec {
             MoveCodec::IndexByte => MoveReader::Bytes(ByteReader::new(data, "moves")),
             MoveCodec::IndexBits => MoveReader::Bits(BitReader::new(data)),
+            MoveCodec::Entropy => MoveReader::Entropy(Box::default(), RangeDecoder::new(data)),
+        }
+    }
+
+    /// A new game starts: the entropy model forgets the previous one.
+    pub(crate) fn start_game(&mut self) {
+        if let MoveReader::Entropy(model, _) = self {
+            model.reset();
         }
     }
 
@@ -191,6 +246,32 @@ impl<'a> MoveReader<'a> {
             MoveReader::Bits(bits) => {
                 index::read_bit_index(pos, MoveListKind::Legal, bits).map_err(|e| Corrupt(format!("moves: {e}")))
             }
+            MoveReader::Entropy(model, decoder) => {
+                pos.legal_moves(list);
+                if list.is_empty() {
+                    return Err(Corrupt::new("a move where there is no legal move"));
+                }
+                let (freqs, total) = model.frequencies(pos, list);
+                let corrupt = |e| Corrupt(format!("moves: {e}"));
+                let target = decoder.target(total).map_err(corrupt)?;
+                let mut cum = 0;
+                let mut chosen = None;
+                for (index, &freq) in freqs.iter().enumerate() {
+                    if target < cum + freq {
+                        chosen = Some((index, freq));
+                        break;
+                    }
+                    cum += freq;
+                }
+                let (index, freq) = chosen.ok_or_else(|| Corrupt::new("moves: code beyond the last move"))?;
+                decoder.consume(cum, freq).map_err(corrupt)?;
+                let m = list
+                    .get(index)
+                    .copied()
+                    .ok_or_else(|| Corrupt::new("moves: code beyond the last move"))?;
+                model.observe(pos, m);
+                Ok(m)
+            }
         }
     }
 
@@ -198,6 +279,9 @@ impl<'a> MoveReader<'a> {
     pub(crate) fn expect_end(&mut self) -> DecodeResult<()> {
         match self {
             MoveReader::Bytes(bytes) => bytes.expect_end(),
+            MoveReader::Entropy(_, decoder) => decoder
+                .finish()
+                .map_err(|e| Corrupt(format!("moves section does not end where its moves end: {e}"))),
             MoveReader::Bits(bits) => {
                 let padding = bits.remaining();
                 if padding >= 8 || bits.read(padding as u32).ok() != Some(0) {

@@ -65,6 +65,7 @@ struct BlockDecoder<'a> {
 impl BlockDecoder<'_> {
     fn game(&mut self) -> DecodeResult<Game> {
         self.comments.start_game();
+        self.moves.start_game();
         let tags = self.tags.read()?;
         let header = self.structure.varint()?;
         if header >> 4 != 0 {

@@ -46,7 +46,7 @@
 //! header  (16 bytes)
 //!   0   8  magic 89 43 42 49 54 53 0D 0A  ("\x89CBITS\r\n")
 //!   8   2  format version, u16 = 1
-//!  10   1  default move codec id (see MoveCodec: 1 index-byte, 2 index)
+//!  10   1  default move codec id (see MoveCodec: 1 index-byte, 2 index, 3 entropy)
 //!  11   1  flags, must be 0
 //!  12   4  CRC-32 of bytes 0..12
 //!
@@ -122,7 +122,10 @@
 //! Move codecs ([`MoveCodec`]): `index-byte` (id 1) one byte = the index of the move in
 //! [`Position::legal_moves`](crate::position::Position::legal_moves); `index` (id 2) the same
 //! index in ⌈log₂ n⌉ bits (MSB first, no bits when n = 1), the block's moves packed into one
-//! bit stream, zero-padded to a byte.
+//! bit stream, zero-padded to a byte; `entropy` (id 3, the default) one range-coder stream
+//! per block ([`range_coder`](crate::codec::r#move::entropy::range_coder)) coding each move
+//! with the frequencies of [`MoveModel`](crate::codec::r#move::entropy::model::MoveModel),
+//! reset at each game start and fed every coded move in visiting order (see [`MoveCodec`]).
 
 mod block;
 mod codec;

@@ -120,6 +120,7 @@ impl BlockEncoder {
             Some(start_fen(&game.start)?)
         };
         self.comments.start_game();
+        self.moves.start_game();
         self.tags.write(&game.tags);
         let mut header = result_code(game.result);
         if let Some(fen) = fen {

@@ -26,9 +26,11 @@
 //! ```
 
 pub mod direction_target;
+pub mod entropy;
 pub mod enumeration;
 mod error;
 pub mod index;
+pub mod lichess;
 pub mod per_square;
 mod tables;
 

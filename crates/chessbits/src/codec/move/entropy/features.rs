@@ -1,0 +1,595 @@
+//! The model's features: which parameters a move switches on, computed from bitboards prepared once
+//! per position. One generic function lists the terms of a move; the coder sums parameters through
+//! it, the offline tuner records them through it, so both always see the same features.
+//!
+//! Speed notes: the attack maps are built with Kogge-Stone fills (shifts and masks, no table
+//! lookups, so no cache misses on the large slider tables), and a feature that is off adds the
+//! always-zero parameter [`NONE`](layout::NONE) instead of branching, so scoring a move is mostly
+//! straight-line code. See the parent module's docs for the feature list and formulas.
+
+use crate::attacks;
+use crate::moves::Move;
+use crate::position::{Board, Position};
+use crate::types::{Color, Role, Square};
+
+/// Parameter offsets. Tapered tables hold two parameters per entry: middle game, then end game.
+pub mod layout {
+    /// Always zero: what a feature that is off adds.
+    pub const NONE: usize = 0;
+    /// Piece-square table of the square left: `[role][relative square]`, tapered.
+    pub const PST_FROM: usize = 1;
+    /// Piece-square table of the square reached: `[role][relative square]`, tapered.
+    pub const PST_TO: usize = PST_FROM + 6 * 64 * 2;
+    /// The mover: `[role][attacked by the piece the opponent just moved][is the piece we moved last]`.
+    pub const MOVER: usize = PST_TO + 6 * 64 * 2;
+    /// Distance from the square left to the opponent's last target: `[0..8]`.
+    pub const NEAR_LAST_FROM: usize = MOVER + 6 * 2 * 2;
+    /// The tactical class of a move: `[role][victim: none, pawn..queen][danger class 0..6][mover
+    /// threatened][gives direct check; for the king: may still castle]`.
+    pub const TACTICS: usize = NEAR_LAST_FROM + 8;
+    /// Distance from the target to the opponent's last target: `[role][capture][that move was a
+    /// capture][0..8]`.
+    pub const NEAR_LAST_TO: usize = TACTICS + 6 * 6 * 6 * 2 * 2;
+    /// Discovered check.
+    pub const DISCOVERED_CHECK: usize = NEAR_LAST_TO + 6 * 2 * 2 * 8;
+    /// Promotion: `[knight, bishop, rook, queen]`.
+    pub const PROMOTION: usize = DISCOVERED_CHECK + 1;
+    /// Castling: `[king side, queen side]`.
+    pub const CASTLE: usize = PROMOTION + 4;
+    /// From its new square the mover attacks a target it did not attack before: `[role]`.
+    pub const THREAT: usize = CASTLE + 2;
+    /// Times this side played the same from-to before in this game, and whether the move undoes
+    /// our last move: `[0, 1, more][undo]`.
+    pub const HISTORY: usize = THREAT + 6;
+    /// Opening: piece-square tables while the full-move number is at most 12: `[moves 1-5,
+    /// 6-12][from, to][role][relative square]`.
+    pub const EARLY: usize = HISTORY + 3 * 2;
+    /// Number of parameters.
+    pub const PARAM_COUNT: usize = EARLY + 12 * 2 * 6 * 64;
+}
+
+use layout::*;
+
+/// Receives the terms of a move: a flat parameter counts fully; a tapered pair `(mg, mg + 1)` is
+/// blended by the game phase.
+pub(super) trait Terms {
+    fn flat(&mut self, param: usize);
+    fn tapered(&mut self, param: usize);
+}
+
+/// What the model remembers of one ply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct PlyMemory {
+    pub from: Square,
+    /// Where the moved piece went (the king's square for castling).
+    pub to: Square,
+    pub capture: bool,
+}
+
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = 0x8080_8080_8080_8080;
+
+/// Kogge-Stone occluded fill: the squares `S`-steps away from `gen` (step in square index,
+/// positive = towards h8) that a slider reaches through `empty`; `MASK` removes file wrap-around.
+#[inline(always)]
+fn slide<const S: i32, const MASK: u64>(gen: u64, empty: u64) -> u64 {
+    #[inline(always)]
+    fn sh<const S: i32>(x: u64, k: i32) -> u64 {
+        if S > 0 {
+            x << (S * k)
+        } else {
+            x >> (-S * k)
+        }
+    }
+    let mut g = gen;
+    let mut p = empty & MASK;
+    g |= p & sh::<S>(g, 1);
+    p &= sh::<S>(p, 1);
+    g |= p & sh::<S>(g, 2);
+    p &= sh::<S>(p, 2);
+    g |= p & sh::<S>(g, 4);
+    sh::<S>(g, 1) & MASK
+}
+
+/// Diagonal attacks of the sliders `gen`, one set per direction.
+#[inline(always)]
+fn diagonal_rays(gen: u64, empty: u64) -> [u64; 4] {
+    [
+        slide::<9, { !FILE_A }>(gen, empty),
+        slide::<7, { !FILE_H }>(gen, empty),
+        slide::<-7, { !FILE_A }>(gen, empty),
+        slide::<-9, { !FILE_H }>(gen, empty),
+    ]
+}
+
+/// Straight attacks of the sliders `gen`, one set per direction.
+#[inline(always)]
+fn straight_rays(gen: u64, empty: u64) -> [u64; 4] {
+    [
+        slide::<8, { !0 }>(gen, empty),
+        slide::<-8, { !0 }>(gen, empty),
+        slide::<1, { !FILE_A }>(gen, empty),
+        slide::<-1, { !FILE_H }>(gen, empty),
+    ]
+}
+
+#[inline(always)]
+fn union(sets: [u64; 4]) -> u64 {
+    sets[0] | sets[1] | sets[2] | sets[3]
+}
+
+/// Knight attacks of every knight in `knights`, one set per jump (two knights never reach the same
+/// square with the same jump, so the sets count attackers exactly).
+#[inline(always)]
+fn knight_jumps(n: u64) -> [u64; 8] {
+    const NOT_AB: u64 = !(FILE_A | FILE_A << 1);
+    const NOT_GH: u64 = !(FILE_H | FILE_H >> 1);
+    [
+        (n << 17) & !FILE_A,
+        (n << 15) & !FILE_H,
+        (n << 10) & NOT_AB,
+        (n << 6) & NOT_GH,
+        (n >> 15) & !FILE_A,
+        (n >> 17) & !FILE_H,
+        (n >> 6) & NOT_AB,
+        (n >> 10) & NOT_GH,
+    ]
+}
+
+/// Squares attacked by `pawns` of `color`: (towards the a-file, towards the h-file).
+#[inline(always)]
+fn pawn_captures(color: Color, pawns: u64) -> (u64, u64) {
+    match color {
+        Color::White => ((pawns & !FILE_A) << 7, (pawns & !FILE_H) << 9),
+        Color::Black => ((pawns & !FILE_A) >> 9, (pawns & !FILE_H) >> 7),
+    }
+}
+
+/// Counts attackers up to two: `once` = attacked at least once, `twice` = at least twice.
+#[derive(Default)]
+struct Coverage {
+    once: u64,
+    twice: u64,
+}
+
+impl Coverage {
+    #[inline(always)]
+    fn add(&mut self, set: u64) {
+        self.twice |= self.once & set;
+        self.once |= set;
+    }
+}
+
+/// Empty-board reach, `[color][role][square]`, used for threats: pawn captures, knight jumps,
+/// bishop, rook and queen rays; nothing for the king.
+static REACH: [[[u64; 64]; 6]; 2] = [reach_table(Color::White), reach_table(Color::Black)];
+
+const fn reach_table(color: Color) -> [[u64; 64]; 6] {
+    const fn rays(sq: usize, dirs: &[(i8, i8)], max: i8) -> u64 {
+        let mut bits = 0u64;
+        let mut d = 0;
+        while d < dirs.len() {
+            let (mut f, mut r) = ((sq % 8) as i8 + dirs[d].0, (sq / 8) as i8 + dirs[d].1);
+            let mut steps = 0;
+            while f >= 0 && f < 8 && r >= 0 && r < 8 && steps < max {
+                bits |= 1 << (r * 8 + f);
+                f += dirs[d].0;
+                r += dirs[d].1;
+                steps += 1;
+            }
+            d += 1;
+        }
+        bits
+    }
+    const DIAGONAL: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+    const STRAIGHT: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+    const JUMPS: [(i8, i8); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+    let forward = match color {
+        Color::White => 1,
+        Color::Black => -1,
+    };
+    let mut table = [[0u64; 64]; 6];
+    let mut sq = 0;
+    while sq < 64 {
+        table[0][sq] = rays(sq, &[(-1, forward), (1, forward)], 1);
+        table[1][sq] = rays(sq, &JUMPS, 1);
+        table[2][sq] = rays(sq, &DIAGONAL, 8);
+        table[3][sq] = rays(sq, &STRAIGHT, 8);
+        table[4][sq] = table[2][sq] | table[3][sq];
+        sq += 1;
+    }
+    table
+}
+
+/// Danger class from the bits (attacked, by a pawn, by a cheaper piece, defended, attacked twice).
+static DANGER_CLASS: [u8; 32] = danger_classes();
+
+const fn danger_classes() -> [u8; 32] {
+    let mut table = [0u8; 32];
+    let mut key = 0;
+    while key < 32 {
+        let (attacked, pawn, cheaper, defended, twice) =
+            (key & 1 != 0, key & 2 != 0, key & 4 != 0, key & 8 != 0, key & 16 != 0);
+        table[key] = if !attacked {
+            0
+        } else if pawn {
+            5
+        } else if cheaper {
+            4
+        } else if !defended {
+            3
+        } else if twice {
+            2
+        } else {
+            1
+        };
+        key += 1;
+    }
+    table
+}
+
+#[inline(always)]
+fn bit(set: u64, sq: usize) -> usize {
+    (set >> sq) as usize & 1
+}
+
+#[inline(always)]
+fn distance(a: usize, b: usize) -> usize {
+    let df = (a & 7).abs_diff(b & 7);
+    let dr = (a >> 3).abs_diff(b >> 3);
+    df.max(dr)
+}
+
+/// Bitboards and squares prepared once per position.
+pub(super) struct Info {
+    us: Color,
+    /// `0` for White, `56` for Black: XOR with a square index gives the mover-relative square.
+    flip: usize,
+    /// Game phase 0 (bare kings and pawns) ..= 16 (all pieces).
+    pub phase: i32,
+    occupied: u64,
+    their_attacks: u64,
+    their_double_attacks: u64,
+    their_pawn_attacks: u64,
+    /// Per role: squares attacked by a cheaper enemy piece other than a pawn.
+    cheaper_attacks: [u64; 6],
+    our_attacks: u64,
+    our_double_attacks: u64,
+    threatened: u64,
+    attacked_by_last: u64,
+    check_squares: [u64; 6],
+    discoverers: u64,
+    their_king: Square,
+    targets: [u64; 6],
+    /// The opponent's last target square, 64 if none.
+    last_to: usize,
+    /// `NEAR_LAST_TO` plus the offset of the last move's capture flag.
+    near_last_to: usize,
+    /// Our last move's squares, 64 if none.
+    own_from: usize,
+    own_to: usize,
+    can_castle: bool,
+    early: bool,
+    early_base: usize,
+}
+
+impl Info {
+    /// Prepares the features of `pos` given the opponent's last move and our own last move.
+    pub fn new(pos: &Position, last: Option<PlyMemory>, own_last: Option<PlyMemory>) -> Info {
+        let board = pos.board();
+        let us = pos.turn();
+        let them = !us;
+        let occupied = board.occupied().0;
+        let empty = !occupied;
+        let ours = board.by_color(us).0;
+        let theirs = board.by_color(them).0;
+        let pawns = board.by_role(Role::Pawn).0;
+        let knights = board.by_role(Role::Knight).0;
+        let bishops = board.by_role(Role::Bishop).0;
+        let rooks = board.by_role(Role::Rook).0;
+        let queens = board.by_role(Role::Queen).0;
+        let kings = board.by_role(Role::King).0;
+
+        let material = (knights | bishops).count_ones() + 2 * rooks.count_ones() + 4 * queens.count_ones();
+        let phase = (material.min(24) as i32 * 16 + 12) / 24;
+
+        // Their attacks, keeping minor pieces and rooks apart for the cheaper-attacker test.
+        let mut cover = Coverage::default();
+        let (west, east) = pawn_captures(them, pawns & theirs);
+        cover.add(west);
+        cover.add(east);
+        let mut minor = 0;
+        for set in knight_jumps(knights & theirs) {
+            cover.add(set);
+            minor |= set;
+        }
+        for set in diagonal_rays(bishops & theirs, empty) {
+            cover.add(set);
+            minor |= set;
+        }
+        let mut rook_attacks = 0;
+        for set in straight_rays(rooks & theirs, empty) {
+            cover.add(set);
+            rook_attacks |= set;
+        }
+        for set in diagonal_rays(queens & theirs, empty) {
+            cover.add(set);
+        }
+        for set in straight_rays(queens & theirs, empty) {
+            cover.add(set);
+        }
+        let their_king = pos.king(them);
+        cover.add(attacks::king(their_king).0);
+        let (their_attacks, their_double_attacks, their_pawn_attacks) = (cover.once, cover.twice, west | east);
+
+        // Ours: queens fill together with bishops and rooks (a slider blocks the one behind it,
+        // so one set per direction still counts attackers exactly).
+        let mut cover = Coverage::default();
+        let (west, east) = pawn_captures(us, pawns & ours);
+        cover.add(west);
+        cover.add(east);
+        for set in knight_jumps(knights & ours) {
+            cover.add(set);
+        }
+        for set in diagonal_rays((bishops | queens) & ours, empty) {
+            cover.add(set);
+        }
+        for set in straight_rays((rooks | queens) & ours, empty) {
+            cover.add(set);
+        }
+        cover.add(attacks::king(pos.king(us)).0);
+        let (our_attacks, our_double_attacks) = (cover.once, cover.twice);
+
+        let threatened = (((ours & !pawns) & their_pawn_attacks)
+            | (ours & (rooks | queens) & minor)
+            | (ours & queens & rook_attacks)
+            | (ours & their_attacks & !our_attacks))
+            & !kings;
+
+        let attacked_by_last = match last.and_then(|l| board.piece_at(l.to).map(|p| (l.to, p))) {
+            Some((sq, piece)) if piece.color == them => {
+                let at = 1u64 << sq.index();
+                let reach = match piece.role {
+                    Role::Pawn => attacks::pawn(them, sq).0,
+                    Role::Knight => attacks::knight(sq).0,
+                    Role::Bishop => union(diagonal_rays(at, empty)),
+                    Role::Rook => union(straight_rays(at, empty)),
+                    Role::Queen => union(diagonal_rays(at, empty)) | union(straight_rays(at, empty)),
+                    Role::King => attacks::king(sq).0,
+                };
+                reach & ours
+            }
+            _ => 0,
+        };
+
+        let king_bit = 1u64 << their_king.index();
+        let bishop_checks = union(diagonal_rays(king_bit, empty));
+        let rook_checks = union(straight_rays(king_bit, empty));
+        let check_squares = [
+            attacks::pawn(them, their_king).0,
+            attacks::knight(their_king).0,
+            bishop_checks,
+            rook_checks,
+            bishop_checks | rook_checks,
+            0,
+        ];
+
+        let them_index = them.index();
+        let king_reach = &REACH[them_index];
+        let snipers = (king_reach[3][their_king.index()] & ours & (rooks | queens))
+            | (king_reach[2][their_king.index()] & ours & (bishops | queens));
+        let mut discoverers = 0;
+        let mut rest = snipers;
+        while rest != 0 {
+            let sniper = Square::from_index_masked(rest.trailing_zeros());
+            rest &= rest - 1;
+            let blockers = attacks::between(sniper, their_king).0 & occupied;
+            if blockers & blockers.wrapping_sub(1) == 0 {
+                discoverers |= blockers & ours;
+            }
+        }
+
+        let loose = theirs & !their_attacks & !kings;
+        let targets = [
+            (theirs & !pawns & !kings) | loose,
+            (theirs & (rooks | queens)) | loose,
+            (theirs & (rooks | queens)) | loose,
+            (theirs & queens) | loose,
+            loose,
+            0,
+        ];
+
+        Info {
+            us,
+            flip: if us == Color::White { 0 } else { 56 },
+            phase,
+            occupied,
+            their_attacks,
+            their_double_attacks,
+            their_pawn_attacks,
+            cheaper_attacks: [0, 0, 0, minor, minor | rook_attacks, 0],
+            our_attacks,
+            our_double_attacks,
+            threatened,
+            attacked_by_last,
+            check_squares,
+            discoverers,
+            their_king,
+            targets,
+            last_to: last.map_or(64, |l| l.to.index()),
+            near_last_to: NEAR_LAST_TO + last.map_or(0, |l| l.capture as usize * 8),
+            own_from: own_last.map_or(64, |l| l.from.index()),
+            own_to: own_last.map_or(64, |l| l.to.index()),
+            can_castle: pos.castling().has_color(us),
+            early: pos.fullmove_number() <= 20,
+            early_base: EARLY
+                + 768
+                    * match pos.fullmove_number() {
+                        0..=1 => 0,
+                        2 => 1,
+                        3 => 2,
+                        4 => 3,
+                        5 => 4,
+                        6 => 5,
+                        7 => 6,
+                        8 => 7,
+                        9..=10 => 8,
+                        11..=12 => 9,
+                        13..=15 => 10,
+                        _ => 11,
+                    },
+        }
+    }
+
+    /// Terms that depend only on the moving piece and the square it leaves.
+    #[inline(always)]
+    pub fn from_terms<T: Terms>(&self, role: Role, from: Square, terms: &mut T) {
+        let r = role.index();
+        let f = from.index();
+        terms.tapered(PST_FROM + (r * 64 + (f ^ self.flip)) * 2);
+        if self.early {
+            terms.flat(self.early_base + r * 64 + (f ^ self.flip));
+        }
+        let same = (self.own_to == f) as usize;
+        terms.flat(MOVER + r * 4 + bit(self.attacked_by_last, f) * 2 + same);
+        terms.flat(if self.last_to < 64 {
+            NEAR_LAST_FROM + distance(f, self.last_to)
+        } else {
+            NONE
+        });
+    }
+
+    /// Terms that depend on the whole move; `role` is the moving piece, `history` how often this side
+    /// played the same from-to before in the game.
+    #[inline(always)]
+    pub fn move_terms<T: Terms>(&self, board: &Board, role: Role, m: Move, history: u8, terms: &mut T) {
+        let r = role.index();
+        let (from, to) = (m.from(), m.to());
+        let (f, t) = (from.index(), to.index());
+        if let Some(side) = m.castling_side() {
+            let king_to = side.king_to(self.us).index();
+            terms.tapered(PST_TO + (r * 64 + (king_to ^ self.flip)) * 2);
+            terms.flat(CASTLE + side as usize);
+            return;
+        }
+        terms.tapered(PST_TO + (r * 64 + (t ^ self.flip)) * 2);
+        if self.early {
+            terms.flat(self.early_base + 384 + r * 64 + (t ^ self.flip));
+        }
+
+        let capture = m.is_capture();
+        let victim = if capture {
+            board.role_at(to).map_or(1, |v| v.index().min(4) + 1)
+        } else {
+            0
+        };
+        let defenders = if role != Role::Pawn || capture {
+            self.our_double_attacks
+        } else {
+            self.our_attacks
+        };
+        let key = bit(self.their_attacks, t)
+            | bit(self.their_pawn_attacks, t) << 1
+            | bit(self.cheaper_attacks[r], t) << 2
+            | bit(defenders, t) << 3
+            | bit(self.their_double_attacks, t) << 4;
+        let danger = DANGER_CLASS[key] as usize;
+        let arriving = match m.promotion() {
+            Some(promoted) => {
+                terms.flat(PROMOTION + promoted.index() - 1);
+                promoted.index()
+            }
+            None => r,
+        };
+        let flag = if role == Role::King {
+            self.can_castle as usize
+        } else {
+            bit(self.check_squares[arriving], t)
+        };
+        terms.flat(TACTICS + (((r * 6 + victim) * 6 + danger) * 2 + bit(self.threatened, f)) * 2 + flag);
+        if bit(self.discoverers, f) != 0 && !attacks::aligned(from, to, self.their_king) {
+            terms.flat(DISCOVERED_CHECK);
+        }
+
+        // New targets: in reach from the target square and not attacked from the square left.
+        let reach = &REACH[self.us.index()][r];
+        let candidates = reach[t] & self.targets[r];
+        if candidates != 0 {
+            let threat = match role {
+                Role::Pawn => candidates & !reach[f] != 0,
+                Role::Knight => true,
+                _ => {
+                    let after = (self.occupied & !(1u64 << f)) | 1u64 << t;
+                    let mut rest = candidates;
+                    let mut found = false;
+                    while rest != 0 {
+                        let target = Square::from_index_masked(rest.trailing_zeros());
+                        rest &= rest - 1;
+                        let now = attacks::between(to, target).0 & after == 0;
+                        let before =
+                            bit(reach[f], target.index()) != 0 && attacks::between(from, target).0 & self.occupied == 0;
+                        if now && !before {
+                            found = true;
+                            break;
+                        }
+                    }
+                    found
+                }
+            };
+            if threat {
+                terms.flat(THREAT + r);
+            }
+        }
+
+        terms.flat(if self.last_to < 64 {
+            self.near_last_to + r * 32 + capture as usize * 16 + distance(t, self.last_to)
+        } else {
+            NONE
+        });
+        let undo = (self.own_to == f && self.own_from == t) as usize;
+        terms.flat(HISTORY + (history as usize).min(2) * 2 + undo);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::types::Bitboard;
+
+    #[test]
+    fn fills_match_the_attack_tables() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let occupied = x & x.rotate_left(17);
+            for sq in Square::all() {
+                let at = 1u64 << sq.index();
+                let bishop = union(diagonal_rays(at, !occupied));
+                let rook = union(straight_rays(at, !occupied));
+                assert_eq!(bishop, attacks::bishop(sq, Bitboard(occupied)).0);
+                assert_eq!(rook, attacks::rook(sq, Bitboard(occupied)).0);
+                let knights: u64 = knight_jumps(at).iter().fold(0, |a, &b| a | b);
+                assert_eq!(knights, attacks::knight(sq).0);
+                for color in Color::ALL {
+                    let (w, e) = pawn_captures(color, at);
+                    assert_eq!(w | e, attacks::pawn(color, sq).0);
+                    assert_eq!(REACH[color.index()][0][sq.index()], attacks::pawn(color, sq).0);
+                }
+                assert_eq!(REACH[0][4][sq.index()], attacks::queen(sq, Bitboard::EMPTY).0);
+                assert_eq!(REACH[1][1][sq.index()], attacks::knight(sq).0);
+            }
+        }
+    }
+
+    #[test]
+    fn coverage_counts_two_attackers() {
+        let pos = Position::from_fen("4k3/8/8/3p4/8/2N5/8/3RK3 w - - 0 1").unwrap();
+        let info = Info::new(&pos, None, None);
+        // d5 is attacked by the knight on c3 and the rook on d1.
+        assert_eq!(bit(info.our_double_attacks, Square::D5.index()), 1);
+        assert_eq!(bit(info.our_double_attacks, Square::D4.index()), 0);
+        assert_eq!(bit(info.our_attacks, Square::D4.index()), 1);
+    }
+}

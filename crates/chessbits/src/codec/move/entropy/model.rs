@@ -1,0 +1,316 @@
+//! The move model: an integer frequency for every legal move, from the features of
+//! [`features`](super::features) and the tuned parameters of [`params`](super::params).
+//!
+//! Formulas (all integer; see the parent module for the feature list):
+//!
+//! - score `S = 16·Σ flat + p·Σ mg + (16 − p)·Σ eg`, where the sums run over the parameters the move
+//!   switches on and `p` in `0..=16` is the game phase. Units: 1/256 bit.
+//! - `d = (S_max − S) >> 4` (1/16 bit below the best move), weight `w = FRAC[d mod 16] >> (d / 16)`
+//!   for `d < 256`, else `0`, with `FRAC[j] = round(32768 · 2^(−j/16))`.
+//! - shift `k` = the least `k ≥ 0` with `(Σ w >> k) + n ≤ 2^16` (`n` legal moves); frequency
+//!   `f = (w >> k) + 1`; total `Σ f ≤ 2^16`.
+
+use crate::lists::MAX_MOVES;
+use crate::moves::Move;
+use crate::position::Position;
+use crate::types::Role;
+
+use super::features::{Info, PlyMemory, Terms};
+use super::params::PARAMS;
+use super::range_coder::MAX_TOTAL;
+
+pub use super::features::layout;
+use layout::PARAM_COUNT;
+
+/// `FRAC[j] = round(32768 · 2^(−j/16))`: one octave of the weight curve.
+pub const FRAC: [u32; 16] = [
+    32768, 31379, 30048, 28774, 27554, 26386, 25268, 24196, 23170, 22188, 21247, 20347, 19484, 18658, 17867, 17109,
+];
+
+/// One term of a move's score, as the tuner sees it: parameter `param` counts `weight / 16` times.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Term {
+    /// Index into the parameter table (see [`layout`]).
+    pub param: u16,
+    /// Multiplier in sixteenths: 16 for a flat feature, the phase blend for a tapered one.
+    pub weight: u8,
+}
+
+/// The parameters padded to a power of two, so that a masked index needs no bounds check.
+static TABLE: [i16; TABLE_LEN] = padded();
+const TABLE_LEN: usize = PARAM_COUNT.next_power_of_two();
+
+const fn padded() -> [i16; TABLE_LEN] {
+    let mut table = [0; TABLE_LEN];
+    let mut i = 0;
+    while i < PARAM_COUNT {
+        table[i] = PARAMS[i];
+        i += 1;
+    }
+    table
+}
+
+/// Adds up parameters, keeping the tapered halves apart until the phase blend.
+struct Scorer<'a> {
+    params: &'a [i16; TABLE_LEN],
+    flat: i32,
+    mg: i32,
+    eg: i32,
+}
+
+impl Terms for Scorer<'_> {
+    #[inline(always)]
+    fn flat(&mut self, param: usize) {
+        self.flat += i32::from(self.params[param & (TABLE_LEN - 1)]);
+    }
+
+    #[inline(always)]
+    fn tapered(&mut self, param: usize) {
+        self.mg += i32::from(self.params[param & (TABLE_LEN - 1)]);
+        self.eg += i32::from(self.params[(param + 1) & (TABLE_LEN - 1)]);
+    }
+}
+
+impl Scorer<'_> {
+    #[inline(always)]
+    fn total(&self, phase: i32) -> i32 {
+        16 * self.flat + phase * self.mg + (16 - phase) * self.eg
+    }
+}
+
+/// Lists terms for the tuner.
+struct Recorder<F> {
+    phase: u8,
+    sink: F,
+}
+
+impl<F: FnMut(Term)> Terms for Recorder<F> {
+    fn flat(&mut self, param: usize) {
+        if param == layout::NONE {
+            return;
+        }
+        (self.sink)(Term {
+            param: param as u16,
+            weight: 16,
+        });
+    }
+
+    fn tapered(&mut self, param: usize) {
+        (self.sink)(Term {
+            param: param as u16,
+            weight: self.phase,
+        });
+        (self.sink)(Term {
+            param: param as u16 + 1,
+            weight: 16 - self.phase,
+        });
+    }
+}
+
+/// The model of one game: remembers the last two plies and which from-to pairs each side played.
+///
+/// Feed it every position in order: [`frequencies`](MoveModel::frequencies) for the legal moves of
+/// the position, then [`observe`](MoveModel::observe) with the move played.
+///
+/// ```
+/// use chessbits::codec::r#move::entropy::model::MoveModel;
+/// use chessbits::lists::MoveList;
+/// use chessbits::position::Position;
+/// let pos = Position::startpos();
+/// let mut moves = MoveList::new();
+/// pos.legal_moves(&mut moves);
+/// let mut model = MoveModel::new();
+/// let (freqs, total) = model.frequencies(&pos, &moves);
+/// assert_eq!(freqs.len(), 20);
+/// assert!(freqs.iter().all(|&f| f >= 1));
+/// assert_eq!(freqs.iter().sum::<u32>(), total);
+/// assert!(total <= 1 << 16);
+/// ```
+pub struct MoveModel {
+    last: Option<PlyMemory>,
+    own_last: Option<PlyMemory>,
+    /// `[color][from * 64 + to]`: times played in this game, saturating.
+    history: Box<[u8; 2 * 4096]>,
+    scores: Box<[i32; MAX_MOVES]>,
+    freqs: Box<[u32; MAX_MOVES]>,
+    from_cache: [i32; 64],
+}
+
+impl Default for MoveModel {
+    fn default() -> MoveModel {
+        MoveModel::new()
+    }
+}
+
+impl MoveModel {
+    /// A model at the start of a game (no move played yet).
+    pub fn new() -> MoveModel {
+        MoveModel {
+            last: None,
+            own_last: None,
+            history: Box::new([0; 2 * 4096]),
+            scores: Box::new([0; MAX_MOVES]),
+            freqs: Box::new([0; MAX_MOVES]),
+            from_cache: [0; 64],
+        }
+    }
+
+    /// Forgets the game so far.
+    ///
+    /// ```
+    /// use chessbits::codec::r#move::entropy::model::MoveModel;
+    /// let mut model = MoveModel::new();
+    /// model.reset();
+    /// ```
+    pub fn reset(&mut self) {
+        self.last = None;
+        self.own_last = None;
+        self.history.fill(0);
+    }
+
+    /// Records that `m` is played in `pos` (call before making it).
+    ///
+    /// ```
+    /// use chessbits::codec::r#move::entropy::model::MoveModel;
+    /// use chessbits::notation::uci::parse_uci;
+    /// use chessbits::position::Position;
+    /// let pos = Position::startpos();
+    /// let mut model = MoveModel::new();
+    /// model.observe(&pos, parse_uci(&pos, "e2e4").unwrap());
+    /// ```
+    pub fn observe(&mut self, pos: &Position, m: Move) {
+        let to = match m.castling_side() {
+            Some(side) => side.king_to(pos.turn()),
+            None => m.to(),
+        };
+        self.own_last = self.last;
+        self.last = Some(PlyMemory {
+            from: m.from(),
+            to,
+            capture: m.is_capture(),
+        });
+        let slot = &mut self.history[history_index(pos, m)];
+        *slot = slot.saturating_add(1);
+    }
+
+    /// Frequencies of `moves` (the legal moves of `pos`, at most [`MAX_MOVES`]) in list order, and
+    /// their total (at most 2^16). Every frequency is at least one.
+    pub fn frequencies(&mut self, pos: &Position, moves: &[Move]) -> (&[u32], u32) {
+        let n = moves.len().min(MAX_MOVES);
+        let info = Info::new(pos, self.last, self.own_last);
+        let board = pos.board();
+        let mut cached = 0u64;
+        let mut best = i32::MIN;
+        for (i, &m) in moves.iter().take(n).enumerate() {
+            let from = m.from();
+            let role = board.role_at(from).unwrap_or(Role::Pawn);
+            let bit = 1u64 << from.index();
+            if cached & bit == 0 {
+                let mut scorer = Scorer {
+                    params: &TABLE,
+                    flat: 0,
+                    mg: 0,
+                    eg: 0,
+                };
+                info.from_terms(role, from, &mut scorer);
+                self.from_cache[from.index()] = scorer.total(info.phase);
+                cached |= bit;
+            }
+            let mut scorer = Scorer {
+                params: &TABLE,
+                flat: 0,
+                mg: 0,
+                eg: 0,
+            };
+            info.move_terms(board, role, m, self.history[history_index(pos, m)], &mut scorer);
+            let score = self.from_cache[from.index()] + scorer.total(info.phase);
+            self.scores[i] = score;
+            best = best.max(score);
+        }
+        let mut sum = 0u32;
+        for (score, freq) in self.scores[..n].iter().zip(self.freqs.iter_mut()) {
+            // Below 256 sixteenths of a bit the weight is 0 (FRAC < 2^16): clamping keeps the
+            // shift in range without a branch.
+            let d = (((best - score) >> 4) as u32).min(511);
+            let w = FRAC[(d & 15) as usize] >> (d >> 4);
+            *freq = w;
+            sum += w;
+        }
+        let mut shift = 0;
+        while (sum >> shift) + n as u32 > MAX_TOTAL {
+            shift += 1;
+        }
+        let mut total = 0;
+        for f in &mut self.freqs[..n] {
+            *f = (*f >> shift) + 1;
+            total += *f;
+        }
+        (&self.freqs[..n], total)
+    }
+
+    /// Lists the terms of every move of `moves` in `pos`: calls `sink(move index, term)`. The tuner
+    /// uses it; a move's score is `Σ PARAMS[term.param] · term.weight`.
+    ///
+    /// ```
+    /// use chessbits::codec::r#move::entropy::model::{layout, MoveModel};
+    /// use chessbits::lists::MoveList;
+    /// use chessbits::position::Position;
+    /// let pos = Position::startpos();
+    /// let mut moves = MoveList::new();
+    /// pos.legal_moves(&mut moves);
+    /// let mut count = 0;
+    /// MoveModel::new().visit_terms(&pos, &moves, |_, term| {
+    ///     assert!((term.param as usize) < layout::PARAM_COUNT);
+    ///     count += 1;
+    /// });
+    /// assert!(count >= 20 * 4);
+    /// ```
+    pub fn visit_terms(&self, pos: &Position, moves: &[Move], mut sink: impl FnMut(usize, Term)) {
+        let info = Info::new(pos, self.last, self.own_last);
+        let board = pos.board();
+        for (i, &m) in moves.iter().enumerate() {
+            let role = board.role_at(m.from()).unwrap_or(Role::Pawn);
+            let mut recorder = Recorder {
+                phase: info.phase as u8,
+                sink: |t| sink(i, t),
+            };
+            info.from_terms(role, m.from(), &mut recorder);
+            info.move_terms(board, role, m, self.history[history_index(pos, m)], &mut recorder);
+        }
+    }
+}
+
+#[inline]
+fn history_index(pos: &Position, m: Move) -> usize {
+    pos.turn().index() * 4096 + m.from().index() * 64 + m.to().index()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lists::MoveList;
+
+    #[test]
+    fn frac_is_the_rounded_curve() {
+        for (j, &f) in FRAC.iter().enumerate() {
+            let exact = 32768.0 * (-(j as f64) / 16.0).exp2();
+            assert_eq!(f, exact.round() as u32, "{j}");
+        }
+    }
+
+    #[test]
+    fn recorded_terms_reproduce_the_scores() {
+        let pos = Position::from_fen("r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5").unwrap();
+        let mut moves = MoveList::new();
+        pos.legal_moves(&mut moves);
+        let mut model = MoveModel::new();
+        let mut recorded = vec![0i64; moves.len()];
+        model.visit_terms(&pos, &moves, |i, t| {
+            recorded[i] += i64::from(PARAMS[t.param as usize]) * i64::from(t.weight);
+        });
+        model.frequencies(&pos, &moves);
+        for (i, &r) in recorded.iter().enumerate() {
+            assert_eq!(i64::from(model.scores[i]), r, "{}", moves[i]);
+        }
+    }
+}

@@ -1,0 +1,386 @@
+//! A byte-oriented 32-bit range coder with exact carry propagation and a canonical, minimal flush.
+//!
+//! Integer arithmetic only, so every machine produces and accepts the same bytes. The layout, bit
+//! exactly (all numbers unsigned):
+//!
+//! - Encoder state: `low` (fits 32 bits between steps), `range` (32 bits), the output bytes.
+//!   Start: `low = 0`, `range = 0xFFFF_FFFF`, no output.
+//! - Coding a symbol with cumulative frequency `cum`, frequency `freq` (≥ 1) and total `total`
+//!   (`cum + freq ≤ total ≤ 2^16`): `r = range / total` (integer division), `low += r * cum`,
+//!   `range = r * freq`. The `range - r * total` left over is unused.
+//! - Carry: if `low ≥ 2^32`, subtract `2^32` and add one to the output read as a big-endian number
+//!   (trailing `0xFF` bytes become `0x00`, the byte before them is incremented).
+//! - Normalization: while `range < 2^24`, append the byte `low >> 24`, then `low = (low << 8) mod
+//!   2^32`, `range <<= 8`.
+//! - Flush: pick `v` = the smallest multiple of `2^k` that is `≥ low`, for the largest `k` in
+//!   `32, 24, 16, 8, 0` with `v < low + range`. If `v ≥ 2^32`, carry and subtract `2^32`. Append the
+//!   top `(32 - k) / 8` bytes of `v` (big endian). With `range ≥ 2^24` this is at most one byte.
+//!
+//! The decoder reads the stream as a big-endian fraction and pads it with zero bytes past the end:
+//! `code` starts as the first four bytes, `range = 0xFFFF_FFFF`. For a symbol it computes `r = range
+//! / total` and the target `t = code / r` (an error if `t ≥ total`), finds the symbol with `cum ≤ t <
+//! cum + freq`, then `code -= r * cum`, `range = r * freq` and normalizes like the encoder, shifting
+//! in the next byte. At the end it checks that the stream is exactly what the encoder writes: every
+//! byte was read, the last four bytes read (padding included) equal the flush value computed from the
+//! decoder's own `low = window - code` and `range`, and the padding equals what the flush left out.
+//! So a truncated or extended stream is never accepted as the same symbols; at most `4` padding
+//! bytes are ever needed, so reading a fifth one stops decoding at once.
+
+use core::fmt;
+
+/// Largest total frequency a symbol may be coded with.
+pub const MAX_TOTAL: u32 = 1 << 16;
+
+const TOP: u32 = 1 << 24;
+
+/// Why a byte stream is not a range-coded stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RangeError {
+    /// The code value points past the last symbol: the bytes were not written by this coder.
+    Corrupt,
+    /// The decoder needed more bytes than the stream has.
+    Truncated,
+    /// Symbols decoded, but the stream does not end the way the encoder ends it (extra or missing
+    /// bytes).
+    NonCanonical,
+}
+
+impl fmt::Display for RangeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            RangeError::Corrupt => "corrupt range-coded data",
+            RangeError::Truncated => "range-coded data ends too early",
+            RangeError::NonCanonical => "range-coded data does not end where its symbols end",
+        })
+    }
+}
+
+impl std::error::Error for RangeError {}
+
+/// The flush value for the interval `[low, low + range)` and how many bytes of it are written.
+fn flush_point(low: u64, range: u32) -> (u64, usize) {
+    for (k, bytes) in [(32u32, 0usize), (24, 1), (16, 2), (8, 3)] {
+        let step = 1u64 << k;
+        let v = (low + step - 1) & !(step - 1);
+        if v < low + u64::from(range) {
+            return (v, bytes);
+        }
+    }
+    (low, 4)
+}
+
+/// Range encoder appending to a byte vector.
+///
+/// ```
+/// use chessbits::codec::r#move::entropy::range_coder::{RangeDecoder, RangeEncoder};
+/// let mut bytes = Vec::new();
+/// let mut enc = RangeEncoder::new(&mut bytes);
+/// for symbol in [0u32, 2, 1, 2] {
+///     // Three symbols with frequencies 1, 2 and 5 (total 8).
+///     let (cum, freq) = [(0, 1), (1, 2), (3, 5)][symbol as usize];
+///     enc.encode(cum, freq, 8);
+/// }
+/// enc.finish();
+/// let mut dec = RangeDecoder::new(&bytes);
+/// let mut decoded = Vec::new();
+/// for _ in 0..4 {
+///     let t = dec.target(8).unwrap();
+///     let (symbol, cum, freq) = if t < 1 { (0, 0, 1) } else if t < 3 { (1, 1, 2) } else { (2, 3, 5) };
+///     dec.consume(cum, freq).unwrap();
+///     decoded.push(symbol);
+/// }
+/// dec.finish().unwrap();
+/// assert_eq!(decoded, [0, 2, 1, 2]);
+/// ```
+#[derive(Debug)]
+pub struct RangeEncoder<'a> {
+    low: u64,
+    range: u32,
+    out: &'a mut Vec<u8>,
+}
+
+impl<'a> RangeEncoder<'a> {
+    /// An encoder appending to `out` (existing bytes are kept and never changed by carries: the
+    /// coded value is below one, so a carry never runs past the encoder's own first byte).
+    pub fn new(out: &'a mut Vec<u8>) -> RangeEncoder<'a> {
+        RangeEncoder {
+            low: 0,
+            range: u32::MAX,
+            out,
+        }
+    }
+
+    /// Codes the symbol `[cum, cum + freq)` of `total`.
+    ///
+    /// Requires `freq ≥ 1`, `cum + freq ≤ total ≤ MAX_TOTAL`; the callers (the model) guarantee it,
+    /// it is checked in debug builds.
+    #[inline]
+    pub fn encode(&mut self, cum: u32, freq: u32, total: u32) {
+        debug_assert!(freq >= 1 && cum + freq <= total && total <= MAX_TOTAL);
+        let r = self.range / total;
+        self.low += u64::from(r) * u64::from(cum);
+        self.range = r * freq;
+        if self.low >> 32 != 0 {
+            self.low &= 0xFFFF_FFFF;
+            self.carry();
+        }
+        while self.range < TOP {
+            self.out.push((self.low >> 24) as u8);
+            self.low = (self.low << 8) & 0xFFFF_FFFF;
+            self.range <<= 8;
+        }
+    }
+
+    fn carry(&mut self) {
+        for byte in self.out.iter_mut().rev() {
+            let (sum, overflow) = byte.overflowing_add(1);
+            *byte = sum;
+            if !overflow {
+                break;
+            }
+        }
+    }
+
+    /// Writes the shortest tail that identifies the final interval (at most one byte).
+    pub fn finish(mut self) {
+        let (mut v, bytes) = flush_point(self.low, self.range);
+        if v >> 32 != 0 {
+            v &= 0xFFFF_FFFF;
+            self.carry();
+        }
+        for i in 0..bytes {
+            self.out.push((v >> (24 - 8 * i)) as u8);
+        }
+    }
+}
+
+/// Range decoder over a byte slice; see the module docs for the checks it makes.
+///
+/// ```
+/// use chessbits::codec::r#move::entropy::range_coder::{RangeDecoder, RangeError};
+/// // A stream that ends in a zero byte is never written by the encoder.
+/// let mut dec = RangeDecoder::new(&[0x12, 0x00]);
+/// assert_eq!(dec.finish(), Err(RangeError::NonCanonical));
+/// ```
+#[derive(Debug)]
+pub struct RangeDecoder<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    padding: usize,
+    code: u32,
+    range: u32,
+    /// The last four bytes read, padding included.
+    window: u32,
+    /// `range / total` and `total` of the pending symbol.
+    r: u32,
+    total: u32,
+}
+
+impl<'a> RangeDecoder<'a> {
+    /// A decoder reading `bytes` from the start.
+    pub fn new(bytes: &'a [u8]) -> RangeDecoder<'a> {
+        let mut dec = RangeDecoder {
+            bytes,
+            pos: 0,
+            padding: 0,
+            code: 0,
+            range: u32::MAX,
+            window: 0,
+            r: 0,
+            total: 0,
+        };
+        for _ in 0..4 {
+            let byte = dec.next_byte();
+            dec.code = dec.code << 8 | u32::from(byte);
+        }
+        dec
+    }
+
+    #[inline]
+    fn next_byte(&mut self) -> u8 {
+        let byte = match self.bytes.get(self.pos) {
+            Some(&b) => {
+                self.pos += 1;
+                b
+            }
+            None => {
+                self.padding += 1;
+                0
+            }
+        };
+        self.window = self.window << 8 | u32::from(byte);
+        byte
+    }
+
+    /// The target value in `0..total` that selects the next symbol (`total` in `1..=MAX_TOTAL`).
+    #[inline]
+    pub fn target(&mut self, total: u32) -> Result<u32, RangeError> {
+        if total == 0 || total > MAX_TOTAL {
+            return Err(RangeError::Corrupt);
+        }
+        self.r = self.range / total;
+        self.total = total;
+        let t = self.code / self.r;
+        if t >= total {
+            return Err(RangeError::Corrupt);
+        }
+        Ok(t)
+    }
+
+    /// Removes the symbol `[cum, cum + freq)` that contains the last target.
+    #[inline]
+    pub fn consume(&mut self, cum: u32, freq: u32) -> Result<(), RangeError> {
+        // Holds when the symbol contains the last target; checked so that a caller bug cannot wrap.
+        let fits = freq != 0 && cum.checked_add(freq).is_some_and(|end| end <= self.total);
+        let offset = self.r * cum.min(self.total);
+        if !fits || self.code < offset || self.code - offset >= self.r * freq.min(self.total) {
+            return Err(RangeError::Corrupt);
+        }
+        self.code -= offset;
+        self.range = self.r * freq;
+        self.total = 0;
+        while self.range < TOP {
+            let byte = self.next_byte();
+            self.code = self.code << 8 | u32::from(byte);
+            self.range <<= 8;
+        }
+        if self.padding > 4 {
+            return Err(RangeError::Truncated);
+        }
+        Ok(())
+    }
+
+    /// Checks that the stream ends exactly where the encoder would have ended it.
+    pub fn finish(&mut self) -> Result<(), RangeError> {
+        let low = self.window.wrapping_sub(self.code);
+        let (v, bytes) = flush_point(u64::from(low), self.range);
+        let expected_padding = 4 - bytes;
+        if self.pos != self.bytes.len() || self.padding != expected_padding || v as u32 != self.window {
+            return Err(RangeError::NonCanonical);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Deterministic pseudo-random numbers (xorshift).
+    fn rng(seed: u64) -> impl FnMut() -> u64 {
+        let mut x = seed | 1;
+        move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        }
+    }
+
+    fn random_stream(seed: u64, len: usize) -> (Vec<(Vec<u32>, usize)>, Vec<u8>) {
+        let mut next = rng(seed);
+        let mut symbols = Vec::new();
+        let mut bytes = Vec::new();
+        let mut enc = RangeEncoder::new(&mut bytes);
+        for _ in 0..len {
+            let n = 1 + (next() % 40) as usize;
+            let freqs: Vec<u32> = (0..n).map(|_| 1 + (next() % 2000) as u32).collect();
+            let pick = (next() % n as u64) as usize;
+            let cum: u32 = freqs[..pick].iter().sum();
+            let total: u32 = freqs.iter().sum();
+            enc.encode(cum, freqs[pick], total);
+            symbols.push((freqs, pick));
+        }
+        enc.finish();
+        (symbols, bytes)
+    }
+
+    fn decode(symbols: &[(Vec<u32>, usize)], bytes: &[u8]) -> Result<Vec<usize>, RangeError> {
+        let mut dec = RangeDecoder::new(bytes);
+        let mut out = Vec::new();
+        for (freqs, _) in symbols {
+            let total: u32 = freqs.iter().sum();
+            let t = dec.target(total)?;
+            let mut cum = 0;
+            for (i, &f) in freqs.iter().enumerate() {
+                if t < cum + f {
+                    dec.consume(cum, f)?;
+                    out.push(i);
+                    break;
+                }
+                cum += f;
+            }
+        }
+        dec.finish()?;
+        Ok(out)
+    }
+
+    #[test]
+    fn round_trips_random_streams() {
+        for seed in 1..200 {
+            let (symbols, bytes) = random_stream(seed, (seed as usize * 7) % 300);
+            let expected: Vec<usize> = symbols.iter().map(|s| s.1).collect();
+            assert_eq!(decode(&symbols, &bytes), Ok(expected), "seed {seed}");
+        }
+    }
+
+    #[test]
+    fn size_is_close_to_the_information_content() {
+        let (symbols, bytes) = random_stream(99, 5000);
+        let bits: f64 = symbols
+            .iter()
+            .map(|(f, pick)| (f.iter().sum::<u32>() as f64 / f[*pick] as f64).log2())
+            .sum();
+        let actual = bytes.len() as f64 * 8.0;
+        assert!(actual >= bits && actual < bits * 1.002 + 16.0, "{actual} vs {bits}");
+    }
+
+    #[test]
+    fn cut_or_extended_streams_never_decode_to_the_same_symbols() {
+        for seed in 1..100 {
+            let (symbols, bytes) = random_stream(seed, 50);
+            let expected: Vec<usize> = symbols.iter().map(|s| s.1).collect();
+            for cut in 0..bytes.len() {
+                assert_ne!(decode(&symbols, &bytes[..cut]), Ok(expected.clone()));
+            }
+            for extra in [0u8, 1, 0xFF] {
+                let mut longer = bytes.clone();
+                longer.push(extra);
+                assert_ne!(decode(&symbols, &longer), Ok(expected.clone()));
+            }
+        }
+    }
+
+    #[test]
+    fn empty_stream_codes_no_symbols() {
+        let mut bytes = Vec::new();
+        RangeEncoder::new(&mut bytes).finish();
+        assert!(bytes.is_empty());
+        assert_eq!(RangeDecoder::new(&bytes).finish(), Ok(()));
+        assert_eq!(RangeDecoder::new(&[1]).finish(), Err(RangeError::NonCanonical));
+    }
+
+    #[test]
+    fn certain_symbols_cost_nothing() {
+        let mut bytes = Vec::new();
+        let mut enc = RangeEncoder::new(&mut bytes);
+        for _ in 0..1000 {
+            enc.encode(0, 7, 7);
+        }
+        enc.finish();
+        assert!(bytes.is_empty());
+    }
+
+    #[test]
+    fn bad_targets_and_symbols_are_errors() {
+        // All ones: the code value lies past every symbol (beyond range / total * total).
+        assert_eq!(RangeDecoder::new(&[0xFF; 4]).target(3), Err(RangeError::Corrupt));
+        let mut dec = RangeDecoder::new(&[0xAA; 4]);
+        assert_eq!(dec.target(0), Err(RangeError::Corrupt));
+        assert_eq!(dec.target(MAX_TOTAL + 1), Err(RangeError::Corrupt));
+        assert_eq!(dec.consume(0, 1), Err(RangeError::Corrupt), "no target asked for");
+        let t = dec.target(3).unwrap();
+        assert_eq!(t, 2);
+        assert_eq!(dec.consume(0, 1), Err(RangeError::Corrupt));
+    }
+}
