@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 
 mod moves_cmd;
 mod perft_cmd;
+mod pgn_cmd;
 
 #[derive(Parser)]
 #[command(
@@ -24,6 +25,8 @@ enum Command {
     Perft(perft_cmd::PerftArgs),
     /// List the legal moves of a position.
     Moves(moves_cmd::MovesArgs),
+    /// Check or convert PGN files.
+    Pgn(pgn_cmd::PgnArgs),
 }
 
 fn main() -> ExitCode {
@@ -31,6 +34,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft(args) => perft_cmd::run(args),
         Command::Moves(args) => moves_cmd::run(args),
+        Command::Pgn(args) => pgn_cmd::run(args),
     };
     match result {
         Ok(code) => code,
