@@ -161,7 +161,9 @@ mod tests {
         let freqs = [1, 7, 300, 40000, 20, 5000];
         let cum = cumulative(&freqs);
         let total = *cum.last().unwrap();
-        let symbols: Vec<usize> = (0..2000u32).map(|i| (i.wrapping_mul(2654435761) >> 7) as usize % 6).collect();
+        let symbols: Vec<usize> = (0..2000u32)
+            .map(|i| (i.wrapping_mul(2654435761) >> 7) as usize % 6)
+            .collect();
         let mut enc = Encoder::new(BitWriter::new());
         let mut information = 0.0;
         for &s in &symbols {
@@ -170,7 +172,10 @@ mod tests {
         }
         let w = enc.finish();
         let bits = w.bit_len() as f64;
-        assert!(bits <= information + 3.0 && bits >= information - 1.0, "{bits} vs {information}");
+        assert!(
+            bits <= information + 3.0 && bits >= information - 1.0,
+            "{bits} vs {information}"
+        );
         let bytes = w.finish();
         let mut input = Bits::zero_extended(&bytes);
         let mut dec = Decoder::new(&mut input).unwrap();
@@ -187,7 +192,7 @@ mod tests {
         let cum = cumulative(&[3, 1, 1, 60000]);
         let total = *cum.last().unwrap();
         for seed in 0..200u32 {
-            let bytes: Vec<u8> = (0..12u32).map(|i| (seed.wrapping_mul(97) ^ i * 31) as u8).collect();
+            let bytes: Vec<u8> = (0..12u32).map(|i| (seed.wrapping_mul(97) ^ (i * 31)) as u8).collect();
             let mut input = Bits::zero_extended(&bytes);
             let mut dec = Decoder::new(&mut input).unwrap();
             for _ in 0..100 {

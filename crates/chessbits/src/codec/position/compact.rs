@@ -60,7 +60,7 @@
 //! ```
 
 use super::arith::{Decoder, Encoder};
-use super::compact_model::{CLOCK_FREQS, SQUARE_FREQS};
+use super::compact_model::{CLOCK_FREQS, PHASE_FREQS, SQUARE_FREQS};
 use super::{ensure_canonical, read_clock7, write_clock7, Bits, PositionCodeError, PositionCodec};
 use crate::codec::bits::BitWriter;
 use crate::position::{Board, Setup};
@@ -147,6 +147,18 @@ const PUSHED_PAWN: u8 = 14;
 pub(super) const CONTEXTS: usize = 435;
 /// Clock symbols: 0–99 and "100 or more".
 pub(super) const CLOCK_SYMBOLS: usize = 101;
+/// Game phases, by the number of pieces on the board (see [`phase`]).
+pub(super) const PHASES: usize = 3;
+
+/// The phase of a board with `pieces` pieces: 0 for 28 or more (opening), 1 for 20 to 27, 2 for
+/// fewer (endgame).
+fn phase(pieces: u32) -> usize {
+    match pieces {
+        28.. => 0,
+        20..=27 => 1,
+        _ => 2,
+    }
+}
 const CLOCK_ESCAPE: u32 = 100;
 
 /// The symbols of the 64 squares (see the layout), after checking the setup is accepted.
@@ -165,7 +177,9 @@ fn symbols(setup: &Setup) -> Result<[u8; 64], PositionCodeError> {
             if ep.rank() != Rank::SIXTH.relative_to(setup.turn)
                 || pawn.and_then(|sq| board.piece_at(sq)) != Some(Piece::new(!setup.turn, Role::Pawn))
             {
-                return Err(PositionCodeError::Unsupported("en passant square not behind a pawn that just moved"));
+                return Err(PositionCodeError::Unsupported(
+                    "en passant square not behind a pawn that just moved",
+                ));
             }
             pawn
         }
@@ -258,53 +272,61 @@ pub(super) fn context(syms: &[u8; 64], sq: usize) -> usize {
 /// What the coder knows while going through the squares, to exclude impossible symbols.
 #[derive(Clone, Debug)]
 struct Exclusions {
-    turn: Color,
-    kings: [bool; 2],
-    pushed: bool,
+    /// The rank (0–7) where a pawn that just advanced two squares may stand.
+    pushed_rank: usize,
+    /// Symbols excluded from now on: kings already seen, the pushed pawn once seen.
+    seen: u16,
+}
+
+/// Symbols that can never stand on a square of `rank`, as a bit set.
+fn never_on(rank: usize) -> u16 {
+    const PAWNS: u16 = 1 << 1 | 1 << 7;
+    match rank {
+        0 | 7 => PAWNS | 1 << PUSHED_PAWN,
+        _ => 1 << CASTLING_ROOK | 1 << PUSHED_PAWN,
+    }
 }
 
 impl Exclusions {
     fn new(turn: Color) -> Exclusions {
         Exclusions {
-            turn,
-            kings: [false; 2],
-            pushed: false,
+            pushed_rank: if turn == Color::White { 4 } else { 3 },
+            seen: 0,
         }
     }
 
-    /// Whether `sym` may stand on `sq` now.
-    fn allows(&self, sym: u8, sq: usize) -> bool {
+    /// The symbols that may not stand on `sq` now, as a bit set.
+    fn excluded(&self, sq: usize) -> u16 {
         let rank = sq / 8;
-        match sym {
-            1 | 7 => rank != 0 && rank != 7,
-            6 => !self.kings[0],
-            12 => !self.kings[1],
-            CASTLING_ROOK => rank == 0 || rank == 7,
-            PUSHED_PAWN => !self.pushed && rank == if self.turn == Color::White { 4 } else { 3 },
-            _ => true,
-        }
+        let never = if rank == self.pushed_rank {
+            never_on(rank) & !(1 << PUSHED_PAWN)
+        } else {
+            never_on(rank)
+        };
+        never | self.seen
     }
 
     fn saw(&mut self, sym: u8) {
-        match sym {
-            6 => self.kings[0] = true,
-            12 => self.kings[1] = true,
-            PUSHED_PAWN => self.pushed = true,
-            _ => {}
+        if matches!(sym, 6 | 12 | PUSHED_PAWN) {
+            self.seen |= 1 << sym;
         }
     }
 }
 
-/// The frequencies for square `sq` in context `ctx`, impossible symbols at zero, and their total.
-fn square_freqs(ctx: usize, sq: usize, exclusions: &Exclusions) -> ([u32; SYMBOLS], u32) {
+/// The frequencies for square `sq` in context `ctx` and phase `phase`, impossible symbols at zero,
+/// and their total.
+fn square_freqs(ctx: usize, phase: usize, sq: usize, exclusions: &Exclusions) -> ([u32; SYMBOLS], u32) {
+    let excluded = exclusions.excluded(sq);
+    let row = SQUARE_FREQS
+        .get(ctx)
+        .and_then(|phases| phases.get(phase))
+        .unwrap_or(&[1; SYMBOLS]);
     let mut freqs = [0u32; SYMBOLS];
     let mut total = 0;
-    let table = SQUARE_FREQS.get(ctx).copied().unwrap_or([1; SYMBOLS]);
-    for (sym, (f, &t)) in freqs.iter_mut().zip(table.iter()).enumerate() {
-        if exclusions.allows(sym as u8, sq) {
-            *f = u32::from(t).max(1);
-            total += *f;
-        }
+    for (sym, (f, &t)) in freqs.iter_mut().zip(row).enumerate() {
+        let allowed = u32::from(excluded >> sym & 1 == 0);
+        *f = u32::from(t).max(1) * allowed;
+        total += *f;
     }
     (freqs, total)
 }
@@ -315,12 +337,14 @@ fn interval(freqs: &[u32], sym: usize) -> (u32, u32) {
     (low, low + freqs.get(sym).copied().unwrap_or(0))
 }
 
-fn clock_total() -> u32 {
-    CLOCK_FREQS.iter().map(|&f| u32::from(f).max(1)).sum()
+/// Frequencies (each at least 1) and their total.
+fn table<const N: usize>(freqs: &[u16; N]) -> ([u32; N], u32) {
+    let freqs = freqs.map(|f| u32::from(f).max(1));
+    (freqs, freqs.iter().sum())
 }
 
-fn clock_freqs() -> [u32; CLOCK_SYMBOLS] {
-    CLOCK_FREQS.map(|f| u32::from(f).max(1))
+fn clock_table(phase: usize) -> ([u32; CLOCK_SYMBOLS], u32) {
+    table(CLOCK_FREQS.get(phase).unwrap_or(&[1; CLOCK_SYMBOLS]))
 }
 
 /// The modeled form, or `None` if a symbol is excluded (the fallback then takes over).
@@ -328,10 +352,18 @@ fn write_modeled(setup: &Setup, syms: &[u8; 64]) -> Option<BitWriter> {
     let mut head = BitWriter::new();
     head.write_bit(false);
     let mut enc = Encoder::new(head);
-    enc.encode(u32::from(setup.turn == Color::Black), u32::from(setup.turn == Color::Black) + 1, 2);
+    enc.encode(
+        u32::from(setup.turn == Color::Black),
+        u32::from(setup.turn == Color::Black) + 1,
+        2,
+    );
+    let phase = phase(setup.board.occupied().count());
+    let (freqs, total) = table(&PHASE_FREQS);
+    let (low, high) = interval(&freqs, phase);
+    enc.encode(low, high, total);
     let mut exclusions = Exclusions::new(setup.turn);
     for sq in 0..64 {
-        let (freqs, total) = square_freqs(context(syms, sq), sq, &exclusions);
+        let (freqs, total) = square_freqs(context(syms, sq), phase, sq, &exclusions);
         let sym = syms[sq];
         let (low, high) = interval(&freqs, usize::from(sym));
         if low == high {
@@ -340,10 +372,10 @@ fn write_modeled(setup: &Setup, syms: &[u8; 64]) -> Option<BitWriter> {
         enc.encode(low, high, total);
         exclusions.saw(sym);
     }
-    let freqs = clock_freqs();
+    let (freqs, total) = clock_table(phase);
     let clock = setup.halfmove_clock;
     let (low, high) = interval(&freqs, clock.min(CLOCK_ESCAPE) as usize);
-    enc.encode(low, high, clock_total());
+    enc.encode(low, high, total);
     if clock >= CLOCK_ESCAPE {
         let extra = clock - CLOCK_ESCAPE;
         enc.encode(extra >> 16, (extra >> 16) + 1, 1 << 16);
@@ -369,10 +401,12 @@ fn write_fallback(setup: &Setup, syms: &[u8; 64]) -> BitWriter {
 /// The bytes and the bit length up to the last 1 bit.
 fn write(setup: &Setup) -> Result<(Vec<u8>, u64), PositionCodeError> {
     let syms = symbols(setup)?;
-    let fallback = write_fallback(setup, &syms);
+    // The fallback's length before its trailing zeros go: mode, turn, occupancy, pieces, clock.
+    let clock_bits = if setup.halfmove_clock < 127 { 7 } else { 39 };
+    let fallback_bits = 2 + 64 + 4 * u64::from(setup.board.occupied().count()) + clock_bits;
     let chosen = match write_modeled(setup, &syms) {
-        Some(modeled) if modeled.bit_len() <= fallback.bit_len() => modeled,
-        _ => fallback,
+        Some(modeled) if modeled.bit_len() <= fallback_bits => modeled,
+        _ => write_fallback(setup, &syms),
     };
     let mut bytes = chosen.finish();
     while bytes.last() == Some(&0) {
@@ -390,16 +424,18 @@ fn read_modeled(bits: &mut Bits<'_>) -> Result<Setup, PositionCodeError> {
     let black = dec.target(2) == 1;
     dec.consume(u32::from(black), u32::from(black) + 1, 2)?;
     let turn = if black { Color::Black } else { Color::White };
+    let (freqs, total) = table(&PHASE_FREQS);
+    let phase = decode_symbol(&mut dec, &freqs, total)?;
     let mut syms = [EMPTY; 64];
     let mut exclusions = Exclusions::new(turn);
     for sq in 0..64 {
-        let (freqs, total) = square_freqs(context(&syms, sq), sq, &exclusions);
+        let (freqs, total) = square_freqs(context(&syms, sq), phase, sq, &exclusions);
         let sym = decode_symbol(&mut dec, &freqs, total)?;
         syms[sq] = sym as u8;
         exclusions.saw(sym as u8);
     }
-    let freqs = clock_freqs();
-    let mut clock = decode_symbol(&mut dec, &freqs, clock_total())? as u32;
+    let (freqs, total) = clock_table(phase);
+    let mut clock = decode_symbol(&mut dec, &freqs, total)? as u32;
     if clock == CLOCK_ESCAPE {
         let high = dec.target(1 << 16);
         dec.consume(high, high + 1, 1 << 16)?;
@@ -453,8 +489,9 @@ fn read_fallback(bits: &mut Bits<'_>) -> Result<Setup, PositionCodeError> {
 /// ```
 #[derive(Clone, Debug)]
 pub struct ModelTrainer {
-    squares: Vec<[u64; SYMBOLS]>,
-    clock: [u64; CLOCK_SYMBOLS],
+    squares: Vec<[[u64; SYMBOLS]; PHASES]>,
+    phases: [u64; PHASES],
+    clock: [[u64; CLOCK_SYMBOLS]; PHASES],
     positions: u64,
 }
 
@@ -468,8 +505,9 @@ impl ModelTrainer {
     /// No positions yet.
     pub fn new() -> ModelTrainer {
         ModelTrainer {
-            squares: vec![[0; SYMBOLS]; CONTEXTS],
-            clock: [0; CLOCK_SYMBOLS],
+            squares: vec![[[0; SYMBOLS]; PHASES]; CONTEXTS],
+            phases: [0; PHASES],
+            clock: [[0; CLOCK_SYMBOLS]; PHASES],
             positions: 0,
         }
     }
@@ -479,12 +517,14 @@ impl ModelTrainer {
         let Ok(syms) = symbols(setup) else {
             return;
         };
+        let phase = phase(setup.board.occupied().count());
         for sq in 0..64 {
             if let Some(counts) = self.squares.get_mut(context(&syms, sq)) {
-                counts[usize::from(syms[sq])] += 1;
+                counts[phase][usize::from(syms[sq])] += 1;
             }
         }
-        self.clock[setup.halfmove_clock.min(CLOCK_ESCAPE) as usize] += 1;
+        self.phases[phase] += 1;
+        self.clock[phase][setup.halfmove_clock.min(CLOCK_ESCAPE) as usize] += 1;
         self.positions += 1;
     }
 
@@ -494,22 +534,32 @@ impl ModelTrainer {
     }
 
     /// The tables as Rust source for `compact_model.rs`: counts scaled to a total below 2^15 per
-    /// context (each possible symbol at least 1, so any board stays codable).
+    /// table (each symbol at least 1, so any board stays codable).
     pub fn rust_source(&self) -> String {
+        let row = |counts: &[u64]| -> String {
+            let freqs: Vec<String> = scale(counts, 1 << 15).iter().map(u32::to_string).collect();
+            format!("[{}]", freqs.join(", "))
+        };
         let mut out = String::new();
         out.push_str("//! The compact code's frequency tables, generated by `compact::ModelTrainer` (see the\n");
         out.push_str("//! ignored test `train_compact_model` in `tests/position_codes_games.rs`). Do not edit.\n\n");
-        out.push_str("use super::compact::{CLOCK_SYMBOLS, CONTEXTS, SYMBOLS};\n\n");
-        out.push_str(&format!("/// Trained on {} positions.\n", self.positions));
-        out.push_str("#[rustfmt::skip]\npub(super) const SQUARE_FREQS: [[u16; SYMBOLS]; CONTEXTS] = [\n");
-        for counts in &self.squares {
-            let row: Vec<String> = scale(counts, 1 << 15).iter().map(u32::to_string).collect();
-            out.push_str(&format!("    [{}],\n", row.join(", ")));
+        out.push_str("use super::compact::{CLOCK_SYMBOLS, CONTEXTS, PHASES, SYMBOLS};\n\n");
+        out.push_str(&format!("// Trained on {} positions.\n\n", self.positions));
+        out.push_str("/// How often each phase occurs.\n");
+        out.push_str(&format!(
+            "pub(super) static PHASE_FREQS: [u16; PHASES] = {};\n\n",
+            row(&self.phases)
+        ));
+        out.push_str("/// Symbol frequencies by square context, then phase: one line per context.\n");
+        out.push_str("#[rustfmt::skip]\npub(super) static SQUARE_FREQS: [[[u16; SYMBOLS]; PHASES]; CONTEXTS] = [\n");
+        for phases in &self.squares {
+            let rows: Vec<String> = phases.iter().map(|counts| row(counts)).collect();
+            out.push_str(&format!("    [{}],\n", rows.join(", ")));
         }
-        out.push_str("];\n\n#[rustfmt::skip]\npub(super) const CLOCK_FREQS: [u16; CLOCK_SYMBOLS] = [\n");
-        for chunk in scale(&self.clock, 1 << 15).chunks(16) {
-            let row: Vec<String> = chunk.iter().map(u32::to_string).collect();
-            out.push_str(&format!("    {},\n", row.join(", ")));
+        out.push_str("];\n\n/// Halfmove clock frequencies by phase.\n");
+        out.push_str("#[rustfmt::skip]\npub(super) static CLOCK_FREQS: [[u16; CLOCK_SYMBOLS]; PHASES] = [\n");
+        for counts in &self.clock {
+            out.push_str(&format!("    {},\n", row(counts)));
         }
         out.push_str("];\n");
         out

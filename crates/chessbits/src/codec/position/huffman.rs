@@ -83,8 +83,7 @@
 //! ```
 
 use super::{
-    ensure_canonical, finish_with_end_marker, read_clock7, write_clock7, Bits, PositionCodeError,
-    PositionCodec,
+    ensure_canonical, finish_with_end_marker, read_clock7, write_clock7, Bits, PositionCodeError, PositionCodec,
 };
 use crate::codec::bits::BitWriter;
 use crate::position::{Board, Setup};
@@ -190,7 +189,9 @@ fn castling_corners(board: &Board, color: Color) -> Bitboard {
     if board.piece_at(Square::E1.relative_to(color)) != Some(Piece::new(color, Role::King)) {
         return Bitboard::EMPTY;
     }
-    let corners = Bitboard::EMPTY.with(Square::A1.relative_to(color)).with(Square::H1.relative_to(color));
+    let corners = Bitboard::EMPTY
+        .with(Square::A1.relative_to(color))
+        .with(Square::H1.relative_to(color));
     corners & board.by_piece(Piece::new(color, Role::Rook))
 }
 
@@ -258,7 +259,10 @@ fn check_fields(setup: &Setup) -> Result<(), PositionCodeError> {
     }
     if let Some(ep) = setup.ep_square {
         let candidates = ep_candidates(&setup.board, setup.turn);
-        if !candidates.into_iter().any(|pawn| ep_square_behind(pawn, !setup.turn) == Some(ep)) {
+        if !candidates
+            .into_iter()
+            .any(|pawn| ep_square_behind(pawn, !setup.turn) == Some(ep))
+        {
             return Err(PositionCodeError::Unsupported(
                 "en passant square not behind a pawn that could be taken en passant",
             ));

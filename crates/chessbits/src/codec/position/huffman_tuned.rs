@@ -236,7 +236,9 @@ fn check(setup: &Setup) -> Result<(u16, [Square; 2]), PositionCodeError> {
     let mut kings = [Square::A1; 2];
     for color in Color::ALL {
         let bb = board.by_piece(Piece::new(color, Role::King));
-        kings[color.index()] = bb.single_square().ok_or(PositionCodeError::Unsupported("not one king per color"))?;
+        kings[color.index()] = bb
+            .single_square()
+            .ok_or(PositionCodeError::Unsupported("not one king per color"))?;
         if board.by_piece(Piece::new(color, Role::Pawn)).count() > 8 {
             return Err(PositionCodeError::Unsupported("more than eight pawns of one color"));
         }
@@ -245,11 +247,14 @@ fn check(setup: &Setup) -> Result<(u16, [Square; 2]), PositionCodeError> {
             return Err(PositionCodeError::Unsupported("castling right without its rook"));
         }
     }
-    let number = kings::encode(kings[0], kings[1], setup.castling)
-        .ok_or(PositionCodeError::Unsupported("kings touching, or castling rights other than a1/h1/a8/h8"))?;
+    let number = kings::encode(kings[0], kings[1], setup.castling).ok_or(PositionCodeError::Unsupported(
+        "kings touching, or castling rights other than a1/h1/a8/h8",
+    ))?;
     if let Some(ep) = setup.ep_square {
         if ep.rank() != Rank::SIXTH.relative_to(setup.turn) || board.by_role(Role::Pawn).is_empty() {
-            return Err(PositionCodeError::Unsupported("en passant square off the sixth rank or without pawns"));
+            return Err(PositionCodeError::Unsupported(
+                "en passant square off the sixth rank or without pawns",
+            ));
         }
     }
     Ok((number, kings))
@@ -258,7 +263,9 @@ fn check(setup: &Setup) -> Result<(u16, [Square; 2]), PositionCodeError> {
 fn write(setup: &Setup) -> Result<BitWriter, PositionCodeError> {
     let (number, kings) = check(setup)?;
     let no_pawns = setup.board.by_role(Role::Pawn).is_empty();
-    let first = board_squares(kings).find_map(|sq| setup.board.piece_at(sq)).map(|p| p.color);
+    let first = board_squares(kings)
+        .find_map(|sq| setup.board.piece_at(sq))
+        .map(|p| p.color);
     let first_count = first.map(|c| setup.board.by_color(c).count() - 1).filter(|&n| n <= 15);
     let mut best: Option<BitWriter> = None;
     for (runs, counted) in [(false, false), (true, false), (false, true), (true, true)] {
@@ -368,7 +375,9 @@ fn read(r: &mut Bits<'_>) -> Result<Setup, PositionCodeError> {
     while r.position() < end {
         if r.read_bit()? {
             let piece = read_piece(r, &tracker, options)?;
-            let sq = *squares.get(next).ok_or(PositionCodeError::Invalid("pieces beyond the board"))?;
+            let sq = *squares
+                .get(next)
+                .ok_or(PositionCodeError::Invalid("pieces beyond the board"))?;
             board.put(sq, piece);
             tracker.saw(piece);
             next += 1;

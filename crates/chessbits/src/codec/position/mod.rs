@@ -169,7 +169,9 @@ fn ensure_canonical(
 ) -> Result<Setup, PositionCodeError> {
     match encode(&decoded) {
         Ok(again) if again == bytes => Ok(decoded),
-        Ok(_) => Err(PositionCodeError::Invalid("not the canonical code of the position it describes")),
+        Ok(_) => Err(PositionCodeError::Invalid(
+            "not the canonical code of the position it describes",
+        )),
         Err(PositionCodeError::Unsupported(why)) => Err(PositionCodeError::Invalid(why)),
         Err(other) => Err(other),
     }

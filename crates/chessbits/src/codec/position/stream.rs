@@ -163,7 +163,11 @@ fn write(setup: &Setup) -> Result<BitWriter, PositionCodeError> {
     match setup.ep_square {
         None => w.write(0, 4),
         Some(ep) if ep.rank() == ep_rank => w.write(ep.file().index() as u64 + 1, 4),
-        Some(_) => return Err(PositionCodeError::Unsupported("en passant square not on the sixth rank")),
+        Some(_) => {
+            return Err(PositionCodeError::Unsupported(
+                "en passant square not on the sixth rank",
+            ))
+        }
     }
     write_clock7(&mut w, setup.halfmove_clock);
     Ok(w)
@@ -182,7 +186,9 @@ fn write_gap(w: &mut BitWriter, mut gap: u64) {
 }
 
 fn corner_squares() -> crate::types::Bitboard {
-    CASTLING_SQUARES.iter().fold(crate::types::Bitboard::EMPTY, |bb, &sq| bb.with(sq))
+    CASTLING_SQUARES
+        .iter()
+        .fold(crate::types::Bitboard::EMPTY, |bb, &sq| bb.with(sq))
 }
 
 fn read(r: &mut Bits<'_>) -> Result<Setup, PositionCodeError> {
@@ -261,7 +267,14 @@ mod tests {
             let nibbles = w.bit_len() / 4;
             // Optimal: two nibbles per 19 squares, the rest in one (1-3) or two (4-18) nibbles.
             let rest = gap % 19;
-            let best = 2 * (gap / 19) + if rest == 0 { 0 } else if rest <= 3 { 1 } else { 2 };
+            let best = 2 * (gap / 19)
+                + if rest == 0 {
+                    0
+                } else if rest <= 3 {
+                    1
+                } else {
+                    2
+                };
             assert_eq!(nibbles, best, "gap {gap}");
         }
     }
