@@ -266,23 +266,85 @@ fn write(setup: &Setup) -> Result<BitWriter, PositionCodeError> {
     let first = board_squares(kings)
         .find_map(|sq| setup.board.piece_at(sq))
         .map(|p| p.color);
-    let first_count = first.map(|c| setup.board.by_color(c).count() - 1).filter(|&n| n <= 15);
-    let mut best: Option<BitWriter> = None;
+    let first_count = first
+        .map(|c| setup.board.by_color(c).count() - 1)
+        .filter(|&n| n <= 15)
+        .map(|n| n as u8);
+    // Price the four choices in one pass, then write the cheapest once.
+    let costs = board_costs(&setup.board, kings, no_pawns, first_count);
+    let mut best: Option<(u64, Options)> = None;
     for (runs, counted) in [(false, false), (true, false), (false, true), (true, true)] {
-        let count = match (counted, first_count) {
-            (false, _) => None,
-            (true, Some(n)) => Some(n as u8),
-            (true, None) => continue,
-        };
-        let options = Options { runs, count, no_pawns };
-        let mut w = BitWriter::new();
-        write_header(&mut w, setup, number, options);
-        write_board(&mut w, &setup.board, kings, options);
-        if best.as_ref().map_or(true, |b| w.bit_len() < b.bit_len()) {
-            best = Some(w);
+        if counted && first_count.is_none() {
+            continue;
+        }
+        let count = if counted { first_count } else { None };
+        let bits = costs.total(runs, counted);
+        if best.map_or(true, |(b, _)| bits < b) {
+            best = Some((bits, Options { runs, count, no_pawns }));
         }
     }
-    best.ok_or(PositionCodeError::Unsupported("no encoding"))
+    let (bits, options) = best.ok_or(PositionCodeError::Unsupported("no encoding"))?;
+    let mut w = BitWriter::new();
+    write_header(&mut w, setup, number, options);
+    // The header holds the count, which the price includes.
+    let header = w.bit_len() - 4 * u64::from(options.count.is_some());
+    write_board(&mut w, &setup.board, kings, options);
+    debug_assert_eq!(w.bit_len() - header, bits, "the price of the board is its length");
+    Ok(w)
+}
+
+/// What the board part costs under each choice: pieces' codes, color bits without and with the
+/// count (which itself takes 4 bits), empty squares straightforward and in runs.
+struct BoardCosts {
+    codes: u64,
+    colors: [u64; 2],
+    gaps: [u64; 2],
+}
+
+impl BoardCosts {
+    fn total(&self, runs: bool, counted: bool) -> u64 {
+        self.codes + self.colors[usize::from(counted)] + 4 * u64::from(counted) + self.gaps[usize::from(runs)]
+    }
+}
+
+fn board_costs(board: &Board, kings: [Square; 2], no_pawns: bool, first_count: Option<u8>) -> BoardCosts {
+    let mut costs = BoardCosts {
+        codes: 0,
+        colors: [0; 2],
+        gaps: [0; 2],
+    };
+    let mut trackers = [ColorTracker::default(), ColorTracker::default()];
+    let counts = [None, first_count];
+    let mut gap = 0;
+    for sq in board_squares(kings) {
+        let Some(piece) = board.piece_at(sq) else {
+            gap += 1;
+            continue;
+        };
+        costs.gaps[0] += gap_bits(gap, false);
+        costs.gaps[1] += gap_bits(gap, true);
+        gap = 0;
+        costs.codes += u64::from(piece_code(piece.role, no_pawns).1);
+        for ((tracker, count), colors) in trackers.iter_mut().zip(counts).zip(&mut costs.colors) {
+            *colors += u64::from(tracker.implied(piece.role, count).is_none());
+            tracker.saw(piece);
+        }
+    }
+    costs
+}
+
+/// Bits of a gap of `gap` empty squares (as [`write_gap`] writes it).
+fn gap_bits(gap: usize, runs: bool) -> u64 {
+    if !runs {
+        return gap as u64;
+    }
+    let rest = match gap % MAX_RUN {
+        0 => 0,
+        1 => 1,
+        2..=9 => 5,
+        _ => 8,
+    };
+    (gap / MAX_RUN) as u64 * 8 + rest
 }
 
 fn write_header(w: &mut BitWriter, setup: &Setup, kings_number: u16, options: Options) {
@@ -450,6 +512,12 @@ mod tests {
             let mut w = BitWriter::new();
             write_gap(&mut w, gap, true);
             assert_eq!(w.bit_len(), bits, "gap {gap}");
+            assert_eq!(gap_bits(gap, true), bits);
+        }
+        for gap in 0..=62 {
+            let mut w = BitWriter::new();
+            write_gap(&mut w, gap, true);
+            assert_eq!(w.bit_len(), gap_bits(gap, true), "gap {gap}");
         }
     }
 

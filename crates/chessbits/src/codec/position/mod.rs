@@ -2,12 +2,18 @@
 //!
 //! Four codes, from the simplest to the smallest, all behind one trait, [`PositionCodec`]:
 //!
-//! | code | module | idea | start position | bound (positions of real games) |
-//! |---|---|---|---|---|
-//! | `stream` | [`stream`] | 4-bit piece codes, 4-bit codes for runs of empty squares | 160 bits | 272 bits (34 bytes) |
-//! | `huffman` | [`huffman`] | the classic prefix code, empty square = 1 bit | 172 bits | 204 bits |
-//! | `huffman-tuned` | [`huffman_tuned`] | kings apart, run lengths, fewer color bits | 130 bits | 190 bits (24 bytes) |
-//! | `compact` | [`compact`] | arithmetic coding with a board model trained on real games | 22 bits | 201 bits |
+//! | code | module | idea | start position | bound (game positions) | average: lichess / masters |
+//! |---|---|---|---|---|---|
+//! | `stream` | [`stream`] | 4-bit piece codes, 4-bit codes for runs of empty squares | 160 bits | 272 bits (34 bytes) | 173.5 / 173.6 bits |
+//! | `huffman` | [`huffman`] | the seed's prefix code, an empty square in 1 bit | 176 bits | 204 bits | 140.9 / 137.9 bits |
+//! | `huffman-tuned` | [`huffman_tuned`] | kings and castling apart, runs, implied colors | 139 bits | 190 bits (24 bytes) | 135.4 / 134.1 bits |
+//! | `compact` | [`compact`] | arithmetic code with a model trained on real games | 36 bits | 201 bits | 77.8 / 79.4 bits |
+//!
+//! The averages are over every position of the shared games (28,976 positions of the lichess file,
+//! 449,137 of the three master files), counting the bits of the code without byte padding; the
+//! compact code's model was trained on the master files only, so the lichess figure is for unseen
+//! games. For comparison, lichess's binary FEN takes 157 bits on average without the clocks. The
+//! largest codes met there: 236, 178, 172 and 193 bits.
 //!
 //! Each module documents its exact bit layout, which setups it accepts and its worst case.
 //!
@@ -109,7 +115,7 @@ impl From<EndOfInput> for PositionCodeError {
 /// use chessbits::codec::position::{Compact, PositionCodec};
 /// use chessbits::position::Setup;
 /// let bytes = Compact.encode(&Setup::standard()).unwrap();
-/// assert!(bytes.len() <= 3);
+/// assert_eq!(bytes.len(), 5);
 /// assert_eq!(Compact.decode(&bytes).unwrap(), Setup::standard());
 /// assert_eq!(Compact.name(), "compact");
 /// ```
