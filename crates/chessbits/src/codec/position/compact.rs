@@ -74,6 +74,8 @@
 //! assert_eq!(compact::decode(&bytes), Ok(Setup::standard()));
 //! ```
 
+use std::sync::OnceLock;
+
 use super::arith::{Decoder, Encoder};
 use super::compact_model::{CLOCK_FREQS, PHASE_FREQS, SQUARE_FREQS};
 use super::{ensure_canonical, read_clock7, write_clock7, Bits, PositionCodeError, PositionCodec};
@@ -293,15 +295,6 @@ struct Exclusions {
     seen: u16,
 }
 
-/// Symbols that can never stand on a square of `rank`, as a bit set.
-fn never_on(rank: usize) -> u16 {
-    const PAWNS: u16 = 1 << 1 | 1 << 7;
-    match rank {
-        0 | 7 => PAWNS | 1 << PUSHED_PAWN,
-        _ => 1 << CASTLING_ROOK | 1 << PUSHED_PAWN,
-    }
-}
-
 impl Exclusions {
     fn new(turn: Color) -> Exclusions {
         Exclusions {
@@ -310,15 +303,14 @@ impl Exclusions {
         }
     }
 
-    /// The symbols that may not stand on `sq` now, as a bit set.
+    /// The symbols excluded on `sq` now beyond those its rank always excludes, as a bit set.
     fn excluded(&self, sq: usize) -> u16 {
         let rank = sq / 8;
-        let never = if rank == self.pushed_rank {
-            never_on(rank) & !(1 << PUSHED_PAWN)
+        if (rank == 3 || rank == 4) && rank != self.pushed_rank {
+            self.seen | 1 << PUSHED_PAWN
         } else {
-            never_on(rank)
-        };
-        never | self.seen
+            self.seen
+        }
     }
 
     fn saw(&mut self, sym: u8) {
@@ -328,22 +320,64 @@ impl Exclusions {
     }
 }
 
-/// The frequencies for square `sq` in context `ctx` and phase `phase`, impossible symbols at zero,
-/// and their total.
-fn square_freqs(ctx: usize, phase: usize, sq: usize, exclusions: &Exclusions) -> ([u32; SYMBOLS], u32) {
-    let excluded = exclusions.excluded(sq);
-    let row = SQUARE_FREQS
-        .get(ctx)
-        .and_then(|phases| phases.get(phase))
-        .unwrap_or(&[1; SYMBOLS]);
-    let mut freqs = [0u32; SYMBOLS];
-    let mut total = 0;
-    for (sym, (f, &t)) in freqs.iter_mut().zip(row).enumerate() {
-        let allowed = u32::from(excluded >> sym & 1 == 0);
-        *f = u32::from(t).max(1) * allowed;
-        total += *f;
+/// Symbols that can never stand on a square of `rank`, as a bit set (a pushed pawn may stand on
+/// the fourth or fifth rank, depending on the side to move).
+fn never_on(rank: usize) -> u16 {
+    const PAWNS: u16 = 1 << 1 | 1 << 7;
+    match rank {
+        0 | 7 => PAWNS | 1 << PUSHED_PAWN,
+        3 | 4 => 1 << CASTLING_ROOK,
+        _ => 1 << CASTLING_ROOK | 1 << PUSHED_PAWN,
     }
-    (freqs, total)
+}
+
+/// The rank of the squares a context belongs to (see [`context`]).
+fn context_rank(ctx: usize) -> usize {
+    if ctx < 15 {
+        0
+    } else {
+        1 + (ctx - 15) / 60
+    }
+}
+
+/// Cumulative frequencies of the (context, phase) tables, entry `k` the total of the symbols below
+/// `k`, with each frequency at least 1 and the symbols the rank never allows at 0. Computed once.
+fn cumulative(ctx: usize, phase: usize) -> &'static [u32; SYMBOLS + 1] {
+    static TABLES: OnceLock<Vec<[u32; SYMBOLS + 1]>> = OnceLock::new();
+    const FALLBACK: [u32; SYMBOLS + 1] = [0; SYMBOLS + 1];
+    let tables = TABLES.get_or_init(|| {
+        let mut tables = Vec::with_capacity(CONTEXTS * PHASES);
+        for (ctx, phases) in SQUARE_FREQS.iter().enumerate() {
+            let never = never_on(context_rank(ctx));
+            for row in phases {
+                let mut cum = [0; SYMBOLS + 1];
+                for (sym, &f) in row.iter().enumerate() {
+                    let f = if never >> sym & 1 == 0 { u32::from(f).max(1) } else { 0 };
+                    cum[sym + 1] = cum[sym] + f;
+                }
+                tables.push(cum);
+            }
+        }
+        tables
+    });
+    tables.get(ctx * PHASES + phase).unwrap_or(&FALLBACK)
+}
+
+/// The cumulative frequencies for a square in context `ctx`, without the symbols in `excluded`.
+fn square_cumulative(ctx: usize, phase: usize, excluded: u16) -> [u32; SYMBOLS + 1] {
+    let mut cum = *cumulative(ctx, phase);
+    let mut rest = excluded;
+    while rest != 0 {
+        let sym = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
+        if sym < SYMBOLS {
+            let f = cum[sym + 1] - cum[sym];
+            for c in &mut cum[sym + 1..] {
+                *c -= f;
+            }
+        }
+    }
+    cum
 }
 
 /// Cumulative bounds of symbol `sym` in `freqs`.
@@ -377,14 +411,13 @@ fn write_modeled(setup: &Setup, syms: &[u8; 64]) -> Option<BitWriter> {
     let (low, high) = interval(&freqs, phase);
     enc.encode(low, high, total);
     let mut exclusions = Exclusions::new(setup.turn);
-    for sq in 0..64 {
-        let (freqs, total) = square_freqs(context(syms, sq), phase, sq, &exclusions);
-        let sym = syms[sq];
-        let (low, high) = interval(&freqs, usize::from(sym));
+    for (sq, &sym) in syms.iter().enumerate() {
+        let cum = square_cumulative(context(syms, sq), phase, exclusions.excluded(sq));
+        let (low, high) = (cum[usize::from(sym)], cum[usize::from(sym) + 1]);
         if low == high {
             return None;
         }
-        enc.encode(low, high, total);
+        enc.encode(low, high, cum[SYMBOLS]);
         exclusions.saw(sym);
     }
     let (freqs, total) = clock_table(phase);
@@ -444,8 +477,13 @@ fn read_modeled(bits: &mut Bits<'_>) -> Result<Setup, PositionCodeError> {
     let mut syms = [EMPTY; 64];
     let mut exclusions = Exclusions::new(turn);
     for sq in 0..64 {
-        let (freqs, total) = square_freqs(context(&syms, sq), phase, sq, &exclusions);
-        let sym = decode_symbol(&mut dec, &freqs, total)?;
+        let cum = square_cumulative(context(&syms, sq), phase, exclusions.excluded(sq));
+        let target = dec.target(cum[SYMBOLS]);
+        let sym = cum[1..]
+            .iter()
+            .position(|&high| target < high)
+            .ok_or(PositionCodeError::Invalid("arithmetic code value beyond the table"))?;
+        dec.consume(cum[sym], cum[sym + 1], cum[SYMBOLS])?;
         syms[sq] = sym as u8;
         exclusions.saw(sym as u8);
     }

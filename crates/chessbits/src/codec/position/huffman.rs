@@ -77,7 +77,7 @@
 //! use chessbits::codec::position::huffman;
 //! use chessbits::position::Setup;
 //! let start = Setup::standard();
-//! // header 8 + 32 empty squares + 164 - 32 bits of pieces + 4 castling bits
+//! // header 8 + board 164 (32 empty squares, 132 bits of pieces) + 4 castling bits
 //! assert_eq!(huffman::encoded_bits(&start), Ok(8 + 164 + 4));
 //! assert_eq!(huffman::decode(&huffman::encode(&start).unwrap()), Ok(start));
 //! ```
