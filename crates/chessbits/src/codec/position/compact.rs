@@ -63,8 +63,8 @@
 //! clock up to 126, at most 201 bits (26 bytes) for the 32 pieces a game can have; 329 bits for a
 //! setup with a piece on each square; 32 more for a larger clock. On the positions of real games
 //! the modeled form is far shorter: 77.8 bits on average on the lichess games it was not trained
-//! on, 79.4 on the master games, 36 bits for the start position; the fallback is used only for
-//! the strangest positions (the largest code of the master games, 193 bits, is a fallback).
+//! on, 79.4 on the master games, 36 bits for the start position. The fallback is used for 56 of
+//! their 478,113 positions, the strangest ones (the largest code met, 193 bits, is one).
 //!
 //! ```
 //! use chessbits::codec::position::compact;
