@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 mod moves_cmd;
 mod perft_cmd;
 mod pgn_cmd;
+mod stats_cmd;
 
 #[derive(Parser)]
 #[command(
@@ -27,6 +28,8 @@ enum Command {
     Moves(moves_cmd::MovesArgs),
     /// Check or convert PGN files.
     Pgn(pgn_cmd::PgnArgs),
+    /// Bits per move of every move code and bits per position of every position code on a PGN file.
+    Stats(stats_cmd::StatsArgs),
 }
 
 fn main() -> ExitCode {
@@ -35,6 +38,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft_cmd::run(args),
         Command::Moves(args) => moves_cmd::run(args),
         Command::Pgn(args) => pgn_cmd::run(args),
+        Command::Stats(args) => stats_cmd::run(args),
     };
     match result {
         Ok(code) => code,
