@@ -41,11 +41,11 @@ pub mod layout {
     /// Times this side played the same from-to before in this game, and whether the move undoes
     /// our last move: `[0, 1, more][undo]`.
     pub const HISTORY: usize = THREAT + 6;
-    /// Opening: piece-square tables while the full-move number is at most 12: `[moves 1-5,
-    /// 6-12][from, to][role][relative square]`.
-    pub const EARLY: usize = HISTORY + 3 * 2;
+    /// Opening piece-square tables up to full move 20: `[bucket][from, to][role][relative
+    /// square]`, buckets by full-move number as in `OPENING_BUCKET`.
+    pub const OPENING: usize = HISTORY + 3 * 2;
     /// Number of parameters.
-    pub const PARAM_COUNT: usize = EARLY + 12 * 2 * 6 * 64;
+    pub const PARAM_COUNT: usize = OPENING + 12 * 2 * 6 * 64;
 }
 
 use layout::*;
@@ -201,6 +201,10 @@ const fn reach_table(color: Color) -> [[u64; 64]; 6] {
     table
 }
 
+/// Opening bucket of the full-move numbers 0..=20 (later moves have none): moves 1 to 8 one
+/// bucket each (0 counts as 1), then 9-10, 11-12, 13-15 and 16-20.
+const OPENING_BUCKET: [u8; 21] = [0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 8, 9, 9, 10, 10, 10, 11, 11, 11, 11, 11];
+
 /// Danger class from the bits (attacked, by a pawn, by a cheaper piece, defended, attacked twice).
 static DANGER_CLASS: [u8; 32] = danger_classes();
 
@@ -269,8 +273,8 @@ pub(super) struct Info {
     own_from: usize,
     own_to: usize,
     can_castle: bool,
-    early: bool,
-    early_base: usize,
+    /// Offset of the opening tables of this move number, if any.
+    opening: Option<usize>,
 }
 
 impl Info {
@@ -421,34 +425,20 @@ impl Info {
             own_from: own_last.map_or(64, |l| l.from.index()),
             own_to: own_last.map_or(64, |l| l.to.index()),
             can_castle: pos.castling().has_color(us),
-            early: pos.fullmove_number() <= 20,
-            early_base: EARLY
-                + 768
-                    * match pos.fullmove_number() {
-                        0..=1 => 0,
-                        2 => 1,
-                        3 => 2,
-                        4 => 3,
-                        5 => 4,
-                        6 => 5,
-                        7 => 6,
-                        8 => 7,
-                        9..=10 => 8,
-                        11..=12 => 9,
-                        13..=15 => 10,
-                        _ => 11,
-                    },
+            opening: OPENING_BUCKET
+                .get(pos.fullmove_number() as usize)
+                .map(|&bucket| OPENING + bucket as usize * 2 * 6 * 64),
         }
     }
 
     /// Terms that depend only on the moving piece and the square it leaves.
     #[inline(always)]
-    pub fn from_terms<T: Terms>(&self, role: Role, from: Square, terms: &mut T) {
+    pub fn origin_terms<T: Terms>(&self, role: Role, from: Square, terms: &mut T) {
         let r = role.index();
         let f = from.index();
         terms.tapered(PST_FROM + (r * 64 + (f ^ self.flip)) * 2);
-        if self.early {
-            terms.flat(self.early_base + r * 64 + (f ^ self.flip));
+        if let Some(opening) = self.opening {
+            terms.flat(opening + r * 64 + (f ^ self.flip));
         }
         let same = (self.own_to == f) as usize;
         terms.flat(MOVER + r * 4 + bit(self.attacked_by_last, f) * 2 + same);
@@ -473,8 +463,8 @@ impl Info {
             return;
         }
         terms.tapered(PST_TO + (r * 64 + (t ^ self.flip)) * 2);
-        if self.early {
-            terms.flat(self.early_base + 384 + r * 64 + (t ^ self.flip));
+        if let Some(opening) = self.opening {
+            terms.flat(opening + 6 * 64 + r * 64 + (t ^ self.flip));
         }
 
         let capture = m.is_capture();

@@ -1,7 +1,96 @@
 //! Entropy-coded games: every move is range-coded with the probability a tuned model gives it among
-//! the legal moves of its position.
+//! the legal moves of its position. On the shared games it takes about 3.2 bits per move on lichess
+//! games and 3.3 on master games (held-out halves), against 4.5 and 4.7 for the
+//! [lichess scheme](super::lichess) and 5.1 to 5.3 for a plain index into the legal move list.
 //!
-//! (Format details are in this module's docs below; they are precise enough to reimplement.)
+//! ```
+//! use chessbits::codec::r#move::entropy::{decode_game, encode_game};
+//! use chessbits::notation::uci::parse_uci;
+//! use chessbits::position::Position;
+//! let start = Position::startpos();
+//! let mut pos = start.clone();
+//! let mut moves = Vec::new();
+//! for uci in ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1g1"] {
+//!     let m = parse_uci(&pos, uci).unwrap();
+//!     pos.make_move(m);
+//!     moves.push(m);
+//! }
+//! let bytes = encode_game(&start, &moves).unwrap();
+//! assert!(bytes.len() <= 3, "{} bytes for 9 plies", bytes.len());
+//! // The number of plies is not stored in the bytes: the caller keeps it.
+//! assert_eq!(decode_game(&start, &bytes, moves.len()).unwrap(), moves);
+//! ```
+//!
+//! # Format
+//!
+//! A game is the byte string of the [range coder](range_coder) after coding one symbol per ply;
+//! nothing else (no header, no length: the ply count is kept outside, e.g. in a container next to
+//! the bytes, so no end-of-game symbol costs bits on every move). A game of no plies, or of forced
+//! moves only, is zero bytes. For each ply, from the start position:
+//!
+//! 1. the legal moves in [`Position::legal_moves`] order;
+//! 2. their frequencies from [`model::MoveModel::frequencies`] (integers ≥ 1, total ≤ 2^16);
+//! 3. the played move is coded as the symbol `[cum, cum + freq)` of that total, `cum` being the sum
+//!    of the frequencies of the moves before it in the list;
+//! 4. the model observes the move ([`model::MoveModel::observe`]) and it is made.
+//!
+//! The decoder repeats the same steps, finding the move whose interval holds the decoded target.
+//!
+//! # The model
+//!
+//! A move's score is a sum of integer parameters (units of 1/16 bit, tuned offline, see below),
+//! one per feature the move switches on; the score becomes a frequency through an exponential
+//! (`2^(score in bits)`, integer formulas in [`model`]). Parameters are looked up in tables whose
+//! layout is [`model::layout`]. All squares are relative to the mover (White's square index, XOR 56
+//! for Black). Attacks are those of the current position; a slider's attacks stop at the first
+//! piece; "cheaper" means by piece value P < N = B < R < Q.
+//!
+//! Prepared once per position:
+//!
+//! - phase `p = (min(24, N + B + 2R + 4Q) · 16 + 12) / 24` (all pieces of both sides, integer
+//!   division), from 0 (no pieces) to 16 (all);
+//! - their attack map (squares attacked at least once, at least twice), their pawn captures, their
+//!   knight and bishop attacks (*minor*), their rook attacks; our attack map (once, twice);
+//! - *threatened*: our non-king pieces that are a non-pawn attacked by a pawn, a rook or queen
+//!   attacked by a minor piece, a queen attacked by a rook, or attacked and not defended;
+//! - *attacked by last*: our pieces the piece on the opponent's last target square attacks;
+//! - *check squares* per role: where that piece of ours would attack their king (none for a king);
+//! - *discoverers*: our pieces that are the only piece between one of our sliders and their king;
+//! - *targets* per role: their pieces worth attacking: for a pawn any piece but pawns and the king,
+//!   for a knight or bishop rooks and queens, for a rook queens, plus for every role (but the king,
+//!   who has none) their undefended pieces other than the king.
+//!
+//! Features of a move (table, index):
+//!
+//! - castling: `PST_FROM[king][from]`, `PST_TO[king][king's destination]` and `CASTLE[side]` only;
+//! - `PST_FROM[role][from]` and `PST_TO[role][to]`, *tapered*: the pair `(mg, eg)` counts
+//!   `(p · mg + (16 − p) · eg) / 16`; a promotion counts as a pawn move;
+//! - `OPENING[bucket][from or to][role][square]` while the full-move number is at most 20 (buckets:
+//!   moves 1 to 8 each, 9-10, 11-12, 13-15, 16-20);
+//! - `MOVER[role][mover attacked by last][mover is the piece we moved last]`;
+//! - `NEAR_LAST_FROM[d]` and `NEAR_LAST_TO[role][capture][last move was a capture][d]`, `d` the king
+//!   distance from the square left, resp. reached, to the opponent's last target (none on the
+//!   first ply); a recapture is `d = 0`;
+//! - `TACTICS[role][victim][danger][mover threatened][flag]`: victim 0 for no capture, else 1 + the
+//!   captured role (pawn 1 .. queen 5; en passant is a pawn); danger of the target square: 0 not
+//!   attacked by them, 5 attacked by a pawn, 4 attacked by a cheaper piece (a minor piece for a rook
+//!   or queen, a rook for a queen), 3 not defended by another of our pieces, 2 attacked twice and
+//!   defended, 1 attacked once and defended, where *defended* means attacked by us twice if the mover
+//!   attacks its target (every move but a pawn push), else once; flag: for the king, whether we may
+//!   still castle, else whether the arriving piece (the promoted one) checks directly;
+//! - `DISCOVERED_CHECK` if the mover is a discoverer leaving the line to their king;
+//! - `PROMOTION[knight, bishop, rook, queen]`;
+//! - `THREAT[role]` if from the target square the mover reaches a target (pawn captures, knight
+//!   jumps, slider lines clear after the move) that it did not reach from the square left;
+//! - `HISTORY[times this side played this from-to in the game, capped at 2][the move undoes our
+//!   last move]`.
+//!
+//! # Tuning
+//!
+//! The parameters were fitted by `tests/entropy_tune.rs` (an ignored test) on the *odd-numbered*
+//! games (1st, 3rd, ...) of each shared PGN file: a softmax over the legal moves fitted by
+//! minibatch Adam on the mean code length with a small L2 penalty, in floating point, then rounded
+//! to 1/16 bit. The even-numbered games are the held-out half the figures above come from.
 
 mod features;
 pub mod model;

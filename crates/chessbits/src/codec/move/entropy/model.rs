@@ -37,10 +37,10 @@ pub struct Term {
 }
 
 /// The parameters padded to a power of two, so that a masked index needs no bounds check.
-static TABLE: [i16; TABLE_LEN] = padded();
+static TABLE: [i8; TABLE_LEN] = padded();
 const TABLE_LEN: usize = PARAM_COUNT.next_power_of_two();
 
-const fn padded() -> [i16; TABLE_LEN] {
+const fn padded() -> [i8; TABLE_LEN] {
     let mut table = [0; TABLE_LEN];
     let mut i = 0;
     while i < PARAM_COUNT {
@@ -52,7 +52,7 @@ const fn padded() -> [i16; TABLE_LEN] {
 
 /// Adds up parameters, keeping the tapered halves apart until the phase blend.
 struct Scorer<'a> {
-    params: &'a [i16; TABLE_LEN],
+    params: &'a [i8; TABLE_LEN],
     flat: i32,
     mg: i32,
     eg: i32,
@@ -212,7 +212,7 @@ impl MoveModel {
                     mg: 0,
                     eg: 0,
                 };
-                info.from_terms(role, from, &mut scorer);
+                info.origin_terms(role, from, &mut scorer);
                 self.from_cache[from.index()] = scorer.total(info.phase);
                 cached |= bit;
             }
@@ -274,7 +274,7 @@ impl MoveModel {
                 phase: info.phase as u8,
                 sink: |t| sink(i, t),
             };
-            info.from_terms(role, m.from(), &mut recorder);
+            info.origin_terms(role, m.from(), &mut recorder);
             info.move_terms(board, role, m, self.history[history_index(pos, m)], &mut recorder);
         }
     }

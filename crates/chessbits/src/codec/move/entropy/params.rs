@@ -3,9 +3,9 @@
 
 use super::features::layout::PARAM_COUNT;
 
-/// Parameters in 1/16 bit, indexed as in [`layout`](super::features::layout).
+/// Parameters in 1/16 bit (all within ±127), indexed as in [`layout`](super::features::layout).
 #[rustfmt::skip]
-pub(super) static PARAMS: [i16; PARAM_COUNT] = [
+pub(super) static PARAMS: [i8; PARAM_COUNT] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 7, -3, -5,
     -7, 5, -24, 18, -11, 4, -15, -13, -13, -23, -6, 1, 3, 10, 10, -4, 2, -11, 2, -16,
     -1, -14, -2, -9, -1, -15, 1, 8, 3, 17, 15, 4, 0, -1, -1, -6, 0, -7, -1, -3,
