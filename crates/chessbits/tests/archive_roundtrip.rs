@@ -116,3 +116,48 @@ fn parallel_and_sequential_writers_write_the_same_bytes() {
         .unwrap();
     assert_eq!(decoded, games);
 }
+
+/// A game whose first move has a variation, whose first move has a variation, ... `depth` deep.
+fn nested(depth: usize) -> Game {
+    use chessbits::notation::san::san_of;
+    use chessbits::notation::uci::parse_uci;
+    use chessbits::pgn::{Line, Node};
+    let start = chessbits::position::Position::startpos();
+    let mut line = Line::default();
+    for level in 0..=depth {
+        // Alternate first moves so that siblings differ; every line starts from the start position.
+        let uci = ["e2e4", "d2d4", "c2c4", "g1f3"][level % 4];
+        let m = parse_uci(&start, uci).unwrap();
+        let mut node = Node::new(m, san_of(&start, m));
+        if level > 0 {
+            node.variations.push(line);
+        }
+        node.comments_after.push(format!("level {level}"));
+        line = Line {
+            nodes: vec![node],
+            comments: Vec::new(),
+        };
+    }
+    let mut game = Game::new(start);
+    game.moves = line;
+    game
+}
+
+#[test]
+fn deep_variations_round_trip_up_to_the_limit() {
+    let deep = nested(200);
+    let options = WriterOptions {
+        threads: 2,
+        ..WriterOptions::default()
+    };
+    let bytes = pack(std::slice::from_ref(&deep), options);
+    let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();
+    assert_eq!(reader.game(0).unwrap(), deep);
+    let mut writer = ArchiveWriter::new(Vec::new(), options).unwrap();
+    let error = writer.add_game(&nested(201)).unwrap_err();
+    assert!(error.to_string().contains("nested deeper"), "{error}");
+    writer.add_game(&deep).unwrap();
+    let (bytes, summary) = writer.finish().unwrap();
+    assert_eq!(summary.games, 1);
+    assert_eq!(ArchiveReader::open(Cursor::new(bytes)).unwrap().game(0).unwrap(), deep);
+}
