@@ -326,3 +326,20 @@ fn forged_raw_sections_never_panic() {
         assert_eq!(results[1].as_ref().unwrap().decode().unwrap(), games()[2..]);
     }
 }
+
+#[test]
+fn a_newer_format_version_is_refused_even_by_recovery() {
+    let mut bytes = archive(MoveCodec::Entropy);
+    bytes[8] = 2;
+    let crc = crc32fast::hash(&bytes[..12]);
+    bytes[12..16].copy_from_slice(&crc.to_le_bytes());
+    assert!(matches!(ArchiveReader::open(Cursor::new(&bytes[..])), Err(ArchiveError::UnsupportedVersion(2))));
+    assert!(matches!(ArchiveReader::recover(Cursor::new(&bytes[..])), Err(ArchiveError::UnsupportedVersion(2))));
+    // A damaged header (checksum wrong) is only a problem: the blocks name their own codec.
+    bytes[8] = 1;
+    bytes[12] ^= 1;
+    let mut reader = ArchiveReader::recover(Cursor::new(&bytes[..])).unwrap();
+    assert!(matches!(reader.problems(), [ArchiveError::CorruptHeader]));
+    assert_eq!(reader.codec(), None);
+    assert_eq!(reader.games().map(Result::unwrap).collect::<Vec<_>>(), games());
+}

@@ -168,7 +168,8 @@ impl<R: Read + Seek> ArchiveReader<R> {
         })
     }
 
-    /// Opens whatever can be read of a damaged archive: only the magic bytes must be right.
+    /// Opens whatever can be read of a damaged archive: only the magic bytes must be right (and
+    /// the format version, if the header's checksum holds).
     /// Without a usable footer and index the blocks are found by scanning the file for block
     /// headers (each has its own checksum); what was wrong is in [`problems`](Self::problems).
     ///
@@ -190,7 +191,14 @@ impl<R: Read + Seek> ArchiveReader<R> {
         let mut problems = Vec::new();
         let codec = match read_header(&mut inner, file_len) {
             Ok(header) => Some(header.codec),
-            Err(error @ (ArchiveError::BadMagic | ArchiveError::Io(_))) => return Err(error),
+            // Not an archive, or one of a format this version cannot read (the header checksum
+            // holds, so the version is what the writer wrote): nothing to recover.
+            Err(
+                error @ (ArchiveError::BadMagic
+                | ArchiveError::Io(_)
+                | ArchiveError::UnsupportedVersion(_)
+                | ArchiveError::UnsupportedFlags(_)),
+            ) => return Err(error),
             Err(error) => {
                 problems.push(error);
                 None
