@@ -333,8 +333,14 @@ fn a_newer_format_version_is_refused_even_by_recovery() {
     bytes[8] = 2;
     let crc = crc32fast::hash(&bytes[..12]);
     bytes[12..16].copy_from_slice(&crc.to_le_bytes());
-    assert!(matches!(ArchiveReader::open(Cursor::new(&bytes[..])), Err(ArchiveError::UnsupportedVersion(2))));
-    assert!(matches!(ArchiveReader::recover(Cursor::new(&bytes[..])), Err(ArchiveError::UnsupportedVersion(2))));
+    assert!(matches!(
+        ArchiveReader::open(Cursor::new(&bytes[..])),
+        Err(ArchiveError::UnsupportedVersion(2))
+    ));
+    assert!(matches!(
+        ArchiveReader::recover(Cursor::new(&bytes[..])),
+        Err(ArchiveError::UnsupportedVersion(2))
+    ));
     // A damaged header (checksum wrong) is only a problem: the blocks name their own codec.
     bytes[8] = 1;
     bytes[12] ^= 1;

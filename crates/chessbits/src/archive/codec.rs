@@ -22,8 +22,8 @@ use crate::position::Position;
 /// | id | name | code |
 /// |---|---|---|
 /// | 1 | `index-byte` | one byte per move: its index in [`Position::legal_moves`] |
-/// | 2 | `index` | ⌈log₂ n⌉ bits per move (n legal moves; none when n = 1): the same index, MSB first ([`codec::move::index`](crate::codec::r#move::index)) |
-/// | 3 | `entropy` | the block's moves range-coded as one stream with the probabilities of [`MoveModel`] ([`codec::move::entropy`](crate::codec::r#move::entropy)) |
+/// | 2 | `index` | ⌈log₂ n⌉ bits per move (n legal moves; none when n = 1): the same index, MSB first ([`codec::move::index`](crate::codec::move::index)) |
+/// | 3 | `entropy` | the block's moves range-coded as one stream with the probabilities of [`MoveModel`] ([`codec::move::entropy`](crate::codec::move::entropy)) |
 ///
 /// For `entropy` the model is reset at the start of every game and observes every coded move in
 /// the order the block visits them (main line and variations alike; null moves are not coded
@@ -46,7 +46,7 @@ pub enum MoveCodec {
     IndexByte,
     /// ⌈log₂ n⌉ bits per move: the index into the legal move list of n moves (id 2).
     IndexBits,
-    /// Range coding with the move model of [`codec::move::entropy`](crate::codec::r#move::entropy)
+    /// Range coding with the move model of [`codec::move::entropy`](crate::codec::move::entropy)
     /// (id 3): the smallest.
     #[default]
     Entropy,
