@@ -58,7 +58,9 @@
 //! - *discoverers*: our pieces that are the only piece between one of our sliders and their king;
 //! - *targets* per role: their pieces worth attacking: for a pawn any piece but pawns and the king,
 //!   for a knight or bishop rooks and queens, for a rook queens, plus for every role (but the king,
-//!   who has none) their undefended pieces other than the king.
+//!   who has none) their pieces other than the king that they do not defend; and per role the
+//!   *threat squares*, from which that piece of ours would attack one of its targets (the targets'
+//!   own attacks reversed: pawn captures, knight jumps, slider lines through the current board).
 //!
 //! Features of a move (table, index):
 //!
@@ -80,8 +82,8 @@
 //!   still castle, else whether the arriving piece (the promoted one) checks directly;
 //! - `DISCOVERED_CHECK` if the mover is a discoverer leaving the line to their king;
 //! - `PROMOTION[knight, bishop, rook, queen]`;
-//! - `THREAT[role]` if from the target square the mover reaches a target (pawn captures, knight
-//!   jumps, slider lines clear after the move) that it did not reach from the square left;
+//! - `THREAT[role]` if the target square is a threat square of the mover's role and the square left
+//!   is not;
 //! - `HISTORY[times this side played this from-to in the game, capped at 2][the move undoes our
 //!   last move]`.
 //!

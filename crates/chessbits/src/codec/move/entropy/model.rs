@@ -13,7 +13,7 @@
 use crate::lists::MAX_MOVES;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::types::Role;
+use crate::types::{Role, Square};
 
 use super::features::{Info, PlyMemory, Terms};
 use super::params::PARAMS;
@@ -68,6 +68,18 @@ impl Terms for Scorer<'_> {
     fn tapered(&mut self, param: usize) {
         self.mg += i32::from(self.params[param & (TABLE_LEN - 1)]);
         self.eg += i32::from(self.params[(param + 1) & (TABLE_LEN - 1)]);
+    }
+}
+
+impl Scorer<'static> {
+    #[inline(always)]
+    fn new() -> Scorer<'static> {
+        Scorer {
+            params: &TABLE,
+            flat: 0,
+            mg: 0,
+            eg: 0,
+        }
     }
 }
 
@@ -133,7 +145,8 @@ pub struct MoveModel {
     history: Box<[u8; 2 * 4096]>,
     scores: Box<[i32; MAX_MOVES]>,
     freqs: Box<[u32; MAX_MOVES]>,
-    from_cache: [i32; 64],
+    /// Per square left: the score of its terms and the moving piece.
+    origin: [(i32, Role); 64],
 }
 
 impl Default for MoveModel {
@@ -151,7 +164,7 @@ impl MoveModel {
             history: Box::new([0; 2 * 4096]),
             scores: Box::new([0; MAX_MOVES]),
             freqs: Box::new([0; MAX_MOVES]),
-            from_cache: [0; 64],
+            origin: [(0, Role::Pawn); 64],
         }
     }
 
@@ -199,33 +212,26 @@ impl MoveModel {
         let n = moves.len().min(MAX_MOVES);
         let info = Info::new(pos, self.last, self.own_last);
         let board = pos.board();
-        let mut cached = 0u64;
-        let mut best = i32::MIN;
-        for (i, &m) in moves.iter().take(n).enumerate() {
-            let from = m.from();
+        // The terms of the square left, once per moving piece.
+        let mut froms = 0u64;
+        for m in &moves[..n] {
+            froms |= 1u64 << m.from().index();
+        }
+        while froms != 0 {
+            let from = Square::from_index_masked(froms.trailing_zeros());
+            froms &= froms - 1;
             let role = board.role_at(from).unwrap_or(Role::Pawn);
-            let bit = 1u64 << from.index();
-            if cached & bit == 0 {
-                let mut scorer = Scorer {
-                    params: &TABLE,
-                    flat: 0,
-                    mg: 0,
-                    eg: 0,
-                };
-                info.origin_terms(role, from, &mut scorer);
-                self.from_cache[from.index()] = scorer.total(info.phase);
-                cached |= bit;
-            }
-            let mut scorer = Scorer {
-                params: &TABLE,
-                flat: 0,
-                mg: 0,
-                eg: 0,
-            };
+            let mut scorer = Scorer::new();
+            info.origin_terms(role, from, &mut scorer);
+            self.origin[from.index()] = (scorer.total(info.phase), role);
+        }
+        let mut best = i32::MIN;
+        for (&m, score) in moves[..n].iter().zip(self.scores.iter_mut()) {
+            let (origin, role) = self.origin[m.from().index()];
+            let mut scorer = Scorer::new();
             info.move_terms(board, role, m, self.history[history_index(pos, m)], &mut scorer);
-            let score = self.from_cache[from.index()] + scorer.total(info.phase);
-            self.scores[i] = score;
-            best = best.max(score);
+            *score = origin + scorer.total(info.phase);
+            best = best.max(*score);
         }
         let mut sum = 0u32;
         for (score, freq) in self.scores[..n].iter().zip(self.freqs.iter_mut()) {
