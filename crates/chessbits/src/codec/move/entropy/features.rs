@@ -13,6 +13,13 @@ use crate::position::{Board, Position};
 use crate::types::{Color, Role, Square};
 
 /// Parameter offsets. Tapered tables hold two parameters per entry: middle game, then end game.
+///
+/// ```
+/// use chessbits::codec::r#move::entropy::model::layout;
+/// assert_eq!(layout::NONE, 0);
+/// assert_eq!(layout::PST_TO - layout::PST_FROM, 6 * 64 * 2);
+/// assert!(layout::PARAM_COUNT < 16 * 1024);
+/// ```
 pub mod layout {
     /// Always zero: what a feature that is off adds.
     pub const NONE: usize = 0;

@@ -23,11 +23,31 @@ pub use super::features::layout;
 use layout::PARAM_COUNT;
 
 /// `FRAC[j] = round(32768 · 2^(−j/16))`: one octave of the weight curve.
+///
+/// ```
+/// use chessbits::codec::r#move::entropy::model::FRAC;
+/// assert_eq!(FRAC[0], 1 << 15);
+/// assert_eq!(FRAC[8], 23170); // 32768 / √2
+/// ```
 pub const FRAC: [u32; 16] = [
     32768, 31379, 30048, 28774, 27554, 26386, 25268, 24196, 23170, 22188, 21247, 20347, 19484, 18658, 17867, 17109,
 ];
 
 /// One term of a move's score, as the tuner sees it: parameter `param` counts `weight / 16` times.
+///
+/// ```
+/// use chessbits::codec::r#move::entropy::model::{layout, MoveModel};
+/// use chessbits::lists::MoveList;
+/// use chessbits::position::Position;
+/// let pos = Position::startpos();
+/// let mut moves = MoveList::new();
+/// pos.legal_moves(&mut moves);
+/// let mut terms = Vec::new();
+/// MoveModel::new().visit_terms(&pos, &moves[..1], |_, term| terms.push(term));
+/// // The square left, tapered: the middle-game half weighs 16 at the start (phase 16).
+/// assert_eq!(terms[0].weight, 16);
+/// assert!((layout::PST_FROM..layout::PST_TO).contains(&(terms[0].param as usize)));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Term {
     /// Index into the parameter table (see [`layout`]).
@@ -208,6 +228,21 @@ impl MoveModel {
 
     /// Frequencies of `moves` (the legal moves of `pos`, at most [`MAX_MOVES`]) in list order, and
     /// their total (at most 2^16). Every frequency is at least one.
+    ///
+    /// ```
+    /// use chessbits::codec::r#move::entropy::model::MoveModel;
+    /// use chessbits::lists::MoveList;
+    /// use chessbits::position::Position;
+    /// // The queen takes the undefended knight: the likeliest move by far.
+    /// let pos = Position::from_fen("4k3/8/8/3n4/8/8/8/3QK3 w - - 0 30").unwrap();
+    /// let mut moves = MoveList::new();
+    /// pos.legal_moves(&mut moves);
+    /// let mut model = MoveModel::new();
+    /// let (freqs, total) = model.frequencies(&pos, &moves);
+    /// let best = moves[freqs.iter().enumerate().max_by_key(|&(_, f)| f).unwrap().0];
+    /// assert_eq!(best.to_string(), "d1d5");
+    /// assert!(freqs.iter().max().unwrap() * 4 > total);
+    /// ```
     pub fn frequencies(&mut self, pos: &Position, moves: &[Move]) -> (&[u32], u32) {
         let n = moves.len().min(MAX_MOVES);
         let info = Info::new(pos, self.last, self.own_last);
