@@ -25,7 +25,7 @@
 //! # Code
 //!
 //! The rank `i` of the played move is written as the canonical Huffman code of `min(i, 255)`
-//! (MSB first, with [`BitWriter`](crate::codec::bits::BitWriter)); a rank ≥ 255 is followed by
+//! (MSB first, with [`BitWriter`]); a rank ≥ 255 is followed by
 //! `i − 255` in 10 bits. Canonical code: codes are assigned in order of (length, symbol), each the
 //! previous plus one, shifted left when the length grows. The number of plies is stored outside.
 

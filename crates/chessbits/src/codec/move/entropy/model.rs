@@ -1,5 +1,5 @@
-//! The move model: an integer frequency for every legal move, from the features of
-//! [`features`](super::features) and the tuned parameters of [`params`](super::params).
+//! The move model: an integer frequency for every legal move, from the features listed in the
+//! [parent module](super) (parameter offsets in [`layout`]) and the tuned parameters.
 //!
 //! Formulas (all integer; see the parent module for the feature list):
 //!
