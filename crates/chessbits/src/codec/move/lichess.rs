@@ -25,7 +25,7 @@
 //! # Code
 //!
 //! The rank `i` of the played move is written as the canonical Huffman code of `min(i, 255)`
-//! (MSB first, with [`BitWriter`](crate::codec::bits::BitWriter)); a rank ≥ 255 is followed by
+//! (MSB first, with [`BitWriter`]); a rank ≥ 255 is followed by
 //! `i − 255` in 10 bits. Canonical code: codes are assigned in order of (length, symbol), each the
 //! previous plus one, shifted left when the length grows. The number of plies is stored outside.
 
@@ -39,6 +39,13 @@ use crate::position::Position;
 use crate::types::{Role, Square};
 
 /// Why a game cannot be encoded or decoded with the lichess scheme.
+///
+/// ```
+/// use chessbits::codec::r#move::lichess::{decode_game, LichessError};
+/// use chessbits::position::Position;
+/// // All ones: the longest codes, ranks far beyond the 20 legal moves.
+/// assert_eq!(decode_game(&Position::startpos(), &[0xFF; 8], 1), Err(LichessError::BadRank { ply: 0 }));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LichessError {
     /// Encoding: the move at `ply` is not legal in its position.
@@ -126,6 +133,14 @@ const PST: [[i16; 64]; 6] = [
 ];
 
 /// Huffman code lengths of ranks 0..=255, fitted to the training games.
+///
+/// ```
+/// use chessbits::codec::r#move::lichess::CODE_LENGTHS;
+/// // A complete prefix code: the Kraft sum is exactly one.
+/// let kraft: f64 = CODE_LENGTHS.iter().map(|&l| 0.5f64.powi(l as i32)).sum();
+/// assert!((kraft - 1.0).abs() < 1e-12);
+/// assert!(CODE_LENGTHS[0] <= CODE_LENGTHS[10]);
+/// ```
 #[rustfmt::skip]
 pub const CODE_LENGTHS: [u8; 256] = [
     3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 7, 7, 7, 7, 7,

@@ -13,6 +13,13 @@ use crate::position::{Board, Position};
 use crate::types::{Color, Role, Square};
 
 /// Parameter offsets. Tapered tables hold two parameters per entry: middle game, then end game.
+///
+/// ```
+/// use chessbits::codec::r#move::entropy::model::layout;
+/// assert_eq!(layout::NONE, 0);
+/// assert_eq!(layout::PST_TO - layout::PST_FROM, 6 * 64 * 2);
+/// assert!(layout::PARAM_COUNT < 16 * 1024);
+/// ```
 pub mod layout {
     /// Always zero: what a feature that is off adds.
     pub const NONE: usize = 0;
@@ -36,7 +43,7 @@ pub mod layout {
     pub const PROMOTION: usize = DISCOVERED_CHECK + 1;
     /// Castling: `[king side, queen side]`.
     pub const CASTLE: usize = PROMOTION + 4;
-    /// From its new square the mover attacks a target it did not attack before: `[role]`.
+    /// The mover goes to a threat square of its role from a square that is not one: `[role]`.
     pub const THREAT: usize = CASTLE + 2;
     /// Times this side played the same from-to before in this game, and whether the move undoes
     /// our last move: `[0, 1, more][undo]`.
@@ -160,42 +167,29 @@ impl Coverage {
     }
 }
 
-/// Empty-board reach, `[color][role][square]`, used for threats: pawn captures, knight jumps,
-/// bishop, rook and queen rays; nothing for the king.
-static REACH: [[[u64; 64]; 6]; 2] = [reach_table(Color::White), reach_table(Color::Black)];
+/// Empty-board lines from every square: `[diagonal, straight][square]`.
+static LINES: [[u64; 64]; 2] = lines();
 
-const fn reach_table(color: Color) -> [[u64; 64]; 6] {
-    const fn rays(sq: usize, dirs: &[(i8, i8)], max: i8) -> u64 {
+const fn lines() -> [[u64; 64]; 2] {
+    const fn rays(sq: usize, dirs: &[(i8, i8)]) -> u64 {
         let mut bits = 0u64;
         let mut d = 0;
         while d < dirs.len() {
             let (mut f, mut r) = ((sq % 8) as i8 + dirs[d].0, (sq / 8) as i8 + dirs[d].1);
-            let mut steps = 0;
-            while f >= 0 && f < 8 && r >= 0 && r < 8 && steps < max {
+            while f >= 0 && f < 8 && r >= 0 && r < 8 {
                 bits |= 1 << (r * 8 + f);
                 f += dirs[d].0;
                 r += dirs[d].1;
-                steps += 1;
             }
             d += 1;
         }
         bits
     }
-    const DIAGONAL: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
-    const STRAIGHT: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-    const JUMPS: [(i8, i8); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
-    let forward = match color {
-        Color::White => 1,
-        Color::Black => -1,
-    };
-    let mut table = [[0u64; 64]; 6];
+    let mut table = [[0u64; 64]; 2];
     let mut sq = 0;
     while sq < 64 {
-        table[0][sq] = rays(sq, &[(-1, forward), (1, forward)], 1);
-        table[1][sq] = rays(sq, &JUMPS, 1);
-        table[2][sq] = rays(sq, &DIAGONAL, 8);
-        table[3][sq] = rays(sq, &STRAIGHT, 8);
-        table[4][sq] = table[2][sq] | table[3][sq];
+        table[0][sq] = rays(sq, &[(1, 1), (1, -1), (-1, 1), (-1, -1)]);
+        table[1][sq] = rays(sq, &[(1, 0), (-1, 0), (0, 1), (0, -1)]);
         sq += 1;
     }
     table
@@ -251,7 +245,6 @@ pub(super) struct Info {
     flip: usize,
     /// Game phase 0 (bare kings and pawns) ..= 16 (all pieces).
     pub phase: i32,
-    occupied: u64,
     their_attacks: u64,
     their_double_attacks: u64,
     their_pawn_attacks: u64,
@@ -264,7 +257,8 @@ pub(super) struct Info {
     check_squares: [u64; 6],
     discoverers: u64,
     their_king: Square,
-    targets: [u64; 6],
+    /// Per role: the squares from which that piece of ours would attack one of its targets.
+    threat_squares: [u64; 6],
     /// The opponent's last target square, 64 if none.
     last_to: usize,
     /// `NEAR_LAST_TO` plus the offset of the last move's capture flag.
@@ -378,10 +372,8 @@ impl Info {
             0,
         ];
 
-        let them_index = them.index();
-        let king_reach = &REACH[them_index];
-        let snipers = (king_reach[3][their_king.index()] & ours & (rooks | queens))
-            | (king_reach[2][their_king.index()] & ours & (bishops | queens));
+        let snipers = (LINES[1][their_king.index()] & ours & (rooks | queens))
+            | (LINES[0][their_king.index()] & ours & (bishops | queens));
         let mut discoverers = 0;
         let mut rest = snipers;
         while rest != 0 {
@@ -393,13 +385,21 @@ impl Info {
             }
         }
 
+        // Targets per role and the squares from which our piece would attack one: the attacks of
+        // the targets themselves, reversed (pawns capture backwards, sliders see through `empty`).
         let loose = theirs & !their_attacks & !kings;
-        let targets = [
-            (theirs & !pawns & !kings) | loose,
-            (theirs & (rooks | queens)) | loose,
-            (theirs & (rooks | queens)) | loose,
-            (theirs & queens) | loose,
-            loose,
+        let for_pawns = (theirs & !pawns & !kings) | loose;
+        let for_minors = (theirs & (rooks | queens)) | loose;
+        let for_rooks = (theirs & queens) | loose;
+        let (west, east) = pawn_captures(them, for_pawns);
+        let rook_lines = union(straight_rays(for_rooks, empty));
+        let loose_lines = union(diagonal_rays(loose, empty)) | union(straight_rays(loose, empty));
+        let threat_squares = [
+            west | east,
+            knight_jumps(for_minors).iter().fold(0, |a, &b| a | b),
+            union(diagonal_rays(for_minors, empty)),
+            rook_lines,
+            loose_lines,
             0,
         ];
 
@@ -407,7 +407,6 @@ impl Info {
             us,
             flip: if us == Color::White { 0 } else { 56 },
             phase,
-            occupied,
             their_attacks,
             their_double_attacks,
             their_pawn_attacks,
@@ -419,7 +418,7 @@ impl Info {
             check_squares,
             discoverers,
             their_king,
-            targets,
+            threat_squares,
             last_to: last.map_or(64, |l| l.to.index()),
             near_last_to: NEAR_LAST_TO + last.map_or(0, |l| l.capture as usize * 8),
             own_from: own_last.map_or(64, |l| l.from.index()),
@@ -468,11 +467,10 @@ impl Info {
         }
 
         let capture = m.is_capture();
-        let victim = if capture {
-            board.role_at(to).map_or(1, |v| v.index().min(4) + 1)
-        } else {
-            0
-        };
+        // Only captures find a piece on the target square; en passant finds none but takes a pawn.
+        let victim = board
+            .role_at(to)
+            .map_or(m.is_en_passant() as usize, |v| v.index().min(4) + 1);
         let defenders = if role != Role::Pawn || capture {
             self.our_double_attacks
         } else {
@@ -501,35 +499,13 @@ impl Info {
             terms.flat(DISCOVERED_CHECK);
         }
 
-        // New targets: in reach from the target square and not attacked from the square left.
-        let reach = &REACH[self.us.index()][r];
-        let candidates = reach[t] & self.targets[r];
-        if candidates != 0 {
-            let threat = match role {
-                Role::Pawn => candidates & !reach[f] != 0,
-                Role::Knight => true,
-                _ => {
-                    let after = (self.occupied & !(1u64 << f)) | 1u64 << t;
-                    let mut rest = candidates;
-                    let mut found = false;
-                    while rest != 0 {
-                        let target = Square::from_index_masked(rest.trailing_zeros());
-                        rest &= rest - 1;
-                        let now = attacks::between(to, target).0 & after == 0;
-                        let before =
-                            bit(reach[f], target.index()) != 0 && attacks::between(from, target).0 & self.occupied == 0;
-                        if now && !before {
-                            found = true;
-                            break;
-                        }
-                    }
-                    found
-                }
-            };
-            if threat {
-                terms.flat(THREAT + r);
-            }
-        }
+        // A new threat: the target square attacks a target, the square left did not.
+        let threats = self.threat_squares[r];
+        terms.flat(if bit(threats, t) > bit(threats, f) {
+            THREAT + r
+        } else {
+            NONE
+        });
 
         terms.flat(if self.last_to < 64 {
             self.near_last_to + r * 32 + capture as usize * 16 + distance(t, self.last_to)
@@ -565,10 +541,9 @@ mod tests {
                 for color in Color::ALL {
                     let (w, e) = pawn_captures(color, at);
                     assert_eq!(w | e, attacks::pawn(color, sq).0);
-                    assert_eq!(REACH[color.index()][0][sq.index()], attacks::pawn(color, sq).0);
                 }
-                assert_eq!(REACH[0][4][sq.index()], attacks::queen(sq, Bitboard::EMPTY).0);
-                assert_eq!(REACH[1][1][sq.index()], attacks::knight(sq).0);
+                assert_eq!(LINES[0][sq.index()], attacks::bishop(sq, Bitboard::EMPTY).0);
+                assert_eq!(LINES[1][sq.index()], attacks::rook(sq, Bitboard::EMPTY).0);
             }
         }
     }

@@ -58,7 +58,9 @@
 //! - *discoverers*: our pieces that are the only piece between one of our sliders and their king;
 //! - *targets* per role: their pieces worth attacking: for a pawn any piece but pawns and the king,
 //!   for a knight or bishop rooks and queens, for a rook queens, plus for every role (but the king,
-//!   who has none) their undefended pieces other than the king.
+//!   who has none) their pieces other than the king that they do not defend; and per role the
+//!   *threat squares*, from which that piece of ours would attack one of its targets (the targets'
+//!   own attacks reversed: pawn captures, knight jumps, slider lines through the current board).
 //!
 //! Features of a move (table, index):
 //!
@@ -80,10 +82,19 @@
 //!   still castle, else whether the arriving piece (the promoted one) checks directly;
 //! - `DISCOVERED_CHECK` if the mover is a discoverer leaving the line to their king;
 //! - `PROMOTION[knight, bishop, rook, queen]`;
-//! - `THREAT[role]` if from the target square the mover reaches a target (pawn captures, knight
-//!   jumps, slider lines clear after the move) that it did not reach from the square left;
+//! - `THREAT[role]` if the target square is a threat square of the mover's role and the square left
+//!   is not;
 //! - `HISTORY[times this side played this from-to in the game, capped at 2][the move undoes our
 //!   last move]`.
+//!
+//! # Speed
+//!
+//! Scoring every legal move (a dozen table lookups each, after attack maps built once per position
+//! with shift-and-mask fills) costs about four times the legal move generation itself: on the
+//! development machine about 1 M plies per second per core, encoding or decoding
+//! (`examples/move_code_bits.rs` measures it), where generating and making the moves alone runs at
+//! about 5 M. Encoder and decoder reuse their buffers ([`GameEncoder`], [`GameDecoder`]); nothing is
+//! allocated per move.
 //!
 //! # Tuning
 //!
@@ -107,6 +118,15 @@ use model::MoveModel;
 use range_coder::{RangeDecoder, RangeEncoder, RangeError};
 
 /// Why a game cannot be encoded or decoded.
+///
+/// ```
+/// use chessbits::codec::r#move::entropy::{decode_game, EntropyError};
+/// use chessbits::position::Position;
+/// // Stalemate: no move to decode.
+/// let pos = Position::from_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
+/// assert_eq!(decode_game(&pos, &[], 1), Err(EntropyError::NoLegalMove { ply: 0 }));
+/// assert_eq!(EntropyError::NonCanonical.to_string(), "entropy-coded game does not end where its moves end");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EntropyError {
     /// Encoding: the move at `ply` (0-based) is not legal in its position.
@@ -191,6 +211,14 @@ impl Default for GameEncoder {
 
 impl GameEncoder {
     /// A new encoder.
+    ///
+    /// ```
+    /// use chessbits::codec::r#move::entropy::GameEncoder;
+    /// use chessbits::position::Position;
+    /// let mut out = Vec::new();
+    /// GameEncoder::new().encode_into(&Position::startpos(), &[], &mut out).unwrap();
+    /// assert!(out.is_empty());
+    /// ```
     pub fn new() -> GameEncoder {
         GameEncoder {
             model: MoveModel::new(),
@@ -200,6 +228,18 @@ impl GameEncoder {
 
     /// Appends the code of `moves`, played from `start`, to `out`. The number of moves is not
     /// stored: the decoder must be told it. On error `out` is left as it was.
+    ///
+    /// ```
+    /// use chessbits::codec::r#move::entropy::GameEncoder;
+    /// use chessbits::notation::uci::parse_uci;
+    /// use chessbits::position::Position;
+    /// let start = Position::startpos();
+    /// let e4 = parse_uci(&start, "e2e4").unwrap();
+    /// let mut out = vec![0xAB];
+    /// GameEncoder::new().encode_into(&start, &[e4], &mut out).unwrap();
+    /// assert_eq!(out[0], 0xAB, "appends after what is there");
+    /// assert!(out.len() <= 2);
+    /// ```
     pub fn encode_into(&mut self, start: &Position, moves: &[Move], out: &mut Vec<u8>) -> Result<(), EntropyError> {
         let original_len = out.len();
         let result = self.encode_moves(start, moves, out);
@@ -254,6 +294,14 @@ impl Default for GameDecoder {
 
 impl GameDecoder {
     /// A new decoder.
+    ///
+    /// ```
+    /// use chessbits::codec::r#move::entropy::GameDecoder;
+    /// use chessbits::position::Position;
+    /// let mut moves = Vec::new();
+    /// GameDecoder::new().decode_into(&Position::startpos(), &[], 0, &mut moves).unwrap();
+    /// assert!(moves.is_empty());
+    /// ```
     pub fn new() -> GameDecoder {
         GameDecoder {
             model: MoveModel::new(),
@@ -264,6 +312,18 @@ impl GameDecoder {
     /// Decodes `ply_count` moves played from `start` out of `bytes`, appending them to `out`. On
     /// error the moves decoded before it stay in `out`. Work is proportional to `ply_count` at
     /// most: decoding stops at the first move the bytes cannot give.
+    ///
+    /// ```
+    /// use chessbits::codec::r#move::entropy::{encode_game, GameDecoder};
+    /// use chessbits::notation::uci::parse_uci;
+    /// use chessbits::position::Position;
+    /// let start = Position::startpos();
+    /// let d4 = parse_uci(&start, "d2d4").unwrap();
+    /// let bytes = encode_game(&start, &[d4]).unwrap();
+    /// let mut moves = Vec::new();
+    /// GameDecoder::new().decode_into(&start, &bytes, 1, &mut moves).unwrap();
+    /// assert_eq!(moves, [d4]);
+    /// ```
     pub fn decode_into(
         &mut self,
         start: &Position,

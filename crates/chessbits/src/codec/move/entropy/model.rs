@@ -1,5 +1,5 @@
-//! The move model: an integer frequency for every legal move, from the features of
-//! [`features`](super::features) and the tuned parameters of [`params`](super::params).
+//! The move model: an integer frequency for every legal move, from the features listed in the
+//! [parent module](super) (parameter offsets in [`layout`]) and the tuned parameters.
 //!
 //! Formulas (all integer; see the parent module for the feature list):
 //!
@@ -13,7 +13,7 @@
 use crate::lists::MAX_MOVES;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::types::Role;
+use crate::types::{Role, Square};
 
 use super::features::{Info, PlyMemory, Terms};
 use super::params::PARAMS;
@@ -23,11 +23,31 @@ pub use super::features::layout;
 use layout::PARAM_COUNT;
 
 /// `FRAC[j] = round(32768 · 2^(−j/16))`: one octave of the weight curve.
+///
+/// ```
+/// use chessbits::codec::r#move::entropy::model::FRAC;
+/// assert_eq!(FRAC[0], 1 << 15);
+/// assert_eq!(FRAC[8], 23170); // 32768 / √2
+/// ```
 pub const FRAC: [u32; 16] = [
     32768, 31379, 30048, 28774, 27554, 26386, 25268, 24196, 23170, 22188, 21247, 20347, 19484, 18658, 17867, 17109,
 ];
 
 /// One term of a move's score, as the tuner sees it: parameter `param` counts `weight / 16` times.
+///
+/// ```
+/// use chessbits::codec::r#move::entropy::model::{layout, MoveModel};
+/// use chessbits::lists::MoveList;
+/// use chessbits::position::Position;
+/// let pos = Position::startpos();
+/// let mut moves = MoveList::new();
+/// pos.legal_moves(&mut moves);
+/// let mut terms = Vec::new();
+/// MoveModel::new().visit_terms(&pos, &moves[..1], |_, term| terms.push(term));
+/// // The square left, tapered: the middle-game half weighs 16 at the start (phase 16).
+/// assert_eq!(terms[0].weight, 16);
+/// assert!((layout::PST_FROM..layout::PST_TO).contains(&(terms[0].param as usize)));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Term {
     /// Index into the parameter table (see [`layout`]).
@@ -68,6 +88,18 @@ impl Terms for Scorer<'_> {
     fn tapered(&mut self, param: usize) {
         self.mg += i32::from(self.params[param & (TABLE_LEN - 1)]);
         self.eg += i32::from(self.params[(param + 1) & (TABLE_LEN - 1)]);
+    }
+}
+
+impl Scorer<'static> {
+    #[inline(always)]
+    fn new() -> Scorer<'static> {
+        Scorer {
+            params: &TABLE,
+            flat: 0,
+            mg: 0,
+            eg: 0,
+        }
     }
 }
 
@@ -133,7 +165,8 @@ pub struct MoveModel {
     history: Box<[u8; 2 * 4096]>,
     scores: Box<[i32; MAX_MOVES]>,
     freqs: Box<[u32; MAX_MOVES]>,
-    from_cache: [i32; 64],
+    /// Per square left: the score of its terms and the moving piece.
+    origin: [(i32, Role); 64],
 }
 
 impl Default for MoveModel {
@@ -151,7 +184,7 @@ impl MoveModel {
             history: Box::new([0; 2 * 4096]),
             scores: Box::new([0; MAX_MOVES]),
             freqs: Box::new([0; MAX_MOVES]),
-            from_cache: [0; 64],
+            origin: [(0, Role::Pawn); 64],
         }
     }
 
@@ -195,37 +228,45 @@ impl MoveModel {
 
     /// Frequencies of `moves` (the legal moves of `pos`, at most [`MAX_MOVES`]) in list order, and
     /// their total (at most 2^16). Every frequency is at least one.
+    ///
+    /// ```
+    /// use chessbits::codec::r#move::entropy::model::MoveModel;
+    /// use chessbits::lists::MoveList;
+    /// use chessbits::position::Position;
+    /// // The queen takes the undefended knight: the likeliest move by far.
+    /// let pos = Position::from_fen("4k3/8/8/3n4/8/8/8/3QK3 w - - 0 30").unwrap();
+    /// let mut moves = MoveList::new();
+    /// pos.legal_moves(&mut moves);
+    /// let mut model = MoveModel::new();
+    /// let (freqs, total) = model.frequencies(&pos, &moves);
+    /// let best = moves[freqs.iter().enumerate().max_by_key(|&(_, f)| f).unwrap().0];
+    /// assert_eq!(best.to_string(), "d1d5");
+    /// assert!(freqs.iter().max().unwrap() * 4 > total);
+    /// ```
     pub fn frequencies(&mut self, pos: &Position, moves: &[Move]) -> (&[u32], u32) {
         let n = moves.len().min(MAX_MOVES);
         let info = Info::new(pos, self.last, self.own_last);
         let board = pos.board();
-        let mut cached = 0u64;
-        let mut best = i32::MIN;
-        for (i, &m) in moves.iter().take(n).enumerate() {
-            let from = m.from();
+        // The terms of the square left, once per moving piece.
+        let mut froms = 0u64;
+        for m in &moves[..n] {
+            froms |= 1u64 << m.from().index();
+        }
+        while froms != 0 {
+            let from = Square::from_index_masked(froms.trailing_zeros());
+            froms &= froms - 1;
             let role = board.role_at(from).unwrap_or(Role::Pawn);
-            let bit = 1u64 << from.index();
-            if cached & bit == 0 {
-                let mut scorer = Scorer {
-                    params: &TABLE,
-                    flat: 0,
-                    mg: 0,
-                    eg: 0,
-                };
-                info.origin_terms(role, from, &mut scorer);
-                self.from_cache[from.index()] = scorer.total(info.phase);
-                cached |= bit;
-            }
-            let mut scorer = Scorer {
-                params: &TABLE,
-                flat: 0,
-                mg: 0,
-                eg: 0,
-            };
+            let mut scorer = Scorer::new();
+            info.origin_terms(role, from, &mut scorer);
+            self.origin[from.index()] = (scorer.total(info.phase), role);
+        }
+        let mut best = i32::MIN;
+        for (&m, score) in moves[..n].iter().zip(self.scores.iter_mut()) {
+            let (origin, role) = self.origin[m.from().index()];
+            let mut scorer = Scorer::new();
             info.move_terms(board, role, m, self.history[history_index(pos, m)], &mut scorer);
-            let score = self.from_cache[from.index()] + scorer.total(info.phase);
-            self.scores[i] = score;
-            best = best.max(score);
+            *score = origin + scorer.total(info.phase);
+            best = best.max(*score);
         }
         let mut sum = 0u32;
         for (score, freq) in self.scores[..n].iter().zip(self.freqs.iter_mut()) {

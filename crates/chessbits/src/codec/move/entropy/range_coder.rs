@@ -29,11 +29,25 @@
 use core::fmt;
 
 /// Largest total frequency a symbol may be coded with.
+///
+/// ```
+/// use chessbits::codec::r#move::entropy::range_coder::{RangeDecoder, RangeError, MAX_TOTAL};
+/// assert_eq!(RangeDecoder::new(&[]).target(MAX_TOTAL + 1), Err(RangeError::Corrupt));
+/// ```
 pub const MAX_TOTAL: u32 = 1 << 16;
 
 const TOP: u32 = 1 << 24;
 
 /// Why a byte stream is not a range-coded stream.
+///
+/// ```
+/// use chessbits::codec::r#move::entropy::range_coder::{RangeDecoder, RangeError};
+/// // An empty stream holds no 16-bit symbol: the decoder would need more than the four bytes
+/// // of padding an encoder's output ever leaves out.
+/// let mut dec = RangeDecoder::new(&[]);
+/// let t = dec.target(1 << 16).unwrap();
+/// assert_eq!(dec.consume(t, 1), Err(RangeError::Truncated));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RangeError {
     /// The code value points past the last symbol: the bytes were not written by this coder.
@@ -102,6 +116,15 @@ pub struct RangeEncoder<'a> {
 impl<'a> RangeEncoder<'a> {
     /// An encoder appending to `out` (existing bytes are kept and never changed by carries: the
     /// coded value is below one, so a carry never runs past the encoder's own first byte).
+    ///
+    /// ```
+    /// use chessbits::codec::r#move::entropy::range_coder::RangeEncoder;
+    /// let mut out = vec![0xFF];
+    /// let mut enc = RangeEncoder::new(&mut out);
+    /// enc.encode(65535, 1, 65536);
+    /// enc.finish();
+    /// assert_eq!(out[0], 0xFF);
+    /// ```
     pub fn new(out: &'a mut Vec<u8>) -> RangeEncoder<'a> {
         RangeEncoder {
             low: 0,
@@ -114,6 +137,17 @@ impl<'a> RangeEncoder<'a> {
     ///
     /// Requires `freq ≥ 1`, `cum + freq ≤ total ≤ MAX_TOTAL`; the callers (the model) guarantee it,
     /// it is checked in debug builds.
+    ///
+    /// ```
+    /// use chessbits::codec::r#move::entropy::range_coder::RangeEncoder;
+    /// let mut out = Vec::new();
+    /// let mut enc = RangeEncoder::new(&mut out);
+    /// for _ in 0..16 {
+    ///     enc.encode(1, 1, 2); // one bit each
+    /// }
+    /// enc.finish();
+    /// assert_eq!(out.len(), 2);
+    /// ```
     #[inline]
     pub fn encode(&mut self, cum: u32, freq: u32, total: u32) {
         debug_assert!(freq >= 1 && cum + freq <= total && total <= MAX_TOTAL);
@@ -142,6 +176,15 @@ impl<'a> RangeEncoder<'a> {
     }
 
     /// Writes the shortest tail that identifies the final interval (at most one byte).
+    ///
+    /// ```
+    /// use chessbits::codec::r#move::entropy::range_coder::RangeEncoder;
+    /// let mut out = Vec::new();
+    /// let mut enc = RangeEncoder::new(&mut out);
+    /// enc.encode(0, 1, 2);
+    /// enc.finish();
+    /// assert!(out.is_empty(), "the lower half starts at zero: nothing to write");
+    /// ```
     pub fn finish(mut self) {
         let (mut v, bytes) = flush_point(self.low, self.range);
         if v >> 32 != 0 {
@@ -178,6 +221,12 @@ pub struct RangeDecoder<'a> {
 
 impl<'a> RangeDecoder<'a> {
     /// A decoder reading `bytes` from the start.
+    ///
+    /// ```
+    /// use chessbits::codec::r#move::entropy::range_coder::RangeDecoder;
+    /// let mut dec = RangeDecoder::new(&[0x80]);
+    /// assert_eq!(dec.target(2), Ok(1));
+    /// ```
     pub fn new(bytes: &'a [u8]) -> RangeDecoder<'a> {
         let mut dec = RangeDecoder {
             bytes,
@@ -213,6 +262,12 @@ impl<'a> RangeDecoder<'a> {
     }
 
     /// The target value in `0..total` that selects the next symbol (`total` in `1..=MAX_TOTAL`).
+    ///
+    /// ```
+    /// use chessbits::codec::r#move::entropy::range_coder::RangeDecoder;
+    /// let mut dec = RangeDecoder::new(&[0x40]);
+    /// assert_eq!(dec.target(4), Ok(1));
+    /// ```
     #[inline]
     pub fn target(&mut self, total: u32) -> Result<u32, RangeError> {
         if total == 0 || total > MAX_TOTAL {
@@ -228,6 +283,15 @@ impl<'a> RangeDecoder<'a> {
     }
 
     /// Removes the symbol `[cum, cum + freq)` that contains the last target.
+    ///
+    /// ```
+    /// use chessbits::codec::r#move::entropy::range_coder::{RangeDecoder, RangeError};
+    /// let mut dec = RangeDecoder::new(&[0x40]);
+    /// assert_eq!(dec.target(4), Ok(1));
+    /// assert_eq!(dec.consume(2, 1), Err(RangeError::Corrupt), "target 1 is not in [2, 3)");
+    /// assert_eq!(dec.consume(1, 1), Ok(()));
+    /// assert_eq!(dec.finish(), Ok(()));
+    /// ```
     #[inline]
     pub fn consume(&mut self, cum: u32, freq: u32) -> Result<(), RangeError> {
         // Holds when the symbol contains the last target; checked so that a caller bug cannot wrap.
@@ -251,6 +315,12 @@ impl<'a> RangeDecoder<'a> {
     }
 
     /// Checks that the stream ends exactly where the encoder would have ended it.
+    ///
+    /// ```
+    /// use chessbits::codec::r#move::entropy::range_coder::{RangeDecoder, RangeError};
+    /// assert_eq!(RangeDecoder::new(&[]).finish(), Ok(()));
+    /// assert_eq!(RangeDecoder::new(&[0x40]).finish(), Err(RangeError::NonCanonical));
+    /// ```
     pub fn finish(&mut self) -> Result<(), RangeError> {
         let low = self.window.wrapping_sub(self.code);
         let (v, bytes) = flush_point(u64::from(low), self.range);
