@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod archive_cmd;
 mod moves_cmd;
 mod perft_cmd;
 mod pgn_cmd;
@@ -30,6 +31,10 @@ enum Command {
     Pgn(pgn_cmd::PgnArgs),
     /// Bits per move of every move code and bits per position of every position code on a PGN file.
     Stats(stats_cmd::StatsArgs),
+    /// Pack PGN files into a compact archive.
+    Pack(archive_cmd::PackArgs),
+    /// Unpack an archive back to PGN.
+    Unpack(archive_cmd::UnpackArgs),
 }
 
 fn main() -> ExitCode {
@@ -39,6 +44,8 @@ fn main() -> ExitCode {
         Command::Moves(args) => moves_cmd::run(args),
         Command::Pgn(args) => pgn_cmd::run(args),
         Command::Stats(args) => stats_cmd::run(args),
+        Command::Pack(args) => archive_cmd::run_pack(args),
+        Command::Unpack(args) => archive_cmd::run_unpack(args),
     };
     match result {
         Ok(code) => code,

@@ -6,8 +6,9 @@ use std::io::{BufReader, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use chessbits::archive::{ArchiveWriter, MoveCodec, WriterOptions};
 use chessbits::codec::position as position_codes;
-use chessbits::codec::r#move::{direction_target, enumeration, index, per_square};
+use chessbits::codec::r#move::{direction_target, entropy, enumeration, index, lichess, per_square};
 use chessbits::moves::Move;
 use chessbits::pgn::{Game, PgnReader};
 use chessbits::position::Position;
@@ -49,6 +50,18 @@ const PER_MOVE_CODES: [PerMoveCode; 6] = [
     }),
 ];
 
+/// The move codes that encode a whole game at once: name and size in bytes of the game's moves.
+type PerGameCode = (&'static str, fn(&Position, &[Move]) -> Option<u64>);
+
+const PER_GAME_CODES: [PerGameCode; 2] = [
+    ("lichess (ranked moves, Huffman)", |pos, moves| {
+        lichess::encode_game(pos, moves).ok().map(|b| b.len() as u64)
+    }),
+    ("entropy (move model, range coder)", |pos, moves| {
+        entropy::encode_game(pos, moves).ok().map(|b| b.len() as u64)
+    }),
+];
+
 /// Totals for one game or a whole file.
 #[derive(Clone, Default)]
 struct Totals {
@@ -57,6 +70,8 @@ struct Totals {
     positions: u64,
     move_bits: Vec<u64>,
     move_failures: Vec<u64>,
+    game_bytes: Vec<u64>,
+    game_failures: Vec<u64>,
     position_bits: Vec<u64>,
     position_max: Vec<u64>,
     position_failures: Vec<u64>,
@@ -68,6 +83,8 @@ impl Totals {
         Totals {
             move_bits: vec![0; PER_MOVE_CODES.len()],
             move_failures: vec![0; PER_MOVE_CODES.len()],
+            game_bytes: vec![0; PER_GAME_CODES.len()],
+            game_failures: vec![0; PER_GAME_CODES.len()],
             position_bits: vec![0; positions],
             position_max: vec![0; positions],
             position_failures: vec![0; positions],
@@ -82,6 +99,8 @@ impl Totals {
         let sum = |a: &mut Vec<u64>, b: &[u64]| a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
         sum(&mut self.move_bits, &other.move_bits);
         sum(&mut self.move_failures, &other.move_failures);
+        sum(&mut self.game_bytes, &other.game_bytes);
+        sum(&mut self.game_failures, &other.game_failures);
         sum(&mut self.position_bits, &other.position_bits);
         sum(&mut self.position_failures, &other.position_failures);
         self.position_max
@@ -121,6 +140,13 @@ impl Totals {
             totals.plies += 1;
         }
         totals.measure_position(&pos);
+        let moves: Vec<Move> = game.mainline().collect();
+        for (i, (_, size)) in PER_GAME_CODES.iter().enumerate() {
+            match size(&game.start, &moves) {
+                Some(bytes) => totals.game_bytes[i] += bytes,
+                None => totals.game_failures[i] += 1,
+            }
+        }
         totals
     }
 }
@@ -131,6 +157,19 @@ fn compressed_sizes(bytes: &[u8]) -> Result<(usize, usize), String> {
     let gzip = gz.finish().map_err(|e| e.to_string())?.len();
     let zstd = zstd::encode_all(bytes, 19).map_err(|e| e.to_string())?.len();
     Ok((gzip, zstd))
+}
+
+/// Bytes of the archive of `games`.
+fn archive_size(games: &[Game], options: WriterOptions) -> Result<u64, chessbits::archive::ArchiveError> {
+    let mut writer = ArchiveWriter::new(std::io::sink(), options)?;
+    for game in games {
+        match writer.add_game(game) {
+            // Games the archive cannot hold (variations nested too deep) are left out, as `pack` does.
+            Ok(()) | Err(chessbits::archive::ArchiveError::InvalidGame { .. }) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(writer.finish()?.1.bytes)
 }
 
 pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
@@ -172,6 +211,15 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
         };
         println!("{name:<36} {:>10.3}{note}", totals.move_bits[i] as f64 / plies);
     }
+    for (i, (name, _)) in PER_GAME_CODES.iter().enumerate() {
+        let note = if totals.game_failures[i] > 0 {
+            format!("  ({} games not encodable)", totals.game_failures[i])
+        } else {
+            String::new()
+        };
+        let bits = 8.0 * totals.game_bytes[i] as f64 / plies;
+        println!("{name:<36} {bits:>10.3}{note}  (whole bytes per game)");
+    }
     println!();
     println!("{:<36} {:>10} {:>10}", "position code", "avg bits", "max bits");
     for (i, codec) in position_codes::all().iter().enumerate() {
@@ -192,6 +240,20 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
     println!("{:<36} {:>10} {:>10}", "size", "bytes", "bits/move");
     for (name, size) in [("PGN", bytes.len()), ("PGN gzip -6", gzip), ("PGN zstd -19", zstd)] {
         println!("{name:<36} {size:>10} {:>10.2}", 8.0 * size as f64 / plies);
+    }
+    for codec in MoveCodec::ALL {
+        let options = WriterOptions {
+            codec,
+            zstd_level: 19,
+            ..WriterOptions::default()
+        };
+        let archived = archive_size(&games, options).map_err(|e| format!("archive ({codec}): {e}"))?;
+        println!(
+            "{:<36} {:>10} {:>10.2}",
+            format!("archive --codec {codec}"),
+            archived,
+            8.0 * archived as f64 / plies
+        );
     }
     Ok(ExitCode::SUCCESS)
 }
