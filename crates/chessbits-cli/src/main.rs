@@ -1,1 +1,42 @@
-fn main() {}
+//! The `chessbits` command-line tool: a thin layer over the library.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod moves_cmd;
+mod perft_cmd;
+
+#[derive(Parser)]
+#[command(
+    name = "chessbits",
+    version,
+    about = "Chess positions, moves, games and their compact encodings"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count leaf nodes of the legal move tree (one position or a suite).
+    Perft(perft_cmd::PerftArgs),
+    /// List the legal moves of a position.
+    Moves(moves_cmd::MovesArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft(args) => perft_cmd::run(args),
+        Command::Moves(args) => moves_cmd::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("chessbits: {message}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,4 +1,4 @@
-//! Compact encodings: [`move`](self::r#move) codes, [`position`] codes and the [`bits`] they are
+//! Compact encodings: move codes (module `move`), [`position`] codes and the [`bits`] they are
 //! written with.
 
 pub mod bits;

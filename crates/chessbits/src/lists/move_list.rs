@@ -1,5 +1,6 @@
 //! A fixed-capacity list of moves that lives on the stack.
 
+use core::mem::MaybeUninit;
 use core::ops::{Deref, DerefMut};
 
 use crate::moves::Move;
@@ -26,10 +27,11 @@ pub const MAX_MOVES: usize = 768;
 /// assert_eq!(list.len(), 1);
 /// assert_eq!(list[0].to(), Square::F3);
 /// ```
-#[derive(Clone)]
 pub struct MoveList {
     len: usize,
-    moves: [Move; MAX_MOVES],
+    /// `moves[..len]` is initialized; the rest is not. Leaving it uninitialized saves zeroing
+    /// 1.5 KB at every node of a search (measured: see BENCHMARKS.md).
+    moves: [MaybeUninit<Move>; MAX_MOVES],
 }
 
 impl MoveList {
@@ -37,7 +39,7 @@ impl MoveList {
     pub const fn new() -> MoveList {
         MoveList {
             len: 0,
-            moves: [Move::NULL; MAX_MOVES],
+            moves: [MaybeUninit::uninit(); MAX_MOVES],
         }
     }
 
@@ -45,7 +47,7 @@ impl MoveList {
     /// pushing more than [`MAX_MOVES`] by hand panics.
     #[inline(always)]
     pub fn push(&mut self, m: Move) {
-        self.moves[self.len] = m;
+        self.moves[self.len] = MaybeUninit::new(m);
         self.len += 1;
     }
 
@@ -64,9 +66,9 @@ impl MoveList {
     pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
         let mut j = 0;
         for i in 0..self.len {
-            let m = self.moves[i];
+            let m = self[i];
             if keep(m) {
-                self.moves[j] = m;
+                self.moves[j] = MaybeUninit::new(m);
                 j += 1;
             }
         }
@@ -75,10 +77,21 @@ impl MoveList {
 
     /// Removes and returns the move at `index`, replacing it with the last one (O(1)).
     pub fn swap_remove(&mut self, index: usize) -> Move {
-        let m = self.moves[..self.len][index];
+        let m = self[index];
+        let last = self[self.len - 1];
         self.len -= 1;
-        self.moves[index] = self.moves[self.len];
+        if index < self.len {
+            self.moves[index] = MaybeUninit::new(last);
+        }
         m
+    }
+}
+
+impl Clone for MoveList {
+    fn clone(&self) -> MoveList {
+        let mut copy = MoveList::new();
+        copy.extend(self.iter().copied());
+        copy
     }
 }
 
@@ -92,14 +105,19 @@ impl Deref for MoveList {
     type Target = [Move];
     #[inline(always)]
     fn deref(&self) -> &[Move] {
-        &self.moves[..self.len]
+        let init = &self.moves[..self.len];
+        // SAFETY: `moves[..len]` is initialized (every push writes before incrementing `len`,
+        // nothing else raises `len`), and `MaybeUninit<Move>` has the layout of `Move`.
+        unsafe { &*(init as *const [MaybeUninit<Move>] as *const [Move]) }
     }
 }
 
 impl DerefMut for MoveList {
     #[inline(always)]
     fn deref_mut(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
+        let init = &mut self.moves[..self.len];
+        // SAFETY: as in `deref`; writes through the slice keep the elements initialized.
+        unsafe { &mut *(init as *mut [MaybeUninit<Move>] as *mut [Move]) }
     }
 }
 
@@ -122,5 +140,77 @@ impl Extend<Move> for MoveList {
         for m in iter {
             self.push(m);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::moves::MoveKind;
+    use crate::types::Square;
+    use proptest::prelude::*;
+
+    fn mv(i: u16) -> Move {
+        Move::new(
+            Square::from_index_masked(i as u32),
+            Square::from_index_masked(i as u32 / 64 + 1),
+            MoveKind::Quiet,
+        )
+    }
+
+    #[derive(Debug, Clone)]
+    enum Op {
+        Push(u16),
+        Clear,
+        Truncate(usize),
+        RetainEven,
+        SwapRemove(usize),
+        Sort,
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            8 => any::<u16>().prop_map(Op::Push),
+            1 => Just(Op::Clear),
+            1 => (0usize..40).prop_map(Op::Truncate),
+            1 => Just(Op::RetainEven),
+            2 => any::<usize>().prop_map(Op::SwapRemove),
+            1 => Just(Op::Sort),
+        ]
+    }
+
+    proptest! {
+        /// The list behaves exactly like a `Vec` (the model) under every operation, which is
+        /// what the unsafe slice views rely on.
+        #[test]
+        fn behaves_like_vec(ops in proptest::collection::vec(op(), 0..300)) {
+            let mut list = MoveList::new();
+            let mut model: Vec<Move> = Vec::new();
+            for op in ops {
+                match op {
+                    Op::Push(i) => { list.push(mv(i)); model.push(mv(i)); }
+                    Op::Clear => { list.clear(); model.clear(); }
+                    Op::Truncate(n) => { list.truncate(n); model.truncate(n); }
+                    Op::RetainEven => { list.retain(|m| m.bits() % 2 == 0); model.retain(|m| m.bits() % 2 == 0); }
+                    Op::SwapRemove(i) => if !model.is_empty() {
+                        let i = i % model.len();
+                        prop_assert_eq!(list.swap_remove(i), model.swap_remove(i));
+                    }
+                    Op::Sort => { list.sort(); model.sort(); }
+                }
+                prop_assert_eq!(&list[..], &model[..]);
+                prop_assert_eq!(&list.clone()[..], &model[..]);
+            }
+        }
+    }
+
+    #[test]
+    fn fills_to_capacity() {
+        let mut list = MoveList::new();
+        for i in 0..MAX_MOVES {
+            list.push(mv(i as u16));
+        }
+        assert_eq!(list.len(), MAX_MOVES);
+        assert_eq!(list[MAX_MOVES - 1], mv(MAX_MOVES as u16 - 1));
     }
 }

@@ -1,12 +1,14 @@
-//! The generator: legal or pseudo-legal, all moves or one class, into any [`Sink`].
+//! The generator: legal or pseudo-legal, all moves or one class, handed to a closure as [`MoveSet`]s.
 //!
 //! Legal generation needs no make/unmake: the king avoids the squares the opponent attacks (with
 //! the king lifted off the board, so it cannot hide behind itself), pinned pieces stay on the line
 //! to their king, and in check every other move must capture the checker or block its line. En
 //! passant, which removes two pieces from one rank, is checked by recomputing slider attacks on
 //! the king with the new occupancy.
+//!
+//! Moves leave as [`MoveSet`]s handed to a closure: counting popcounts them, listing expands them.
 
-use super::sink::{PawnMoves, Sink};
+use super::move_set::{MoveSet, PawnMoveKind};
 use crate::attacks;
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
@@ -28,7 +30,7 @@ const NOT_H: Bitboard = Bitboard(!0x8080_8080_8080_8080);
 
 /// Generates moves of `class` for the side to move; `LEGAL` selects legal or pseudo-legal moves.
 #[inline(always)]
-pub(crate) fn generate<const LEGAL: bool, S: Sink>(pos: &Position, class: Class, sink: &mut S) {
+pub(crate) fn generate<const LEGAL: bool, F: FnMut(MoveSet)>(pos: &Position, class: Class, sink: &mut F) {
     let board = pos.board();
     let us = pos.turn();
     let them = !us;
@@ -50,7 +52,8 @@ pub(crate) fn generate<const LEGAL: bool, S: Sink>(pos: &Position, class: Class,
     } else {
         Bitboard::EMPTY
     };
-    sink.piece(
+    emit_piece(
+        sink,
         Role::King,
         king,
         attacks::king(king) & (capture_mask | quiet_mask) & !danger,
@@ -75,46 +78,23 @@ pub(crate) fn generate<const LEGAL: bool, S: Sink>(pos: &Position, class: Class,
     let move_mask = (capture_mask | quiet_mask) & target;
 
     for from in board.by_role(Role::Knight) & (movable - pinned) {
-        sink.piece(Role::Knight, from, attacks::knight(from) & move_mask, theirs);
+        emit_piece(sink, Role::Knight, from, attacks::knight(from) & move_mask, theirs);
     }
-    for from in board.by_role(Role::Bishop) & movable {
-        let pin_mask = if pinned.contains(from) {
-            attacks::line(king, from)
-        } else {
-            Bitboard::FULL
-        };
-        sink.piece(
-            Role::Bishop,
-            from,
-            attacks::bishop(from, occupied) & move_mask & pin_mask,
-            theirs,
-        );
-    }
-    for from in board.by_role(Role::Rook) & movable {
-        let pin_mask = if pinned.contains(from) {
-            attacks::line(king, from)
-        } else {
-            Bitboard::FULL
-        };
-        sink.piece(
-            Role::Rook,
-            from,
-            attacks::rook(from, occupied) & move_mask & pin_mask,
-            theirs,
-        );
-    }
-    for from in board.by_role(Role::Queen) & movable {
-        let pin_mask = if pinned.contains(from) {
-            attacks::line(king, from)
-        } else {
-            Bitboard::FULL
-        };
-        sink.piece(
-            Role::Queen,
-            from,
-            attacks::queen(from, occupied) & move_mask & pin_mask,
-            theirs,
-        );
+    // Sliders: a pinned one keeps to the line through its king.
+    for role in [Role::Bishop, Role::Rook, Role::Queen] {
+        for from in board.by_role(role) & movable {
+            let pin_mask = if pinned.contains(from) {
+                attacks::line(king, from)
+            } else {
+                Bitboard::FULL
+            };
+            let reach = match role {
+                Role::Bishop => attacks::bishop(from, occupied),
+                Role::Rook => attacks::rook(from, occupied),
+                _ => attacks::queen(from, occupied),
+            };
+            emit_piece(sink, role, from, reach & move_mask & pin_mask, theirs);
+        }
     }
 
     let pawns = board.by_role(Role::Pawn) & movable;
@@ -134,24 +114,44 @@ pub(crate) fn generate<const LEGAL: bool, S: Sink>(pos: &Position, class: Class,
 
     if class != Class::Quiet {
         if let Some(ep) = pos.ep_square() {
-            en_passant::<LEGAL, S>(pos, ep, king, sink);
+            en_passant::<LEGAL, F>(pos, ep, king, sink);
         }
     }
-    if class != Class::Tactical && !(LEGAL && checkers.any()) {
-        castles::<LEGAL, S>(pos, king, sink);
+    // Castling is generated only when legal, pseudo-legal mode included: never out of check.
+    if class != Class::Tactical && checkers.is_empty() {
+        castles(pos, king, sink);
+    }
+}
+
+#[inline(always)]
+fn emit_piece<F: FnMut(MoveSet)>(sink: &mut F, role: Role, from: Square, to: Bitboard, theirs: Bitboard) {
+    if to.any() {
+        sink(MoveSet::Piece {
+            role,
+            from,
+            to,
+            captures: to & theirs,
+        });
+    }
+}
+
+#[inline(always)]
+fn emit_pawns<F: FnMut(MoveSet)>(sink: &mut F, to: Bitboard, delta: i8, kind: PawnMoveKind) {
+    if to.any() {
+        sink(MoveSet::Pawns { to, delta, kind });
     }
 }
 
 /// Set-wise pawn moves of `pawns` (none of them pinned off `target`'s lines).
 #[inline(always)]
-fn pawn_moves<S: Sink>(
+fn pawn_moves<F: FnMut(MoveSet)>(
     us: Color,
     pawns: Bitboard,
     occupied: Bitboard,
     theirs: Bitboard,
     target: Bitboard,
     class: Class,
-    sink: &mut S,
+    sink: &mut F,
 ) {
     if pawns.is_empty() {
         return;
@@ -166,27 +166,38 @@ fn pawn_moves<S: Sink>(
     if class != Class::Tactical {
         let single = normal.forward(us) & empty;
         let double = (single & Bitboard::relative_rank(us, Rank::THIRD)).forward(us) & empty & target;
-        sink.pawns(single & target, up, PawnMoves::Push);
-        sink.pawns(double, 2 * up, PawnMoves::DoublePush);
+        emit_pawns(sink, single & target, up, PawnMoveKind::Push);
+        emit_pawns(sink, double, 2 * up, PawnMoveKind::DoublePush);
     }
     if class != Class::Quiet {
         let capture_targets = theirs & target;
-        sink.pawns(left(normal) & capture_targets, up_left, PawnMoves::Capture);
-        sink.pawns(right(normal) & capture_targets, up_right, PawnMoves::Capture);
+        emit_pawns(sink, left(normal) & capture_targets, up_left, PawnMoveKind::Capture);
+        emit_pawns(sink, right(normal) & capture_targets, up_right, PawnMoveKind::Capture);
         if promoting.any() {
-            sink.pawns(promoting.forward(us) & empty & target, up, PawnMoves::Promotion);
-            sink.pawns(left(promoting) & capture_targets, up_left, PawnMoves::PromotionCapture);
-            sink.pawns(
+            emit_pawns(
+                sink,
+                promoting.forward(us) & empty & target,
+                up,
+                PawnMoveKind::Promotion,
+            );
+            emit_pawns(
+                sink,
+                left(promoting) & capture_targets,
+                up_left,
+                PawnMoveKind::PromotionCapture,
+            );
+            emit_pawns(
+                sink,
                 right(promoting) & capture_targets,
                 up_right,
-                PawnMoves::PromotionCapture,
+                PawnMoveKind::PromotionCapture,
             );
         }
     }
 }
 
 #[inline(always)]
-fn en_passant<const LEGAL: bool, S: Sink>(pos: &Position, ep: Square, king: Square, sink: &mut S) {
+fn en_passant<const LEGAL: bool, F: FnMut(MoveSet)>(pos: &Position, ep: Square, king: Square, sink: &mut F) {
     let board = pos.board();
     let us = pos.turn();
     // The pawn that just made the double push stands one rank behind the square it skipped.
@@ -200,12 +211,12 @@ fn en_passant<const LEGAL: bool, S: Sink>(pos: &Position, ep: Square, king: Squa
                 continue;
             }
         }
-        sink.single(Move::new(from, ep, MoveKind::EnPassant));
+        sink(MoveSet::Single(Move::new(from, ep, MoveKind::EnPassant)));
     }
 }
 
 #[inline(always)]
-fn castles<const LEGAL: bool, S: Sink>(pos: &Position, king: Square, sink: &mut S) {
+fn castles<F: FnMut(MoveSet)>(pos: &Position, king: Square, sink: &mut F) {
     let us = pos.turn();
     let rights = pos.castling();
     if !rights.has_color(us) {
@@ -232,7 +243,7 @@ fn castles<const LEGAL: bool, S: Sink>(pos: &Position, king: Square, sink: &mut 
         {
             continue;
         }
-        sink.single(Move::castle(king, rook, side));
+        sink(MoveSet::Single(Move::castle(king, rook, side)));
     }
 }
 

@@ -8,17 +8,17 @@
 
 mod check;
 mod generate;
+mod move_set;
 mod perft;
-mod sink;
 pub mod suite;
 
+pub use move_set::{MoveSet, PawnMoveKind};
 pub use perft::{perft, perft_divide, perft_with, PerftMode};
 
 use crate::lists::MoveList;
 use crate::moves::Move;
 use crate::position::Position;
 use generate::{generate, Class};
-use sink::Counter;
 
 impl Position {
     /// Fills `list` with the legal moves (clearing it first).
@@ -33,26 +33,26 @@ impl Position {
     /// ```
     pub fn legal_moves(&self, list: &mut MoveList) {
         list.clear();
-        generate::<true, _>(self, Class::All, list);
+        generate::<true, _>(self, Class::All, &mut |set: MoveSet| set.push_into(list));
     }
 
     /// Fills `list` with the legal captures (en passant included) and promotions.
     pub fn tactical_moves(&self, list: &mut MoveList) {
         list.clear();
-        generate::<true, _>(self, Class::Tactical, list);
+        generate::<true, _>(self, Class::Tactical, &mut |set: MoveSet| set.push_into(list));
     }
 
     /// Fills `list` with the legal moves that are neither captures nor promotions.
     pub fn quiet_moves(&self, list: &mut MoveList) {
         list.clear();
-        generate::<true, _>(self, Class::Quiet, list);
+        generate::<true, _>(self, Class::Quiet, &mut |set: MoveSet| set.push_into(list));
     }
 
     /// Fills `list` with the pseudo-legal moves: moves by the rules of each piece that may leave
     /// the own king in check. Castling is generated only when legal (as in python-chess).
     pub fn pseudo_legal_moves(&self, list: &mut MoveList) {
         list.clear();
-        generate::<false, _>(self, Class::All, list);
+        generate::<false, _>(self, Class::All, &mut |set: MoveSet| set.push_into(list));
     }
 
     /// The number of legal moves, counted without listing them.
@@ -63,16 +63,42 @@ impl Position {
     /// ```
     #[inline]
     pub fn count_legal_moves(&self) -> usize {
-        let mut counter = Counter::default();
-        generate::<true, _>(self, Class::All, &mut counter);
-        counter.0
+        let mut count = 0;
+        generate::<true, _>(self, Class::All, &mut |set: MoveSet| count += set.len());
+        count
+    }
+
+    /// Calls `f` with the legal moves as [`MoveSet`]s: sets of targets of one piece, sets of
+    /// pawn moves of one kind, and single moves (en passant, castling). Counting them needs only
+    /// [`MoveSet::len`]; [`MoveSet::for_each`] expands them.
+    #[inline]
+    pub fn for_each_legal_set(&self, mut f: impl FnMut(MoveSet)) {
+        generate::<true, _>(self, Class::All, &mut f);
+    }
+
+    /// Like [`Position::for_each_legal_set`], for pseudo-legal moves.
+    #[inline]
+    pub fn for_each_pseudo_legal_set(&self, mut f: impl FnMut(MoveSet)) {
+        generate::<false, _>(self, Class::All, &mut f);
     }
 
     /// Whether `m` is a legal move here.
+    ///
+    /// Looks for `m` in the generator's move sets without listing any moves.
+    ///
+    /// ```
+    /// use chessbits::moves::{Move, MoveKind};
+    /// use chessbits::position::Position;
+    /// use chessbits::types::Square;
+    /// let pos = Position::startpos();
+    /// assert!(pos.is_legal(Move::new(Square::G1, Square::F3, MoveKind::Quiet)));
+    /// assert!(!pos.is_legal(Move::new(Square::G1, Square::F3, MoveKind::Capture)));
+    /// assert!(!pos.is_legal(Move::new(Square::E2, Square::E4, MoveKind::Quiet)));
+    /// ```
     pub fn is_legal(&self, m: Move) -> bool {
-        let mut list = MoveList::new();
-        self.legal_moves(&mut list);
-        list.contains(&m)
+        let mut found = false;
+        generate::<true, _>(self, Class::All, &mut |set: MoveSet| found |= set.contains(m));
+        found
     }
 
     /// The side to move is checkmated.

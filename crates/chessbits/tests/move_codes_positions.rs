@@ -1,0 +1,307 @@
+//! Move codes on real positions: the perft suites of `../shared/data/perft/` (standard, tricky,
+//! random and Chess960 positions) and random playouts from them.
+//!
+//! For every legal move of every position, each code must decode back to the move; codes of
+//! different moves must differ. On a subset of positions every possible code is decoded: the
+//! moves that decode successfully must be exactly the legal moves, each from one code only —
+//! so the codes are complete (every legal move has one) and sound (nothing else decodes).
+
+use std::collections::{HashMap, HashSet};
+
+use chessbits::codec::bits::{BitReader, BitWriter};
+use chessbits::codec::r#move::enumeration::{self, EnumeratedMove, CODE_COUNT};
+use chessbits::codec::r#move::index::{self, bits_for, MoveListKind};
+use chessbits::codec::r#move::per_square::{self, PerSquareCode};
+use chessbits::codec::r#move::{direction_target, MoveCodeError};
+use chessbits::lists::{MoveList, MAX_MOVES};
+use chessbits::movegen::suite::parse_suite;
+use chessbits::moves::Move;
+use chessbits::position::Position;
+
+const MAX_LEGALS: &str = "kBQQQQQQ/BR5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1";
+
+fn suite(name: &str) -> Vec<Position> {
+    let path = format!("{}/../../../shared/data/perft/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    parse_suite(&text)
+        .unwrap()
+        .iter()
+        .map(|case| Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.fen)))
+        .collect()
+}
+
+fn legal(pos: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    pos.legal_moves(&mut list);
+    list
+}
+
+/// Every codec round-trips every legal move of `pos`, with distinct codes per move.
+fn check_all_codecs(pos: &Position) {
+    let moves = legal(pos);
+    let mut pseudo = MoveList::new();
+    pos.pseudo_legal_moves(&mut pseudo);
+    let mut enum_codes = HashSet::new();
+    let mut per_square_codes = HashSet::new();
+    let mut direction_codes = HashSet::new();
+    let fits = per_square::fits_in_byte(pos);
+    for &m in moves.iter() {
+        let ctx = || format!("{} in {}", m.uci(true), pos.fen());
+
+        let e = EnumeratedMove::from_position_move(pos, m).unwrap_or_else(|err| panic!("{err}: {}", ctx()));
+        assert_eq!(EnumeratedMove::decode(e.encode()), Ok(e), "{}", ctx());
+        assert_eq!(e.to_move(pos), Ok(m), "{}", ctx());
+        assert_eq!(e.color(), pos.turn());
+        assert_eq!(e.castling_side(), m.castling_side());
+        assert!(enum_codes.insert(e.encode()), "duplicate enumeration code: {}", ctx());
+
+        let code = per_square::encode(pos, m).unwrap_or_else(|err| panic!("{err}: {}", ctx()));
+        match code {
+            PerSquareCode::Byte(b) => assert!(fits && u32::from(b) < per_square::total_bound(pos), "{}", ctx()),
+            PerSquareCode::Wide(w) => assert!(!fits && w == m.bits(), "{}", ctx()),
+        }
+        assert_eq!(per_square::decode(pos, code), Ok(m), "{}", ctx());
+        assert!(per_square_codes.insert(code), "duplicate per-square code: {}", ctx());
+
+        let code = direction_target::encode(pos, m).unwrap_or_else(|err| panic!("{err}: {}", ctx()));
+        assert!(code < direction_target::CODE_LIMIT);
+        assert_eq!(direction_target::decode(pos, code), Ok(m), "{}", ctx());
+        assert!(
+            direction_codes.insert(code),
+            "duplicate direction-target code: {}",
+            ctx()
+        );
+
+        let mut bytes = Vec::new();
+        index::write_byte_index(pos, m, &mut bytes).unwrap();
+        assert_eq!(
+            bytes.len() == 1,
+            moves.len() <= 256 || index::index_of(pos, MoveListKind::Legal, m).unwrap() < 255
+        );
+        assert_eq!(index::read_byte_index(pos, &bytes), Ok((m, bytes.len())), "{}", ctx());
+
+        for (set, n) in [
+            (MoveListKind::Legal, moves.len()),
+            (MoveListKind::PseudoLegal, pseudo.len()),
+        ] {
+            let mut w = BitWriter::new();
+            assert_eq!(index::write_bit_index(pos, set, m, &mut w), Ok(bits_for(n)));
+            assert_eq!(w.bit_len(), u64::from(bits_for(n)));
+            let bytes = w.finish();
+            assert_eq!(
+                index::read_bit_index(pos, set, &mut BitReader::new(&bytes)),
+                Ok(m),
+                "{}",
+                ctx()
+            );
+        }
+    }
+}
+
+/// Decodes every code of every scheme in `pos`: what decodes must be the legal moves, each once.
+fn check_every_code(pos: &Position) {
+    let expected: HashSet<Move> = legal(pos).iter().copied().collect();
+    let tally = |decoded: Vec<Move>, scheme: &str| {
+        let mut counts: HashMap<Move, usize> = HashMap::new();
+        for m in decoded {
+            *counts.entry(m).or_default() += 1;
+        }
+        assert!(
+            counts.values().all(|&n| n == 1),
+            "{scheme}: a move with two codes in {}",
+            pos.fen()
+        );
+        let got: HashSet<Move> = counts.into_keys().collect();
+        assert_eq!(got, expected, "{scheme} in {}", pos.fen());
+    };
+    tally(
+        (0..=u16::MAX)
+            .filter_map(|c| enumeration::decode_move(pos, c).ok())
+            .collect(),
+        "enumeration",
+    );
+    tally(
+        (0..=u16::MAX)
+            .filter_map(|c| direction_target::decode(pos, c).ok())
+            .collect(),
+        "direction-target",
+    );
+    let per_square: Vec<Move> = if per_square::fits_in_byte(pos) {
+        (0..=u8::MAX)
+            .filter_map(|b| per_square::decode(pos, PerSquareCode::Byte(b)).ok())
+            .collect()
+    } else {
+        (0..=u16::MAX)
+            .filter_map(|w| per_square::decode(pos, PerSquareCode::Wide(w)).ok())
+            .collect()
+    };
+    tally(per_square, "per-square");
+    for set in [MoveListKind::Legal, MoveListKind::PseudoLegal] {
+        tally(
+            (0..MAX_MOVES)
+                .filter_map(|i| index::move_at(pos, set, i).ok())
+                .collect(),
+            "index",
+        );
+    }
+}
+
+/// A small deterministic generator for playouts.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+/// Plays `plies` random legal moves from `start`, checking every position on the way.
+fn playout(start: &Position, plies: usize, rng: &mut XorShift, check: impl Fn(&Position)) {
+    let mut pos = start.clone();
+    for _ in 0..plies {
+        check(&pos);
+        let moves = legal(&pos);
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[(rng.next() % moves.len() as u64) as usize];
+        pos.make_move(m);
+    }
+}
+
+#[test]
+fn suites_round_trip_every_legal_move() {
+    let mut positions = 0;
+    for name in [
+        "shakmaty_tricky.perft",
+        "ethereal_standard.epd",
+        "ethereal_fischer.epd",
+        "shakmaty_random.perft",
+    ] {
+        for pos in suite(name) {
+            check_all_codecs(&pos);
+            positions += 1;
+        }
+    }
+    assert!(positions > 7_000, "{positions}");
+}
+
+#[test]
+fn playouts_round_trip_every_legal_move() {
+    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    let starts: Vec<Position> = ["shakmaty_tricky.perft", "ethereal_standard.epd", "ethereal_fischer.epd"]
+        .iter()
+        .flat_map(|name| suite(name))
+        .collect();
+    for start in &starts {
+        playout(start, 60, &mut rng, check_all_codecs);
+    }
+}
+
+#[test]
+fn every_code_decodes_to_exactly_the_legal_moves() {
+    let mut rng = XorShift(0x2545_f491_4f6c_dd1d);
+    let mut starts = suite("shakmaty_tricky.perft");
+    starts.extend(suite("ethereal_fischer.epd").into_iter().step_by(64));
+    starts.extend(suite("shakmaty_random.perft").into_iter().step_by(400));
+    for start in &starts {
+        playout(start, 6, &mut rng, check_every_code);
+    }
+}
+
+#[test]
+fn the_270_move_position_uses_the_fallbacks() {
+    let pos = Position::from_fen(MAX_LEGALS).unwrap();
+    let moves = legal(&pos);
+    assert_eq!(moves.len(), 270);
+    assert!(per_square::total_bound(&pos) > 256);
+    check_all_codecs(&pos);
+    check_every_code(&pos);
+    // Per-square: two bytes, the 16-bit move.
+    let mut bytes = Vec::new();
+    for &m in moves.iter() {
+        bytes.clear();
+        per_square::write(&pos, m, &mut bytes).unwrap();
+        assert_eq!(bytes, m.bits().to_be_bytes());
+        assert_eq!(per_square::read(&pos, &bytes), Ok((m, 2)));
+    }
+    assert!(matches!(
+        per_square::decode(&pos, PerSquareCode::Byte(0)),
+        Err(MoveCodeError::CodeOutOfRange { .. })
+    ));
+    // Index byte: escape 255 for the last 15 moves.
+    let escaped = moves
+        .iter()
+        .filter(|&&m| {
+            let mut out = Vec::new();
+            index::write_byte_index(&pos, m, &mut out).unwrap();
+            out.len() == 2 && out[0] == 255
+        })
+        .count();
+    assert_eq!(escaped, 270 - 255);
+    assert_eq!(
+        index::read_byte_index(&pos, &[255, 15]),
+        Err(MoveCodeError::IndexOutOfRange { index: 270, len: 270 })
+    );
+    assert_eq!(index::read_byte_index(&pos, &[255]), Err(MoveCodeError::UnexpectedEnd));
+}
+
+#[test]
+fn queens_decide_between_one_and_two_bytes() {
+    // Four queens and five pawns, no castling: 5*12 + 2*8 + 2*13 + 2*14 + 4*27 + 8 = 246.
+    let four_queens = Position::from_fen("4k3/8/8/8/8/QQQQ4/PPPPP3/RNBNBRK1 w - - 0 1").unwrap();
+    assert_eq!(per_square::total_bound(&four_queens), 246);
+    // All eight pawns promoted, four queens and seven rooks: the seed's f(3) = 217 + 13 * 3 = 256,
+    // the largest one-byte bound.
+    let at_limit = Position::from_fen("7k/8/8/8/8/RRRRRRR1/QQQQ4/1NBNB1K1 w - - 0 1").unwrap();
+    assert_eq!(per_square::total_bound(&at_limit), 256);
+    // One rook more a queen: 269, two bytes.
+    let over = Position::from_fen("7k/8/8/8/8/RRRRRR2/QQQQQ3/1NBNB1K1 w - - 0 1").unwrap();
+    assert_eq!(per_square::total_bound(&over), 256 - 14 + 27);
+    // Castling rights count the king's two castles: the same army as `four_queens` plus two.
+    let castling = Position::from_fen("4k3/8/8/8/8/QQQQ4/PPPPP3/RNBNBK1R w K - 0 1").unwrap();
+    assert_eq!(per_square::total_bound(&castling), 246 + 2);
+    assert!(per_square::fits_in_byte(&four_queens) && per_square::fits_in_byte(&at_limit));
+    assert!(!per_square::fits_in_byte(&over));
+    for pos in [four_queens, at_limit, over, castling] {
+        check_all_codecs(&pos);
+        check_every_code(&pos);
+        let wide = !per_square::fits_in_byte(&pos);
+        for &m in legal(&pos).iter() {
+            let code = per_square::encode(&pos, m).unwrap();
+            assert_eq!(matches!(code, PerSquareCode::Wide(_)), wide);
+        }
+    }
+}
+
+#[test]
+fn chess960_castles_map_onto_the_two_castle_codes() {
+    let mut castles = 0;
+    let mut rng = XorShift(7);
+    for start in suite("ethereal_fischer.epd") {
+        let mut pos = start.clone();
+        for _ in 0..12 {
+            let moves = legal(&pos);
+            for &m in moves.iter().filter(|m| m.is_castle()) {
+                let e = EnumeratedMove::from_position_move(&pos, m).unwrap();
+                let side = m.castling_side().unwrap();
+                assert_eq!(e, EnumeratedMove::castle(pos.turn(), side));
+                assert_eq!(e.to_move(&pos), Ok(m));
+                castles += 1;
+            }
+            if moves.is_empty() {
+                break;
+            }
+            pos.make_move(moves[(rng.next() % moves.len() as u64) as usize]);
+        }
+    }
+    assert!(castles > 100, "{castles}");
+    // Without the right, the castle code is an illegal move.
+    let pos = Position::from_fen("4k3/8/8/8/8/8/8/R3K2R w - - 0 1").unwrap();
+    let castle = EnumeratedMove::castle(chessbits::types::Color::White, chessbits::types::CastlingSide::KingSide);
+    assert!(matches!(castle.to_move(&pos), Err(MoveCodeError::IllegalMove(_))));
+    assert!(castle.encode() < CODE_COUNT);
+}
