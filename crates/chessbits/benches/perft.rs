@@ -14,8 +14,9 @@
 //! other and with the published perft numbers, else the benchmark aborts. That run also
 //! calibrates how many perft calls make one measurement (`--target-ms` for the fastest engine).
 //! Measurements are interleaved round-robin, the starting engine rotating per round, so drift
-//! in machine load hits every engine alike; the best round is reported (least disturbed by
-//! other processes on a shared machine), the median is printed beside it.
+//! in machine load hits every engine alike; time is the thread's CPU time, so a busy machine
+//! slows the clock less than it would wall time; the best round is reported (least disturbed by
+//! other processes), the median is printed beside it.
 //!
 //! Run without `--bench` (as `cargo test --benches` does), it only checks node counts at low
 //! depth, quickly, and times nothing.
@@ -26,6 +27,7 @@ use std::time::{Duration, Instant};
 use arrayvec::ArrayVec;
 use chessbits::movegen::{perft_with, PerftMode};
 use chessbits::position::Position;
+use cpu_time::ThreadTime;
 use shakmaty::Position as _;
 
 /// One of the six positions of the chessprogramming wiki's "Perft Results" page.
@@ -264,8 +266,8 @@ struct Options {
 fn options() -> Options {
     let mut opts = Options {
         modes: Vec::new(),
-        rounds: 3,
-        target: Duration::from_millis(200),
+        rounds: 5,
+        target: Duration::from_millis(150),
         timed: false,
     };
     let mut args = std::env::args().skip(1);
@@ -273,9 +275,9 @@ fn options() -> Options {
         match arg.as_str() {
             // Passed by `cargo bench`; absent under `cargo test --benches`.
             "--bench" => opts.timed = true,
-            "--reps" | "--rounds" => opts.rounds = args.next().and_then(|n| n.parse().ok()).unwrap_or(3).max(1),
+            "--reps" | "--rounds" => opts.rounds = args.next().and_then(|n| n.parse().ok()).unwrap_or(5).max(1),
             "--target-ms" => {
-                let ms = args.next().and_then(|n| n.parse().ok()).unwrap_or(200);
+                let ms = args.next().and_then(|n| n.parse().ok()).unwrap_or(150);
                 opts.target = Duration::from_millis(ms);
             }
             name => opts.modes.extend(Mode::ALL.into_iter().filter(|m| m.name() == name)),
@@ -287,14 +289,17 @@ fn options() -> Options {
     opts
 }
 
-/// Runs `calls` perfts; returns the leaf count of one and the time of all.
+/// Runs `calls` perfts; returns the leaf count of one and the time of all: the CPU time of this
+/// thread, which time slices given to other processes do not inflate (wall time if unavailable).
 fn measure(boards: &Boards, engine: usize, mode: Mode, depth: u32, calls: u32) -> (u64, Duration) {
-    let start = Instant::now();
+    let cpu = ThreadTime::try_now().ok();
+    let wall = Instant::now();
     let mut nodes = 0;
     for _ in 0..calls {
         nodes = black_box(boards.perft(engine, black_box(mode), black_box(depth)));
     }
-    (nodes, start.elapsed())
+    let elapsed = cpu.and_then(|t| t.try_elapsed().ok()).unwrap_or_else(|| wall.elapsed());
+    (nodes, elapsed)
 }
 
 /// Aborts unless all engines count `known` leaves.
@@ -384,7 +389,7 @@ fn main() {
         return;
     }
     println!(
-        "chessbits slider lookup: {}; {} rounds, ~{} ms per measurement; Mnps = best round (median)",
+        "chessbits slider lookup: {}; {} rounds, ~{} ms per measurement; Mnps = best round (median), thread CPU time",
         if cfg!(all(target_arch = "x86_64", target_feature = "bmi2")) {
             "PEXT (BMI2; cozy-chess built with its `pext` feature too)"
         } else {
