@@ -132,8 +132,30 @@ impl Position {
         }
         self.turn = them;
         self.key = key;
-        self.checkers = self.board.attackers_to(self.king(them), us, self.board.occupied());
+        self.checkers = self.checkers_of(them);
         undo
+    }
+
+    /// The pieces checking the king of `side`: `attackers_to` without the king term (a king
+    /// never checks) and with the slider lookups skipped when no slider of the attacker is even
+    /// on a line with the king (the usual case), which an empty-board lookup tells cheaply.
+    #[inline(always)]
+    fn checkers_of(&self, side: Color) -> Bitboard {
+        let board = &self.board;
+        let king = self.king(side);
+        let attackers = board.by_color(!side);
+        let mut checkers = ((attacks::pawn(side, king) & board.by_role(Role::Pawn))
+            | (attacks::knight(king) & board.by_role(Role::Knight)))
+            & attackers;
+        let straight = board.straight_sliders() & attackers;
+        if (attacks::rook(king, Bitboard::EMPTY) & straight).any() {
+            checkers |= attacks::rook(king, board.occupied()) & straight;
+        }
+        let diagonal = board.diagonal_sliders() & attackers;
+        if (attacks::bishop(king, Bitboard::EMPTY) & diagonal).any() {
+            checkers |= attacks::bishop(king, board.occupied()) & diagonal;
+        }
+        checkers
     }
 
     /// Takes back `m`, made by [`Position::make_move`] which returned `undo`.
