@@ -9,7 +9,6 @@ use crate::types::{Bitboard, CastlingRights, Color, Piece, Role, Square};
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Undo {
     key: u64,
-    checkers: Bitboard,
     castling: CastlingRights,
     halfmove_clock: u32,
     ep_square: Option<Square>,
@@ -27,7 +26,6 @@ impl Position {
     fn undo_record(&self) -> Undo {
         Undo {
             key: self.key,
-            checkers: self.checkers,
             castling: self.castling,
             halfmove_clock: self.halfmove_clock,
             ep_square: self.ep_square,
@@ -132,7 +130,6 @@ impl Position {
         }
         self.turn = them;
         self.key = key;
-        self.checkers = self.checkers_of(them);
         undo
     }
 
@@ -140,7 +137,7 @@ impl Position {
     /// never checks) and with the slider lookups skipped when no slider of the attacker is even
     /// on a line with the king (the usual case), which an empty-board lookup tells cheaply.
     #[inline(always)]
-    fn checkers_of(&self, side: Color) -> Bitboard {
+    pub(crate) fn checkers_of(&self, side: Color) -> Bitboard {
         let board = &self.board;
         let king = self.king(side);
         let attackers = board.by_color(!side);
@@ -193,7 +190,6 @@ impl Position {
         }
         self.turn = us;
         self.key = undo.key;
-        self.checkers = undo.checkers;
         self.castling = undo.castling;
         self.halfmove_clock = undo.halfmove_clock;
         self.ep_square = undo.ep_square;
@@ -213,9 +209,6 @@ impl Position {
         }
         self.turn = !self.turn;
         self.key = key;
-        self.checkers = self
-            .board
-            .attackers_to(self.king(self.turn), !self.turn, self.board.occupied());
         undo
     }
 
@@ -226,7 +219,6 @@ impl Position {
             self.fullmove_number -= 1;
         }
         self.key = undo.key;
-        self.checkers = undo.checkers;
         self.castling = undo.castling;
         self.halfmove_clock = undo.halfmove_clock;
         self.ep_square = undo.ep_square;
