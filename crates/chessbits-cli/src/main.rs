@@ -6,6 +6,8 @@ use clap::{Parser, Subcommand};
 
 mod moves_cmd;
 mod perft_cmd;
+mod pgn_cmd;
+mod stats_cmd;
 
 #[derive(Parser)]
 #[command(
@@ -24,6 +26,10 @@ enum Command {
     Perft(perft_cmd::PerftArgs),
     /// List the legal moves of a position.
     Moves(moves_cmd::MovesArgs),
+    /// Check or convert PGN files.
+    Pgn(pgn_cmd::PgnArgs),
+    /// Bits per move of every move code and bits per position of every position code on a PGN file.
+    Stats(stats_cmd::StatsArgs),
 }
 
 fn main() -> ExitCode {
@@ -31,6 +37,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Perft(args) => perft_cmd::run(args),
         Command::Moves(args) => moves_cmd::run(args),
+        Command::Pgn(args) => pgn_cmd::run(args),
+        Command::Stats(args) => stats_cmd::run(args),
     };
     match result {
         Ok(code) => code,

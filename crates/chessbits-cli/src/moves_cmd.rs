@@ -3,6 +3,7 @@
 use std::process::ExitCode;
 
 use chessbits::lists::MoveList;
+use chessbits::notation::san::san_of;
 use chessbits::position::Position;
 
 #[derive(clap::Args)]
@@ -10,6 +11,9 @@ pub struct MovesArgs {
     /// The position (FEN or EPD); the start position if omitted.
     #[arg(long)]
     fen: Option<String>,
+    /// Write the moves in SAN instead of UCI.
+    #[arg(long)]
+    san: bool,
 }
 
 pub fn run(args: MovesArgs) -> Result<ExitCode, String> {
@@ -19,8 +23,12 @@ pub fn run(args: MovesArgs) -> Result<ExitCode, String> {
     };
     let mut list = MoveList::new();
     pos.legal_moves(&mut list);
-    for m in list.iter() {
-        println!("{}", m.uci(pos.is_chess960()));
+    for &m in list.iter() {
+        if args.san {
+            println!("{}", san_of(&pos, m));
+        } else {
+            println!("{}", m.uci(pos.is_chess960()));
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -8,6 +8,7 @@
 
 mod check;
 mod generate;
+mod legality;
 mod move_set;
 mod perft;
 pub mod suite;
@@ -16,7 +17,6 @@ pub use move_set::{MoveSet, PawnMoveKind};
 pub use perft::{perft, perft_divide, perft_with, PerftMode};
 
 use crate::lists::MoveList;
-use crate::moves::Move;
 use crate::position::Position;
 use generate::{generate, Class};
 
@@ -80,25 +80,6 @@ impl Position {
     #[inline]
     pub fn for_each_pseudo_legal_set(&self, mut f: impl FnMut(MoveSet)) {
         generate::<false, _>(self, Class::All, &mut f);
-    }
-
-    /// Whether `m` is a legal move here.
-    ///
-    /// Looks for `m` in the generator's move sets without listing any moves.
-    ///
-    /// ```
-    /// use chessbits::moves::{Move, MoveKind};
-    /// use chessbits::position::Position;
-    /// use chessbits::types::Square;
-    /// let pos = Position::startpos();
-    /// assert!(pos.is_legal(Move::new(Square::G1, Square::F3, MoveKind::Quiet)));
-    /// assert!(!pos.is_legal(Move::new(Square::G1, Square::F3, MoveKind::Capture)));
-    /// assert!(!pos.is_legal(Move::new(Square::E2, Square::E4, MoveKind::Quiet)));
-    /// ```
-    pub fn is_legal(&self, m: Move) -> bool {
-        let mut found = false;
-        generate::<true, _>(self, Class::All, &mut |set: MoveSet| found |= set.contains(m));
-        found
     }
 
     /// The side to move is checkmated.

@@ -39,6 +39,7 @@ impl ExtendedMove {
     /// The largest score that fits (10 bits).
     pub const MAX_SCORE: u32 = 1023;
 
+    /// Packs `mv` with the role that moves and the role it captures (score 0).
     #[inline(always)]
     pub const fn new(mv: Move, mover: Role, captured: Option<Role>) -> ExtendedMove {
         let captured = match captured {
@@ -73,6 +74,7 @@ impl ExtendedMove {
         }
     }
 
+    /// The role that moves.
     #[inline(always)]
     pub const fn mover(self) -> Role {
         match Role::from_index(((self.0 >> 16) & 7) as usize) {
@@ -81,6 +83,7 @@ impl ExtendedMove {
         }
     }
 
+    /// The role captured, if any (a pawn for en passant).
     #[inline(always)]
     pub const fn captured(self) -> Option<Role> {
         match (self.0 >> 19) & 7 {
@@ -89,6 +92,7 @@ impl ExtendedMove {
         }
     }
 
+    /// The ordering score, 0 to [`ExtendedMove::MAX_SCORE`].
     #[inline(always)]
     pub const fn score(self) -> u32 {
         self.0 >> 22

@@ -1,1 +1,43 @@
 //! Streaming PGN reader, owned game tree and writer.
+//!
+//! - [`PgnReader`] reads games one at a time from any [`std::io::Read`] in constant memory and
+//!   hands their tokens to a [`Visitor`] (tags, moves, NAGs, comments, variations, result), each
+//!   with its line number, as bytes borrowed from its buffer;
+//! - [`Validator`] is the fast visitor that replays every move and reports the first error;
+//! - [`GameBuilder`] builds the owned [`Game`]: tags, start position (`[FEN]`, `[Variant]`),
+//!   main line and variations as [`Node`]s with [`Move`](crate::moves::Move), SAN, comments and
+//!   NAGs, and the result;
+//! - [`Game::write_pgn`] writes export format.
+//!
+//! One bad game never stops a file: its error ([`GameError`], with the line and the token) is
+//! returned in its place and reading goes on with the next game.
+//!
+//! ```
+//! use chessbits::pgn::PgnReader;
+//!
+//! let pgn = "\u{feff}[Event \"Café\"]\r\n\r\n1. e4 {open} e5 2. Kf3?? *\r\n\r\n\
+//!            [Event \"Next\"]\r\n\r\n1. d4 d5 (1... Nf6 2. c4) 2. c4 $1 1-0\r\n";
+//! let mut games = PgnReader::new(pgn.as_bytes()).into_games();
+//! let bad = games.next().unwrap().unwrap_err();
+//! assert_eq!(bad.to_string(), "line 3: illegal move 'Kf3'");
+//! let good = games.next().unwrap().unwrap();
+//! assert_eq!(good.tag("Event"), Some("Next"));
+//! let round_trip = PgnReader::new(good.to_pgn().as_bytes()).into_games().next().unwrap().unwrap();
+//! assert_eq!(round_trip, good);
+//! ```
+
+mod build;
+mod game;
+mod reader;
+mod text;
+mod validate;
+mod visitor;
+mod write;
+
+pub use build::{GameBuilder, Games, PgnError};
+pub use game::{Game, GameError, GameErrorKind, Line, Node, SEVEN_TAG_ROSTER};
+pub use reader::PgnReader;
+pub use text::{decode as decode_text, normalize_comment};
+pub use validate::{GameSummary, Validator};
+pub use visitor::{GameResult, Nag, RawComment, RawTag, SanToken, Skip, Visitor};
+pub use write::{MoveNotation, WriteOptions};

@@ -1,0 +1,207 @@
+//! Arithmetic coding with bit output and static frequencies: the integer coder of Witten, Neal and
+//! Cleary ("Arithmetic coding for data compression", CACM 1987) with 32-bit registers.
+//!
+//! A symbol is given by its cumulative frequency interval `[low, high)` out of `total`
+//! (`total ≤ 2^16`, every coded symbol with `high > low`). The coder keeps an interval
+//! `[low, high]` of 32-bit numbers; each symbol narrows it to its share and every leading bit the
+//! interval's ends agree on is sent. When the interval straddles the middle in its two middle
+//! quarters it is widened and the decision deferred ("pending" bits). After the last symbol two
+//! more bits (plus pending ones) pin down a number inside the interval whatever follows, so the
+//! decoder may read zero bits past the end: the caller can drop the code's trailing zero bits.
+//!
+//! The interval always spans more than a quarter of the 32-bit range, so a symbol costs at most
+//! `log2(total / freq) + 2^-13`-ish bits more than its information content; the end costs 2 bits
+//! at most (plus the pending ones, each of which was counted as part of earlier symbols).
+
+use super::{Bits, PositionCodeError};
+use crate::codec::bits::BitWriter;
+
+const TOP: u64 = (1 << 32) - 1;
+const HALF: u64 = 1 << 31;
+const QUARTER: u64 = 1 << 30;
+
+/// Largest total frequency a symbol may be coded with.
+pub(super) const MAX_TOTAL: u32 = 1 << 16;
+
+/// Writes symbols into a [`BitWriter`].
+pub(super) struct Encoder {
+    low: u64,
+    high: u64,
+    pending: u32,
+    out: BitWriter,
+}
+
+impl Encoder {
+    /// An encoder appending to `out`.
+    pub(super) fn new(out: BitWriter) -> Encoder {
+        Encoder {
+            low: 0,
+            high: TOP,
+            pending: 0,
+            out,
+        }
+    }
+
+    /// Codes the symbol with cumulative frequencies `[cum_low, cum_high)` out of `total`.
+    pub(super) fn encode(&mut self, cum_low: u32, cum_high: u32, total: u32) {
+        debug_assert!(cum_low < cum_high && cum_high <= total && total <= MAX_TOTAL);
+        let range = self.high - self.low + 1;
+        self.high = self.low + range * u64::from(cum_high) / u64::from(total) - 1;
+        self.low += range * u64::from(cum_low) / u64::from(total);
+        loop {
+            if self.high < HALF {
+                self.emit(false);
+            } else if self.low >= HALF {
+                self.emit(true);
+                self.low -= HALF;
+                self.high -= HALF;
+            } else if self.low >= QUARTER && self.high < 3 * QUARTER {
+                self.pending += 1;
+                self.low -= QUARTER;
+                self.high -= QUARTER;
+            } else {
+                break;
+            }
+            self.low <<= 1;
+            self.high = self.high << 1 | 1;
+        }
+    }
+
+    fn emit(&mut self, bit: bool) {
+        self.out.write_bit(bit);
+        for _ in 0..self.pending {
+            self.out.write_bit(!bit);
+        }
+        self.pending = 0;
+    }
+
+    /// Ends the code: the bits written so far, followed by any bits, decode to the same symbols.
+    pub(super) fn finish(mut self) -> BitWriter {
+        self.pending += 1;
+        self.emit(self.low >= QUARTER);
+        self.out
+    }
+}
+
+/// Reads symbols back; reads past the input's end see zero bits.
+pub(super) struct Decoder<'r, 'a> {
+    low: u64,
+    high: u64,
+    value: u64,
+    bits: &'r mut Bits<'a>,
+}
+
+impl<'r, 'a> Decoder<'r, 'a> {
+    /// A decoder reading from `bits`, which should be zero-extended.
+    pub(super) fn new(bits: &'r mut Bits<'a>) -> Result<Decoder<'r, 'a>, PositionCodeError> {
+        let value = bits.read(32)?;
+        Ok(Decoder {
+            low: 0,
+            high: TOP,
+            value,
+            bits,
+        })
+    }
+
+    /// Where the next symbol's value falls in `0..total`: the symbol is the one whose interval
+    /// holds it; pass that interval to [`Decoder::consume`].
+    pub(super) fn target(&self, total: u32) -> u32 {
+        let range = self.high - self.low + 1;
+        // The coder keeps low ≤ value ≤ high for any input, so this stays below `total`; the
+        // saturating arithmetic and the clamp only guard that reasoning.
+        let offset = self.value.saturating_sub(self.low) + 1;
+        let target = (offset * u64::from(total)).saturating_sub(1) / range;
+        target.min(u64::from(total.saturating_sub(1))) as u32
+    }
+
+    /// Removes the symbol with cumulative frequencies `[cum_low, cum_high)` out of `total`.
+    pub(super) fn consume(&mut self, cum_low: u32, cum_high: u32, total: u32) -> Result<(), PositionCodeError> {
+        if cum_low >= cum_high || cum_high > total || total > MAX_TOTAL {
+            return Err(PositionCodeError::Invalid("arithmetic code interval"));
+        }
+        let range = self.high - self.low + 1;
+        self.high = self.low + range * u64::from(cum_high) / u64::from(total) - 1;
+        self.low += range * u64::from(cum_low) / u64::from(total);
+        loop {
+            if self.high < HALF {
+            } else if self.low >= HALF {
+                self.value = self.value.wrapping_sub(HALF);
+                self.low -= HALF;
+                self.high -= HALF;
+            } else if self.low >= QUARTER && self.high < 3 * QUARTER {
+                self.value = self.value.wrapping_sub(QUARTER);
+                self.low -= QUARTER;
+                self.high -= QUARTER;
+            } else {
+                break;
+            }
+            self.low <<= 1;
+            self.high = self.high << 1 | 1;
+            self.value = (self.value << 1 | u64::from(self.bits.read_bit()?)) & TOP;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Cumulative table of `freqs`.
+    fn cumulative(freqs: &[u32]) -> Vec<u32> {
+        let mut cum = vec![0];
+        for f in freqs {
+            cum.push(cum.last().unwrap() + f);
+        }
+        cum
+    }
+
+    #[test]
+    fn symbols_round_trip_and_cost_about_their_information() {
+        let freqs = [1, 7, 300, 40000, 20, 5000];
+        let cum = cumulative(&freqs);
+        let total = *cum.last().unwrap();
+        let symbols: Vec<usize> = (0..2000u32)
+            .map(|i| (i.wrapping_mul(2654435761) >> 7) as usize % 6)
+            .collect();
+        let mut enc = Encoder::new(BitWriter::new());
+        let mut information = 0.0;
+        for &s in &symbols {
+            enc.encode(cum[s], cum[s + 1], total);
+            information += (f64::from(total) / f64::from(freqs[s])).log2();
+        }
+        let w = enc.finish();
+        let bits = w.bit_len() as f64;
+        assert!(
+            bits <= information + 3.0 && bits >= information - 1.0,
+            "{bits} vs {information}"
+        );
+        let bytes = w.finish();
+        let mut input = Bits::zero_extended(&bytes);
+        let mut dec = Decoder::new(&mut input).unwrap();
+        for &s in &symbols {
+            let t = dec.target(total);
+            let found = (0..6).find(|&k| cum[k] <= t && t < cum[k + 1]).unwrap();
+            assert_eq!(found, s);
+            dec.consume(cum[found], cum[found + 1], total).unwrap();
+        }
+    }
+
+    #[test]
+    fn garbage_never_leaves_the_interval() {
+        let cum = cumulative(&[3, 1, 1, 60000]);
+        let total = *cum.last().unwrap();
+        for seed in 0..200u32 {
+            let bytes: Vec<u8> = (0..12u32).map(|i| (seed.wrapping_mul(97) ^ (i * 31)) as u8).collect();
+            let mut input = Bits::zero_extended(&bytes);
+            let mut dec = Decoder::new(&mut input).unwrap();
+            for _ in 0..100 {
+                let t = dec.target(total);
+                assert!(t < total);
+                let k = (0..4).find(|&k| cum[k] <= t && t < cum[k + 1]).unwrap();
+                dec.consume(cum[k], cum[k + 1], total).unwrap();
+                assert!(dec.low <= dec.value && dec.value <= dec.high);
+            }
+        }
+    }
+}

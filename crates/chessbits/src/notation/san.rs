@@ -1,0 +1,485 @@
+//! Standard Algebraic Notation (SAN): `Nf3`, `exd5`, `e8=Q+`, `O-O-O#`.
+//!
+//! A [`San`] is the notation itself, a value that knows nothing about the position: the piece
+//! role, the optional disambiguation, the capture mark, the target square and the promotion —
+//! or a castle, or the null move. A [`SanPlus`] adds the check or mate suffix.
+//!
+//! Two parsers:
+//!
+//! - [`FromStr`] (strict): exactly the SAN of the PGN standard (plus `--` and `Z0` for the null
+//!   move), so that what it accepts is what [`Display`](fmt::Display) writes;
+//! - [`San::parse_lenient`] (what the PGN reader uses): works on bytes without allocating and
+//!   accepts what real files contain: `0-0`, `e8Q`, `e8(Q)`, `exd6 e.p.`, long algebraic
+//!   `Ng1-f3` / `e2e4`, a missing `x`, trailing `!?`, `+`, `#`, `‡`.
+//!
+//! Turning notation into a move needs the position: [`San::to_move`] resolves it (typed errors:
+//! no such legal move, ambiguous), and [`san_of`] writes the SAN of a move with minimal
+//! disambiguation and the right suffix.
+//!
+//! ```
+//! use chessbits::notation::san::{San, SanPlus};
+//! use chessbits::position::Position;
+//!
+//! let pos = Position::startpos();
+//! let san: San = "Nf3".parse().unwrap();
+//! let m = san.to_move(&pos).unwrap();
+//! assert_eq!(m.to_string(), "g1f3");
+//! assert_eq!(chessbits::notation::san::san_of(&pos, m).to_string(), "Nf3");
+//! // The lenient parser reads what PGN files contain.
+//! let lenient = San::parse_lenient(b"Ng1-f3!?").unwrap();
+//! assert_eq!(lenient.san.to_move(&pos), Ok(m));
+//! ```
+
+use core::fmt;
+use core::str::FromStr;
+
+use crate::types::{CastlingSide, File, Rank, Role, Square};
+
+mod resolve;
+
+pub use resolve::{san_of, suffix_of};
+
+/// A move in SAN, without check or mate suffix.
+///
+/// `Normal` keeps the disambiguation exactly as written, so a superfluous one (`Nbd7` where
+/// `Nd7` is unique) survives parsing and writing; [`san_of`] only produces minimal ones.
+///
+/// ```
+/// use chessbits::notation::san::San;
+/// use chessbits::types::{Role, Square, File};
+/// let san: San = "Nbd7".parse().unwrap();
+/// assert_eq!(
+///     san,
+///     San::Normal { role: Role::Knight, file: Some(File::B), rank: None, capture: false,
+///                   to: Square::D7, promotion: None }
+/// );
+/// assert_eq!(san.to_string(), "Nbd7");
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum San {
+    /// A piece or pawn move.
+    Normal {
+        /// The role of the moving piece (`Pawn` when no letter is written).
+        role: Role,
+        /// The file of the origin square, when written.
+        file: Option<File>,
+        /// The rank of the origin square, when written.
+        rank: Option<Rank>,
+        /// Whether the move is marked as a capture (`x`).
+        capture: bool,
+        /// The target square.
+        to: Square,
+        /// The promotion role, for pawn moves to the last rank.
+        promotion: Option<Role>,
+    },
+    /// `O-O` or `O-O-O`, in standard chess and Chess960 alike.
+    Castle(CastlingSide),
+    /// The null move: written `--` (also read as `Z0`).
+    Null,
+}
+
+/// The check or mate mark after a move.
+///
+/// ```
+/// use chessbits::notation::san::Suffix;
+/// assert_eq!(Suffix::Checkmate.char(), '#');
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Suffix {
+    /// `+`
+    Check,
+    /// `#`
+    Checkmate,
+}
+
+impl Suffix {
+    /// `+` or `#`.
+    ///
+    /// ```
+    /// use chessbits::notation::san::Suffix;
+    /// assert_eq!(Suffix::Check.char(), '+');
+    /// ```
+    pub const fn char(self) -> char {
+        match self {
+            Suffix::Check => '+',
+            Suffix::Checkmate => '#',
+        }
+    }
+}
+
+/// A [`San`] with its check or mate suffix: what a PGN file holds for a move.
+///
+/// ```
+/// use chessbits::notation::san::{SanPlus, Suffix};
+/// let san: SanPlus = "Qxf7#".parse().unwrap();
+/// assert_eq!(san.suffix, Some(Suffix::Checkmate));
+/// assert_eq!(san.to_string(), "Qxf7#");
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SanPlus {
+    /// The move.
+    pub san: San,
+    /// `+`, `#`, or nothing.
+    pub suffix: Option<Suffix>,
+}
+
+/// Why SAN could not be parsed or resolved.
+///
+/// ```
+/// use chessbits::notation::san::{San, SanError};
+/// use chessbits::position::Position;
+/// assert_eq!("Nf9".parse::<San>(), Err(SanError::Malformed));
+/// let san: San = "Nd4".parse().unwrap();
+/// assert_eq!(san.to_move(&Position::startpos()), Err(SanError::Illegal));
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum SanError {
+    /// The text is not SAN.
+    Malformed,
+    /// No legal move in the position matches.
+    Illegal,
+    /// More than one legal move matches.
+    Ambiguous,
+}
+
+impl fmt::Display for SanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SanError::Malformed => "malformed move",
+            SanError::Illegal => "illegal move",
+            SanError::Ambiguous => "ambiguous move",
+        })
+    }
+}
+
+impl std::error::Error for SanError {}
+
+/// `a`..`h` to a file.
+#[inline]
+fn file_of(byte: u8) -> Option<File> {
+    if (b'a'..=b'h').contains(&byte) {
+        File::new(byte - b'a')
+    } else {
+        None
+    }
+}
+
+/// `1`..`8` to a rank.
+#[inline]
+fn rank_of(byte: u8) -> Option<Rank> {
+    if (b'1'..=b'8').contains(&byte) {
+        Rank::new(byte - b'1')
+    } else {
+        None
+    }
+}
+
+/// An upper-case piece letter (no pawn) to its role.
+#[inline]
+fn piece_of(byte: u8) -> Option<Role> {
+    match byte {
+        b'N' => Some(Role::Knight),
+        b'B' => Some(Role::Bishop),
+        b'R' => Some(Role::Rook),
+        b'Q' => Some(Role::Queen),
+        b'K' => Some(Role::King),
+        _ => None,
+    }
+}
+
+/// A promotion letter, upper or lower case.
+#[inline]
+fn promotion_of(byte: u8) -> Option<Role> {
+    match byte {
+        b'N' | b'n' => Some(Role::Knight),
+        b'B' | b'b' => Some(Role::Bishop),
+        b'R' | b'r' => Some(Role::Rook),
+        b'Q' | b'q' => Some(Role::Queen),
+        _ => None,
+    }
+}
+
+/// The castle written `body`, in any of the usual spellings.
+fn castle_of(body: &[u8]) -> Option<CastlingSide> {
+    match body {
+        b"O-O" | b"0-0" | b"o-o" => Some(CastlingSide::KingSide),
+        b"O-O-O" | b"0-0-0" | b"o-o-o" => Some(CastlingSide::QueenSide),
+        _ => None,
+    }
+}
+
+/// Strips trailing annotations and suffixes from `bytes`, returning the rest and the strongest
+/// suffix seen. Handles `!`, `?`, `+`, `++`, `#`, `‡` (mate), `†` (check) and `e.p.`.
+fn strip_suffixes(mut bytes: &[u8]) -> (&[u8], Option<Suffix>) {
+    let mut suffix = None;
+    let mut raise = |s: Suffix| {
+        if suffix != Some(Suffix::Checkmate) {
+            suffix = Some(s);
+        }
+    };
+    loop {
+        bytes = bytes.trim_ascii_end();
+        match bytes {
+            [rest @ .., b'!' | b'?'] => bytes = rest,
+            [rest @ .., b'+', b'+'] => {
+                raise(Suffix::Checkmate);
+                bytes = rest;
+            }
+            [rest @ .., b'+'] => {
+                raise(Suffix::Check);
+                bytes = rest;
+            }
+            [rest @ .., b'#'] | [rest @ .., 0xe2, 0x80, 0xa1] => {
+                raise(Suffix::Checkmate);
+                bytes = rest;
+            }
+            [rest @ .., 0xe2, 0x80, 0xa0] => {
+                raise(Suffix::Check);
+                bytes = rest;
+            }
+            [rest @ .., b'e', b'.', b'p', b'.'] if !rest.is_empty() => bytes = rest,
+            _ => return (bytes, suffix),
+        }
+    }
+}
+
+impl San {
+    /// Parses SAN leniently from bytes, as found in real PGN files, without allocating.
+    ///
+    /// Accepts, besides strict SAN: castling with zeros or lower case (`0-0`, `o-o-o`), null
+    /// moves `--`, `Z0`, `0000`; superfluous disambiguation; promotions `e8Q`, `e8=Q`, `e8(Q)`,
+    /// `e8/Q`, `e8q`; `exd6 e.p.`; long algebraic `Ng1-f3`, `Qh4xe1`, `e2e4`, `e2-e4`, `e7e8q`;
+    /// `:` or `X` as capture mark, or none at all; an explicit pawn letter `P`; trailing `!`, `?`
+    /// annotations and `+`, `++`, `#`, `†`, `‡` suffixes.
+    ///
+    /// ```
+    /// use chessbits::notation::san::{San, Suffix};
+    /// use chessbits::types::{Role, Square};
+    /// let parsed = San::parse_lenient(b"e8(Q)+!?").unwrap();
+    /// assert_eq!(parsed.suffix, Some(Suffix::Check));
+    /// assert_eq!(parsed.san.to_string(), "e8=Q");
+    /// assert_eq!(San::parse_lenient(b"0-0-0").unwrap().san.to_string(), "O-O-O");
+    /// assert!(San::parse_lenient(b"Nf3-").is_err());
+    /// ```
+    pub fn parse_lenient(bytes: &[u8]) -> Result<SanPlus, SanError> {
+        // Fast path for the common case, a plain piece or pawn move without suffix.
+        if let ([b'a'..=b'h' | b'N' | b'B' | b'R' | b'Q' | b'K', ..], Some(b'1'..=b'8')) = (bytes, bytes.last()) {
+            return Ok(SanPlus {
+                san: San::parse_lenient_normal(bytes)?,
+                suffix: None,
+            });
+        }
+        let (body, suffix) = strip_suffixes(bytes.trim_ascii_start());
+        let san = match body {
+            b"--" | b"Z0" | b"0000" | b"@@@@" => San::Null,
+            _ => match castle_of(body) {
+                Some(side) => San::Castle(side),
+                None => San::parse_lenient_normal(body)?,
+            },
+        };
+        Ok(SanPlus { san, suffix })
+    }
+
+    /// The piece or pawn move part of [`San::parse_lenient`].
+    fn parse_lenient_normal(body: &[u8]) -> Result<San, SanError> {
+        // Promotion, read from the end: `(Q)`, `=Q`, `/Q`, `Q`, or lower case after a rank.
+        let (body, promotion) = match body {
+            [rest @ .., b'(', letter, b')'] => (rest, Some(promotion_of(*letter).ok_or(SanError::Malformed)?)),
+            [rest @ .., b'=' | b'/', letter] => (rest, Some(promotion_of(*letter).ok_or(SanError::Malformed)?)),
+            [rest @ .., b'1'..=b'8', letter @ (b'N' | b'B' | b'R' | b'Q' | b'n' | b'b' | b'r' | b'q')] => {
+                (&body[..rest.len() + 1], promotion_of(*letter))
+            }
+            _ => (body, None),
+        };
+        let [prefix @ .., to_file, to_rank] = body else {
+            return Err(SanError::Malformed);
+        };
+        let to = Square::from_coords(
+            file_of(*to_file).ok_or(SanError::Malformed)?,
+            rank_of(*to_rank).ok_or(SanError::Malformed)?,
+        );
+        let (role, prefix) = match prefix {
+            [letter, rest @ ..] if piece_of(*letter).is_some() => (piece_of(*letter).unwrap_or(Role::Pawn), rest),
+            [b'P', rest @ ..] => (Role::Pawn, rest),
+            _ => (Role::Pawn, prefix),
+        };
+        let (file, prefix) = match prefix {
+            [byte, rest @ ..] if file_of(*byte).is_some() => (file_of(*byte), rest),
+            _ => (None, prefix),
+        };
+        let (rank, prefix) = match prefix {
+            [byte, rest @ ..] if rank_of(*byte).is_some() => (rank_of(*byte), rest),
+            _ => (None, prefix),
+        };
+        let capture = match prefix {
+            [] | [b'-'] => false,
+            [b'x' | b'X' | b':'] => true,
+            _ => return Err(SanError::Malformed),
+        };
+        if promotion.is_some() && role != Role::Pawn {
+            return Err(SanError::Malformed);
+        }
+        Ok(San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        })
+    }
+
+    /// Parses strict SAN from bytes: exactly the forms [`Display`](fmt::Display) writes (and
+    /// `Z0`), no suffix. Pawn moves must be well formed: a capture names the adjacent origin file,
+    /// a push names none, a promotion is present exactly on the last ranks.
+    ///
+    /// ```
+    /// use chessbits::notation::san::San;
+    /// assert!(San::parse_strict(b"exd5").is_ok());
+    /// assert!(San::parse_strict(b"e8Q").is_err());
+    /// assert!(San::parse_strict(b"Nf3+").is_err());
+    /// ```
+    pub fn parse_strict(bytes: &[u8]) -> Result<San, SanError> {
+        match bytes {
+            b"--" | b"Z0" => return Ok(San::Null),
+            b"O-O" => return Ok(San::Castle(CastlingSide::KingSide)),
+            b"O-O-O" => return Ok(San::Castle(CastlingSide::QueenSide)),
+            _ => {}
+        }
+        let (body, promotion) = match bytes {
+            [rest @ .., b'=', letter @ (b'N' | b'B' | b'R' | b'Q')] => (rest, promotion_of(*letter)),
+            _ => (bytes, None),
+        };
+        let [prefix @ .., to_file, to_rank] = body else {
+            return Err(SanError::Malformed);
+        };
+        let to = Square::from_coords(
+            file_of(*to_file).ok_or(SanError::Malformed)?,
+            rank_of(*to_rank).ok_or(SanError::Malformed)?,
+        );
+        let (role, prefix) = match prefix {
+            [letter, rest @ ..] if piece_of(*letter).is_some() => (piece_of(*letter).unwrap_or(Role::Pawn), rest),
+            _ => (Role::Pawn, prefix),
+        };
+        let (file, prefix) = match prefix {
+            [byte, rest @ ..] if file_of(*byte).is_some() => (file_of(*byte), rest),
+            _ => (None, prefix),
+        };
+        let (rank, capture) = match prefix {
+            [] => (None, false),
+            [b'x'] => (None, true),
+            [byte] => (Some(rank_of(*byte).ok_or(SanError::Malformed)?), false),
+            [byte, b'x'] => (Some(rank_of(*byte).ok_or(SanError::Malformed)?), true),
+            _ => return Err(SanError::Malformed),
+        };
+        if role == Role::Pawn {
+            let last_rank = to.rank() == Rank::FIRST || to.rank() == Rank::EIGHTH;
+            let adjacent = file.is_some_and(|f| f.index().abs_diff(to.file().index()) == 1);
+            if rank.is_some() || capture != file.is_some() || (capture && !adjacent) || last_rank != promotion.is_some()
+            {
+                return Err(SanError::Malformed);
+            }
+        } else if promotion.is_some() {
+            return Err(SanError::Malformed);
+        }
+        Ok(San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion,
+        })
+    }
+}
+
+impl SanPlus {
+    /// Parses strict SAN with an optional `+` or `#` from bytes (see [`San::parse_strict`]).
+    ///
+    /// ```
+    /// use chessbits::notation::san::{SanPlus, Suffix};
+    /// let san = SanPlus::parse_strict(b"O-O+").unwrap();
+    /// assert_eq!(san.suffix, Some(Suffix::Check));
+    /// ```
+    pub fn parse_strict(bytes: &[u8]) -> Result<SanPlus, SanError> {
+        let (body, suffix) = match bytes {
+            [rest @ .., b'+'] => (rest, Some(Suffix::Check)),
+            [rest @ .., b'#'] => (rest, Some(Suffix::Checkmate)),
+            _ => (bytes, None),
+        };
+        Ok(SanPlus {
+            san: San::parse_strict(body)?,
+            suffix,
+        })
+    }
+}
+
+impl FromStr for San {
+    type Err = SanError;
+
+    /// Strict SAN, see [`San::parse_strict`].
+    fn from_str(s: &str) -> Result<San, SanError> {
+        San::parse_strict(s.as_bytes())
+    }
+}
+
+impl FromStr for SanPlus {
+    type Err = SanError;
+
+    /// Strict SAN with optional suffix, see [`SanPlus::parse_strict`].
+    fn from_str(s: &str) -> Result<SanPlus, SanError> {
+        SanPlus::parse_strict(s.as_bytes())
+    }
+}
+
+impl fmt::Display for San {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use fmt::Write;
+        match *self {
+            San::Normal {
+                role,
+                file,
+                rank,
+                capture,
+                to,
+                promotion,
+            } => {
+                if role != Role::Pawn {
+                    f.write_char(role.upper_char())?;
+                }
+                if let Some(file) = file {
+                    f.write_char(file.char())?;
+                }
+                if let Some(rank) = rank {
+                    f.write_char(rank.char())?;
+                }
+                if capture {
+                    f.write_char('x')?;
+                }
+                write!(f, "{to}")?;
+                if let Some(role) = promotion {
+                    f.write_char('=')?;
+                    f.write_char(role.upper_char())?;
+                }
+                Ok(())
+            }
+            San::Castle(CastlingSide::KingSide) => f.write_str("O-O"),
+            San::Castle(CastlingSide::QueenSide) => f.write_str("O-O-O"),
+            San::Null => f.write_str("--"),
+        }
+    }
+}
+
+impl fmt::Display for SanPlus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use fmt::Write;
+        self.san.fmt(f)?;
+        match self.suffix {
+            Some(suffix) => f.write_char(suffix.char()),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,366 @@
+//! Building the owned [`Game`] from reader events: replaying every move (variations too) and
+//! attaching comments and NAGs where they belong.
+
+use std::io::Read;
+
+use super::game::{start_position, Game, GameError, GameErrorKind, Line, Node, SEVEN_TAG_ROSTER};
+use super::reader::PgnReader;
+use super::text::{decode, normalize_comment};
+use super::visitor::{GameResult, Nag, RawComment, RawTag, SanToken, Skip, Visitor};
+use crate::moves::Move;
+use crate::notation::san::{San, SanPlus, Suffix};
+use crate::position::{Position, Undo};
+
+/// One line being built: its position, the last move (to start variations from the position
+/// before it) and comments waiting for the next move.
+struct Frame {
+    pos: Position,
+    last: Option<(Move, Undo)>,
+    line: Line,
+    pending: Vec<String>,
+    after_variation: bool,
+}
+
+impl Frame {
+    fn new(pos: Position) -> Frame {
+        Frame {
+            pos,
+            last: None,
+            line: Line::default(),
+            pending: Vec::new(),
+            after_variation: false,
+        }
+    }
+
+    /// The finished line: comments still pending go to the last move, or to the line.
+    fn finish(mut self) -> Line {
+        match self.line.nodes.last_mut() {
+            Some(last) => last.comments_after.append(&mut self.pending),
+            None => self.line.comments = self.pending,
+        }
+        self.line
+    }
+}
+
+/// A [`Visitor`] that builds a [`Game`], or the first error of the game.
+///
+/// ```
+/// use chessbits::pgn::{GameBuilder, PgnReader};
+/// let mut reader = PgnReader::new(&b"1. e4 e5 2. Ke2 Ke7 *\n1. Nf3 Nf6 1/2-1/2"[..]);
+/// let mut builder = GameBuilder::new();
+/// let first = reader.read_game(&mut builder).unwrap().unwrap().unwrap();
+/// assert_eq!(first.moves.nodes[3].san.to_string(), "Ke7");
+/// let second = reader.read_game(&mut builder).unwrap().unwrap().unwrap();
+/// assert_eq!(second.final_position().fullmove_number(), 2);
+/// ```
+#[derive(Default)]
+pub struct GameBuilder {
+    tags: Vec<(String, String)>,
+    fen: Option<(String, u32)>,
+    variant: Option<(String, u32)>,
+    start: Option<Position>,
+    frames: Vec<Frame>,
+    result: Option<GameResult>,
+    error: Option<GameError>,
+}
+
+impl GameBuilder {
+    /// A builder, reusable for any number of games.
+    ///
+    /// ```
+    /// let _builder = chessbits::pgn::GameBuilder::new();
+    /// ```
+    pub fn new() -> GameBuilder {
+        GameBuilder::default()
+    }
+
+    fn fail(&mut self, line: u32, kind: GameErrorKind) {
+        if self.error.is_none() {
+            self.error = Some(GameError { line, kind });
+        }
+    }
+
+    fn play(&mut self, token: &SanToken<'_>) -> Result<(), GameErrorKind> {
+        let move_error = |error| GameErrorKind::Move {
+            token: decode(token.text).into_owned(),
+            error,
+        };
+        let san = token.san.map_err(move_error)?;
+        let Some(frame) = self.frames.last_mut() else {
+            return Ok(());
+        };
+        let m = san.san.to_move(&frame.pos).map_err(move_error)?;
+        let (written, undo) = if m.is_null() {
+            if frame.pos.is_check() {
+                return Err(GameErrorKind::NullMoveInCheck);
+            }
+            (
+                SanPlus {
+                    san: San::Null,
+                    suffix: None,
+                },
+                frame.pos.make_null_move(),
+            )
+        } else {
+            let san = San::from_move(&frame.pos, m);
+            let undo = frame.pos.make_move(m);
+            // The suffix from the position after the move: mate detection only after a check.
+            let suffix = match frame.pos.is_check() {
+                false => None,
+                true if frame.pos.count_legal_moves() == 0 => Some(Suffix::Checkmate),
+                true => Some(Suffix::Check),
+            };
+            (SanPlus { san, suffix }, undo)
+        };
+        let mut node = Node::new(m, written);
+        node.comments_before = std::mem::take(&mut frame.pending);
+        frame.line.nodes.push(node);
+        frame.last = Some((m, undo));
+        frame.after_variation = false;
+        Ok(())
+    }
+
+    /// Closes the innermost variation, attaching it to the move it is an alternative to.
+    fn close_variation(&mut self) {
+        if self.frames.len() < 2 {
+            return;
+        }
+        if let Some(frame) = self.frames.pop() {
+            let line = frame.finish();
+            if let Some(parent) = self.frames.last_mut() {
+                if let Some(node) = parent.line.nodes.last_mut() {
+                    node.variations.push(line);
+                }
+                parent.after_variation = true;
+            }
+        }
+    }
+
+    /// The tags in export order: the roster (with defaults) first, then the others in order.
+    fn export_tags(&mut self, result: GameResult) -> Vec<(String, String)> {
+        let mut tags = Vec::with_capacity(self.tags.len() + SEVEN_TAG_ROSTER.len());
+        for (name, default) in SEVEN_TAG_ROSTER {
+            let value = match self.tags.iter().find(|(n, _)| n == name) {
+                Some((_, value)) => value.clone(),
+                None if name == "Result" => result.as_str().to_string(),
+                None => default.to_string(),
+            };
+            tags.push((name.to_string(), value));
+        }
+        let is_roster = |name: &str| SEVEN_TAG_ROSTER.iter().any(|(n, _)| *n == name);
+        tags.extend(
+            std::mem::take(&mut self.tags)
+                .into_iter()
+                .filter(|(n, _)| !is_roster(n)),
+        );
+        tags
+    }
+}
+
+impl Visitor for GameBuilder {
+    type Output = Result<Game, GameError>;
+
+    fn begin_game(&mut self) {
+        self.tags.clear();
+        self.fen = None;
+        self.variant = None;
+        self.start = None;
+        self.frames.clear();
+        self.result = None;
+        self.error = None;
+    }
+
+    fn tag(&mut self, name: &[u8], value: RawTag<'_>, line: u32) {
+        let name = decode(name).into_owned();
+        let value = value.decode().into_owned();
+        match name.as_str() {
+            "FEN" => self.fen = Some((value.clone(), line)),
+            "Variant" => self.variant = Some((value.clone(), line)),
+            _ => {}
+        }
+        self.tags.push((name, value));
+    }
+
+    fn end_tags(&mut self) -> Skip {
+        match start_position(self.fen.as_ref(), self.variant.as_ref()) {
+            Ok(pos) => {
+                self.frames.push(Frame::new(pos.clone()));
+                self.start = Some(pos);
+                Skip(false)
+            }
+            Err(error) => {
+                self.error = Some(error);
+                Skip(true)
+            }
+        }
+    }
+
+    fn san(&mut self, token: SanToken<'_>) {
+        if self.error.is_none() {
+            if let Err(kind) = self.play(&token) {
+                self.fail(token.line, kind);
+            }
+        }
+    }
+
+    fn nag(&mut self, nag: Nag, _line: u32) {
+        if let Some(node) = self.frames.last_mut().and_then(|f| f.line.nodes.last_mut()) {
+            node.nags.push(nag);
+        }
+    }
+
+    fn comment(&mut self, comment: RawComment<'_>, _line: u32) {
+        let Some(frame) = self.frames.last_mut() else {
+            return;
+        };
+        let text = normalize_comment(&comment.decode());
+        match frame.line.nodes.last_mut() {
+            Some(node) if !frame.after_variation => node.comments_after.push(text),
+            _ => frame.pending.push(text),
+        }
+    }
+
+    fn begin_variation(&mut self, _line: u32) -> Skip {
+        if self.error.is_some() {
+            return Skip(true);
+        }
+        let Some(frame) = self.frames.last() else {
+            return Skip(true);
+        };
+        // A variation is an alternative to the last move: it starts from the position before.
+        let Some((m, undo)) = frame.last else {
+            return Skip(true);
+        };
+        let mut pos = frame.pos.clone();
+        if m.is_null() {
+            pos.unmake_null_move(undo);
+        } else {
+            pos.unmake_move(m, undo);
+        }
+        self.frames.push(Frame::new(pos));
+        Skip(false)
+    }
+
+    fn end_variation(&mut self, _line: u32) {
+        self.close_variation();
+    }
+
+    fn outcome(&mut self, result: GameResult, _line: u32) {
+        self.result = Some(result);
+    }
+
+    fn end_game(&mut self) -> Result<Game, GameError> {
+        if let Some(error) = self.error.take() {
+            return Err(error);
+        }
+        while self.frames.len() > 1 {
+            self.close_variation();
+        }
+        let moves = self.frames.pop().map(Frame::finish).unwrap_or_default();
+        let tag_result = self
+            .tags
+            .iter()
+            .find(|(n, _)| n == "Result")
+            .and_then(|(_, v)| GameResult::from_bytes(v.trim().as_bytes()));
+        let result = self.result.or(tag_result).unwrap_or(GameResult::Unknown);
+        Ok(Game {
+            tags: self.export_tags(result),
+            start: self.start.take().unwrap_or_else(Position::startpos),
+            moves,
+            result,
+        })
+    }
+}
+
+/// An I/O error, or a game that could not be read.
+///
+/// ```
+/// use chessbits::pgn::{PgnError, PgnReader};
+/// let mut games = PgnReader::new(&b"1. e5 *"[..]).into_games();
+/// assert!(matches!(games.next(), Some(Err(PgnError::Game(_)))));
+/// assert!(games.next().is_none());
+/// ```
+#[derive(Debug)]
+pub enum PgnError {
+    /// Reading failed.
+    Io(std::io::Error),
+    /// The game is malformed or has an illegal move.
+    Game(GameError),
+}
+
+impl core::fmt::Display for PgnError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            PgnError::Io(e) => write!(f, "read error: {e}"),
+            PgnError::Game(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for PgnError {}
+
+/// The games of a reader, as an iterator (see [`PgnReader::into_games`]).
+///
+/// ```
+/// use chessbits::pgn::PgnReader;
+/// let mut games = PgnReader::new(&b"1. e4 *\n1. e5 *"[..]).into_games();
+/// assert!(games.next().unwrap().is_ok());
+/// assert!(games.next().unwrap().is_err());
+/// assert!(games.next().is_none());
+/// ```
+pub struct Games<R> {
+    reader: PgnReader<R>,
+    builder: GameBuilder,
+    done: bool,
+}
+
+impl<R: Read> Iterator for Games<R> {
+    type Item = Result<Game, PgnError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        match self.reader.read_game(&mut self.builder) {
+            Ok(Some(game)) => Some(game.map_err(PgnError::Game)),
+            Ok(None) => {
+                self.done = true;
+                None
+            }
+            Err(e) => {
+                self.done = true;
+                Some(Err(PgnError::Io(e)))
+            }
+        }
+    }
+}
+
+impl<R: Read> PgnReader<R> {
+    /// Reads the next game as an owned [`Game`]: `None` at the end of the input, `Some(Err)`
+    /// for a game with an error (the reader has moved on to the next one).
+    ///
+    /// ```
+    /// use chessbits::pgn::PgnReader;
+    /// let mut reader = PgnReader::new(&b"1. e4 e4 *\n\n1. e4 e5 *"[..]);
+    /// assert!(reader.read_owned_game().unwrap().unwrap().is_err());
+    /// assert!(reader.read_owned_game().unwrap().unwrap().is_ok());
+    /// ```
+    pub fn read_owned_game(&mut self) -> std::io::Result<Option<Result<Game, GameError>>> {
+        self.read_game(&mut GameBuilder::new())
+    }
+
+    /// All remaining games, as an iterator of owned games; stops after an I/O error.
+    ///
+    /// ```
+    /// use chessbits::pgn::PgnReader;
+    /// let games: Vec<_> = PgnReader::new(&b"1. e4 *\n1. d4 *\n1. c4 *"[..]).into_games().collect();
+    /// assert_eq!(games.len(), 3);
+    /// ```
+    pub fn into_games(self) -> Games<R> {
+        Games {
+            reader: self,
+            builder: GameBuilder::new(),
+            done: false,
+        }
+    }
+}

@@ -1,0 +1,342 @@
+//! The owned game: tags, start position, the tree of moves with comments, NAGs and variations,
+//! and the result.
+
+use core::fmt;
+
+use super::visitor::{GameResult, Nag};
+use crate::moves::Move;
+use crate::notation::fen::FenError;
+use crate::notation::san::{SanError, SanPlus};
+use crate::position::Position;
+
+/// The Seven Tag Roster, in export order, with the default value of each.
+///
+/// ```
+/// use chessbits::pgn::SEVEN_TAG_ROSTER;
+/// assert_eq!(SEVEN_TAG_ROSTER[0], ("Event", "?"));
+/// assert_eq!(SEVEN_TAG_ROSTER[6], ("Result", "*"));
+/// ```
+pub const SEVEN_TAG_ROSTER: [(&str, &str); 7] = [
+    ("Event", "?"),
+    ("Site", "?"),
+    ("Date", "????.??.??"),
+    ("Round", "?"),
+    ("White", "?"),
+    ("Black", "?"),
+    ("Result", "*"),
+];
+
+/// One move of a line, with what the file says around it.
+///
+/// ```
+/// use chessbits::pgn::{Nag, PgnReader};
+/// let pgn = b"1. {start} e4!? {best by test} (1. d4) *";
+/// let game = PgnReader::new(&pgn[..]).read_owned_game().unwrap().unwrap().unwrap();
+/// let e4 = &game.moves.nodes[0];
+/// assert_eq!(e4.san.to_string(), "e4");
+/// assert_eq!(e4.comments_before, ["start"]);
+/// assert_eq!(e4.nags, [Nag::SPECULATIVE]);
+/// assert_eq!(e4.comments_after, ["best by test"]);
+/// assert_eq!(e4.variations[0].nodes[0].san.to_string(), "d4");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Node {
+    /// The move ([`Move::NULL`] for a null move).
+    pub mv: Move,
+    /// Its SAN, as [`san_of`](crate::notation::san::san_of) writes it (whatever the file had).
+    pub san: SanPlus,
+    /// Comments before the move: at the start of a line, or after a variation.
+    pub comments_before: Vec<String>,
+    /// NAGs after the move.
+    pub nags: Vec<Nag>,
+    /// Comments after the move.
+    pub comments_after: Vec<String>,
+    /// Alternatives to this move, each starting from the position before it.
+    pub variations: Vec<Line>,
+}
+
+impl Node {
+    /// A node with no annotations.
+    ///
+    /// ```
+    /// use chessbits::pgn::Node;
+    /// use chessbits::moves::Move;
+    /// use chessbits::notation::san::{SanPlus, San};
+    /// let node = Node::new(Move::NULL, SanPlus { san: San::Null, suffix: None });
+    /// assert!(node.variations.is_empty());
+    /// ```
+    pub fn new(mv: Move, san: SanPlus) -> Node {
+        Node {
+            mv,
+            san,
+            comments_before: Vec::new(),
+            nags: Vec::new(),
+            comments_after: Vec::new(),
+            variations: Vec::new(),
+        }
+    }
+}
+
+/// A sequence of moves: the main line of a game, or a variation.
+///
+/// ```
+/// use chessbits::pgn::Line;
+/// assert!(Line::default().nodes.is_empty());
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Line {
+    /// The moves.
+    pub nodes: Vec<Node>,
+    /// Comments of a line that has no moves (`{only a comment} *`); a line with moves keeps
+    /// its comments on them.
+    pub comments: Vec<String>,
+}
+
+/// A game read from PGN (or built by hand).
+///
+/// Tags come in export order: the Seven Tag Roster first (always present, `?` where the file
+/// had none), then the other tags in the order of the file. The start position is the standard
+/// one, or the `[FEN]`; `[Variant "Chess960"]` marks it Chess960.
+///
+/// ```
+/// use chessbits::pgn::{Game, GameResult, PgnReader};
+/// let pgn = b"[White \"Morphy\"]\n[Black \"Allies\"]\n[Opening \"Philidor\"]\n\n1. e4 e5 1-0";
+/// let game = PgnReader::new(&pgn[..]).read_owned_game().unwrap().unwrap().unwrap();
+/// assert_eq!(game.tags[0], ("Event".to_string(), "?".to_string()));
+/// assert_eq!(game.tag("Result"), Some("1-0"));
+/// assert_eq!(game.tags[7].0, "Opening");
+/// assert_eq!(game.result, GameResult::WhiteWins);
+/// assert_eq!(game.mainline().count(), 2);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    /// Tag pairs (name, value), in export order.
+    pub tags: Vec<(String, String)>,
+    /// The position before the first move.
+    pub start: Position,
+    /// The main line.
+    pub moves: Line,
+    /// The result that ends the movetext (from the `Result` tag if the movetext had none).
+    pub result: GameResult,
+}
+
+impl Default for Game {
+    fn default() -> Game {
+        Game::new(Position::startpos())
+    }
+}
+
+impl Game {
+    /// An empty game from `start`, with the default Seven Tag Roster.
+    ///
+    /// ```
+    /// use chessbits::pgn::Game;
+    /// use chessbits::position::Position;
+    /// let game = Game::new(Position::startpos());
+    /// assert_eq!(game.tags.len(), 7);
+    /// assert_eq!(game.tag("Date"), Some("????.??.??"));
+    /// ```
+    pub fn new(start: Position) -> Game {
+        Game {
+            tags: SEVEN_TAG_ROSTER
+                .iter()
+                .map(|(n, v)| (n.to_string(), v.to_string()))
+                .collect(),
+            start,
+            moves: Line::default(),
+            result: GameResult::Unknown,
+        }
+    }
+
+    /// The value of the first tag called `name`.
+    ///
+    /// ```
+    /// use chessbits::pgn::Game;
+    /// assert_eq!(Game::default().tag("Site"), Some("?"));
+    /// assert_eq!(Game::default().tag("ECO"), None);
+    /// ```
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+
+    /// Sets the first tag called `name`, or appends it.
+    ///
+    /// ```
+    /// use chessbits::pgn::Game;
+    /// let mut game = Game::default();
+    /// game.set_tag("White", "Anderssen");
+    /// game.set_tag("ECO", "C52");
+    /// assert_eq!(game.tag("White"), Some("Anderssen"));
+    /// assert_eq!(game.tags.last().unwrap().1, "C52");
+    /// ```
+    pub fn set_tag(&mut self, name: &str, value: &str) {
+        match self.tags.iter_mut().find(|(n, _)| n == name) {
+            Some((_, v)) => *v = value.to_string(),
+            None => self.tags.push((name.to_string(), value.to_string())),
+        }
+    }
+
+    /// The moves of the main line.
+    ///
+    /// ```
+    /// use chessbits::pgn::PgnReader;
+    /// let game = PgnReader::new(&b"1. e4 e5 *"[..]).read_owned_game().unwrap().unwrap().unwrap();
+    /// let uci: Vec<String> = game.mainline().map(|m| m.to_string()).collect();
+    /// assert_eq!(uci, ["e2e4", "e7e5"]);
+    /// ```
+    pub fn mainline(&self) -> impl Iterator<Item = Move> + '_ {
+        self.moves.nodes.iter().map(|node| node.mv)
+    }
+
+    /// The position at the end of the main line.
+    ///
+    /// ```
+    /// use chessbits::pgn::PgnReader;
+    /// let game = PgnReader::new(&b"1. f3 e5 2. g4 Qh4# 0-1"[..]).read_owned_game().unwrap().unwrap().unwrap();
+    /// assert!(game.final_position().is_checkmate());
+    /// ```
+    pub fn final_position(&self) -> Position {
+        let mut pos = self.start.clone();
+        for m in self.mainline() {
+            if m.is_null() {
+                pos.make_null_move();
+            } else {
+                pos.make_move(m);
+            }
+        }
+        pos
+    }
+}
+
+/// Why a game could not be read: the 1-based line and what went wrong there.
+///
+/// ```
+/// use chessbits::pgn::PgnReader;
+/// let pgn = b"[Event \"x\"]\n\n1. e4 e5\n2. Ke3 *\n";
+/// let error = PgnReader::new(&pgn[..]).read_owned_game().unwrap().unwrap().unwrap_err();
+/// assert_eq!(error.line, 4);
+/// assert_eq!(error.to_string(), "line 4: illegal move 'Ke3'");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameError {
+    /// The line of the offending token.
+    pub line: u32,
+    /// What is wrong.
+    pub kind: GameErrorKind,
+}
+
+/// What is wrong with a game.
+///
+/// ```
+/// use chessbits::pgn::GameErrorKind;
+/// let kind = GameErrorKind::Variant("Crazyhouse".to_string());
+/// assert_eq!(kind.to_string(), "unsupported variant 'Crazyhouse'");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameErrorKind {
+    /// A move token that is malformed, illegal or ambiguous.
+    Move {
+        /// The token as written (decoded leniently).
+        token: String,
+        /// Why it is not a move here.
+        error: SanError,
+    },
+    /// A null move while in check.
+    NullMoveInCheck,
+    /// A `[FEN]` that does not parse or is not a legal position.
+    Fen {
+        /// The tag value.
+        fen: String,
+        /// Why.
+        error: FenError,
+    },
+    /// A `[Variant]` other than standard chess or Chess960.
+    Variant(String),
+}
+
+impl fmt::Display for GameErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GameErrorKind::Move { token, error } => write!(f, "{error} '{token}'"),
+            GameErrorKind::NullMoveInCheck => f.write_str("null move while in check"),
+            GameErrorKind::Fen { fen, error } => write!(f, "invalid FEN '{fen}': {error}"),
+            GameErrorKind::Variant(variant) => write!(f, "unsupported variant '{variant}'"),
+        }
+    }
+}
+
+impl fmt::Display for GameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.kind)
+    }
+}
+
+impl std::error::Error for GameError {}
+
+/// What the `[Variant]` tag says the game is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum VariantKind {
+    Standard,
+    Chess960,
+    Unsupported,
+}
+
+/// Classifies a `[Variant]` value: standard chess under its usual names, Chess960 under its
+/// many spellings (`Chess960`, `chess 960`, `Fischerandom`, `Fischer Random`, `freestyle`, ...).
+fn variant_kind(value: &str) -> VariantKind {
+    let squeezed: String = value
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect();
+    match squeezed.as_str() {
+        "" | "standard" | "chess" | "normal" | "classical" | "fromposition" | "orthodox" | "international"
+        | "westernchess" | "traditional" => VariantKind::Standard,
+        s if s.contains("960") || s.contains("fischer") || s.starts_with("freestyle") => VariantKind::Chess960,
+        _ => VariantKind::Unsupported,
+    }
+}
+
+/// The start position the `[FEN]` and `[Variant]` tags (value, line) ask for.
+pub(crate) fn start_position(
+    fen: Option<&(String, u32)>,
+    variant: Option<&(String, u32)>,
+) -> Result<Position, GameError> {
+    let mut chess960 = false;
+    if let Some((variant, line)) = variant {
+        match variant_kind(variant) {
+            VariantKind::Standard => {}
+            VariantKind::Chess960 => chess960 = true,
+            VariantKind::Unsupported => {
+                return Err(GameError {
+                    line: *line,
+                    kind: GameErrorKind::Variant(variant.clone()),
+                })
+            }
+        }
+    }
+    let mut pos = match fen {
+        Some((fen, line)) => Position::from_fen(&lenient_fen(fen)).map_err(|error| GameError {
+            line: *line,
+            kind: GameErrorKind::Fen {
+                fen: fen.clone(),
+                error,
+            },
+        })?,
+        None => Position::startpos(),
+    };
+    if chess960 {
+        pos.set_chess960(true);
+    }
+    Ok(pos)
+}
+
+/// A `[FEN]` value as FEN: trimmed, and with a fullmove number of 0 (common in puzzle
+/// collections) read as 1.
+fn lenient_fen(fen: &str) -> String {
+    let fields: Vec<&str> = fen.split_ascii_whitespace().collect();
+    match fields.as_slice() {
+        [head @ .., "0"] if fields.len() == 6 => format!("{} 1", head.join(" ")),
+        _ => fields.join(" "),
+    }
+}

@@ -1,0 +1,161 @@
+//! The fast path: replaying every move of every game without building anything.
+
+use super::game::{start_position, GameError, GameErrorKind};
+use super::text::decode;
+use super::visitor::{GameResult, RawTag, SanToken, Skip, Visitor};
+use crate::moves::Move;
+use crate::position::{Position, Undo};
+
+/// What [`Validator`] reports for a valid game.
+///
+/// ```
+/// use chessbits::pgn::{GameResult, GameSummary};
+/// let summary = GameSummary { plies: 0, result: None };
+/// assert_eq!(summary, GameSummary::default());
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct GameSummary {
+    /// Moves of the main line.
+    pub plies: u32,
+    /// The result token, if the movetext had one.
+    pub result: Option<GameResult>,
+}
+
+/// A [`Visitor`] that checks every move of every game (variations included) by replaying it:
+/// the error of the first bad move, or the number of main-line moves. Nothing is allocated per
+/// move.
+///
+/// ```
+/// use chessbits::pgn::{PgnReader, Validator};
+/// let pgn = b"1. e4 e5 (1... c5 2. Nf3) 2. Nf3 *\n\n1. e4 e5 (1... c4) 2. Nf3 *";
+/// let mut reader = PgnReader::new(&pgn[..]);
+/// let mut validator = Validator::new();
+/// assert_eq!(reader.read_game(&mut validator).unwrap().unwrap().unwrap().plies, 3);
+/// let error = reader.read_game(&mut validator).unwrap().unwrap().unwrap_err();
+/// assert_eq!(error.to_string(), "line 3: illegal move 'c4'");
+/// ```
+#[derive(Default)]
+pub struct Validator {
+    fen: Option<(String, u32)>,
+    variant: Option<(String, u32)>,
+    /// Position and last move of each open line, the main line first.
+    frames: Vec<(Position, Option<(Move, Undo)>)>,
+    plies: u32,
+    result: Option<GameResult>,
+    error: Option<GameError>,
+}
+
+impl Validator {
+    /// A validator, reusable for any number of games.
+    ///
+    /// ```
+    /// let _validator = chessbits::pgn::Validator::new();
+    /// ```
+    pub fn new() -> Validator {
+        Validator::default()
+    }
+
+    fn play(&mut self, token: &SanToken<'_>) -> Result<(), GameErrorKind> {
+        let move_error = |error| GameErrorKind::Move {
+            token: decode(token.text).into_owned(),
+            error,
+        };
+        let san = token.san.map_err(move_error)?;
+        let Some((pos, last)) = self.frames.last_mut() else {
+            return Ok(());
+        };
+        let m = san.san.to_move(pos).map_err(move_error)?;
+        let undo = if m.is_null() {
+            if pos.is_check() {
+                return Err(GameErrorKind::NullMoveInCheck);
+            }
+            pos.make_null_move()
+        } else {
+            pos.make_move(m)
+        };
+        *last = Some((m, undo));
+        if self.frames.len() == 1 {
+            self.plies += 1;
+        }
+        Ok(())
+    }
+}
+
+impl Visitor for Validator {
+    type Output = Result<GameSummary, GameError>;
+
+    fn begin_game(&mut self) {
+        self.fen = None;
+        self.variant = None;
+        self.frames.clear();
+        self.plies = 0;
+        self.result = None;
+        self.error = None;
+    }
+
+    fn tag(&mut self, name: &[u8], value: RawTag<'_>, line: u32) {
+        match name {
+            b"FEN" => self.fen = Some((value.decode().into_owned(), line)),
+            b"Variant" => self.variant = Some((value.decode().into_owned(), line)),
+            _ => {}
+        }
+    }
+
+    fn end_tags(&mut self) -> Skip {
+        match start_position(self.fen.as_ref(), self.variant.as_ref()) {
+            Ok(pos) => {
+                self.frames.push((pos, None));
+                Skip(false)
+            }
+            Err(error) => {
+                self.error = Some(error);
+                Skip(true)
+            }
+        }
+    }
+
+    fn san(&mut self, token: SanToken<'_>) {
+        if self.error.is_none() {
+            if let Err(kind) = self.play(&token) {
+                self.error = Some(GameError { line: token.line, kind });
+            }
+        }
+    }
+
+    fn begin_variation(&mut self, _line: u32) -> Skip {
+        if self.error.is_some() {
+            return Skip(true);
+        }
+        let Some((pos, Some((m, undo)))) = self.frames.last() else {
+            return Skip(true);
+        };
+        let mut before = pos.clone();
+        if m.is_null() {
+            before.unmake_null_move(*undo);
+        } else {
+            before.unmake_move(*m, *undo);
+        }
+        self.frames.push((before, None));
+        Skip(false)
+    }
+
+    fn end_variation(&mut self, _line: u32) {
+        if self.frames.len() > 1 {
+            self.frames.pop();
+        }
+    }
+
+    fn outcome(&mut self, result: GameResult, _line: u32) {
+        self.result = Some(result);
+    }
+
+    fn end_game(&mut self) -> Result<GameSummary, GameError> {
+        match self.error.take() {
+            Some(error) => Err(error),
+            None => Ok(GameSummary {
+                plies: self.plies,
+                result: self.result,
+            }),
+        }
+    }
+}

@@ -1,0 +1,124 @@
+//! Every position of the shared games through every position code: round trips, bounds, and (in
+//! ignored tests) the statistics and the training of the compact code's model.
+
+mod position_codes_support;
+
+use std::time::Instant;
+
+use chessbits::codec::position::{self, compact::ModelTrainer, PositionCodec};
+use chessbits::position::Setup;
+use position_codes_support::{file_setups, GAME_FILES};
+
+/// The worst case each code documents for positions of real games (clocks below 127), in bits.
+const BOUNDS: [(&str, u64); 4] = [
+    ("stream", 272),
+    ("huffman", 204),
+    ("huffman-tuned", 190),
+    ("compact", 201),
+];
+
+fn bound(codec: &dyn PositionCodec) -> u64 {
+    BOUNDS
+        .iter()
+        .find(|(name, _)| *name == codec.name())
+        .map(|&(_, b)| b)
+        .expect("bound")
+}
+
+fn without_fullmove(setup: &Setup) -> Setup {
+    Setup {
+        fullmove_number: 1,
+        ..setup.clone()
+    }
+}
+
+#[test]
+fn first_300_games_of_each_file_round_trip_within_the_bounds() {
+    let mut checked = 0;
+    for (name, _) in GAME_FILES {
+        for game in file_setups(name, 300) {
+            for setup in &game {
+                for codec in position::all() {
+                    let bytes = codec.encode(setup).unwrap_or_else(|e| panic!("{}: {e}", codec.name()));
+                    let bits = codec.encoded_bits(setup).unwrap();
+                    assert!(bits <= bound(codec), "{} takes {bits} bits for {setup:?}", codec.name());
+                    assert!(bits <= 8 * bytes.len() as u64);
+                    assert_eq!(
+                        codec.decode(&bytes).as_ref(),
+                        Ok(&without_fullmove(setup)),
+                        "{}",
+                        codec.name()
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 50_000, "only {checked} positions");
+}
+
+/// Statistics over all positions of the shared games, each checked to round-trip within its bound:
+/// `cargo test --test position_codes_games -- --ignored --nocapture stats`.
+#[test]
+#[ignore]
+fn stats() {
+    let groups = [("lichess", true), ("masters", false)];
+    for (group, lichess) in groups {
+        let setups: Vec<Setup> = GAME_FILES
+            .iter()
+            .filter(|(_, is_lichess)| *is_lichess == lichess)
+            .flat_map(|(name, _)| file_setups(name, usize::MAX).into_iter().flatten())
+            .collect();
+        println!("{group}: {} positions", setups.len());
+        for codec in position::all() {
+            let mut total_bits = 0u64;
+            let mut total_bytes = 0u64;
+            let mut worst = 0;
+            let start = Instant::now();
+            let encoded: Vec<Vec<u8>> = setups.iter().map(|s| codec.encode(s).unwrap()).collect();
+            let encode_time = start.elapsed();
+            let start = Instant::now();
+            let decoded: Vec<Setup> = encoded.iter().map(|bytes| codec.decode(bytes).unwrap()).collect();
+            let decode_time = start.elapsed();
+            for ((setup, bytes), back) in setups.iter().zip(&encoded).zip(&decoded) {
+                assert_eq!(back, &without_fullmove(setup));
+                let bits = codec.encoded_bits(setup).unwrap();
+                assert!(setup.halfmove_clock >= 127 || bits <= bound(codec));
+                total_bits += bits;
+                total_bytes += bytes.len() as u64;
+                worst = worst.max(bits);
+            }
+            let n = setups.len() as f64;
+            println!(
+                "  {:14} avg {:6.2} bits ({:5.2} bytes), worst {:3} bits; encode {:5.0} ns, decode {:5.0} ns",
+                codec.name(),
+                total_bits as f64 / n,
+                total_bytes as f64 / n,
+                worst,
+                encode_time.as_nanos() as f64 / n,
+                decode_time.as_nanos() as f64 / n,
+            );
+        }
+    }
+}
+
+/// Regenerates the compact code's tables from the master files (the lichess file stays unseen):
+/// `CHESSBITS_MODEL_OUT=src/codec/position/compact_model.rs cargo test --test position_codes_games
+/// -- --ignored train_compact_model`.
+#[test]
+#[ignore]
+fn train_compact_model() {
+    let mut trainer = ModelTrainer::new();
+    for (name, lichess) in GAME_FILES {
+        if !lichess {
+            for setup in file_setups(name, usize::MAX).iter().flatten() {
+                trainer.add(setup);
+            }
+        }
+    }
+    let source = trainer.rust_source();
+    match std::env::var("CHESSBITS_MODEL_OUT") {
+        Ok(path) => std::fs::write(path, source).expect("write the model"),
+        Err(_) => println!("{source}"),
+    }
+}
