@@ -9,7 +9,6 @@ use crate::types::{Bitboard, CastlingRights, Color, Piece, Role, Square};
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Undo {
     key: u64,
-    checkers: Bitboard,
     castling: CastlingRights,
     halfmove_clock: u32,
     ep_square: Option<Square>,
@@ -27,7 +26,6 @@ impl Position {
     fn undo_record(&self) -> Undo {
         Undo {
             key: self.key,
-            checkers: self.checkers,
             castling: self.castling,
             halfmove_clock: self.halfmove_clock,
             ep_square: self.ep_square,
@@ -132,8 +130,29 @@ impl Position {
         }
         self.turn = them;
         self.key = key;
-        self.checkers = self.board.attackers_to(self.king(them), us, self.board.occupied());
         undo
+    }
+
+    /// The pieces checking the king of `side`: `attackers_to` without the king term (a king
+    /// never checks) and with the slider lookups skipped when no slider of the attacker is even
+    /// on a line with the king (the usual case), which an empty-board lookup tells cheaply.
+    #[inline(always)]
+    pub(crate) fn checkers_of(&self, side: Color) -> Bitboard {
+        let board = &self.board;
+        let king = self.king(side);
+        let attackers = board.by_color(!side);
+        let mut checkers = ((attacks::pawn(side, king) & board.by_role(Role::Pawn))
+            | (attacks::knight(king) & board.by_role(Role::Knight)))
+            & attackers;
+        let straight = board.straight_sliders() & attackers;
+        if (attacks::rook(king, Bitboard::EMPTY) & straight).any() {
+            checkers |= attacks::rook(king, board.occupied()) & straight;
+        }
+        let diagonal = board.diagonal_sliders() & attackers;
+        if (attacks::bishop(king, Bitboard::EMPTY) & diagonal).any() {
+            checkers |= attacks::bishop(king, board.occupied()) & diagonal;
+        }
+        checkers
     }
 
     /// Takes back `m`, made by [`Position::make_move`] which returned `undo`.
@@ -171,7 +190,6 @@ impl Position {
         }
         self.turn = us;
         self.key = undo.key;
-        self.checkers = undo.checkers;
         self.castling = undo.castling;
         self.halfmove_clock = undo.halfmove_clock;
         self.ep_square = undo.ep_square;
@@ -191,9 +209,6 @@ impl Position {
         }
         self.turn = !self.turn;
         self.key = key;
-        self.checkers = self
-            .board
-            .attackers_to(self.king(self.turn), !self.turn, self.board.occupied());
         undo
     }
 
@@ -204,7 +219,6 @@ impl Position {
             self.fullmove_number -= 1;
         }
         self.key = undo.key;
-        self.checkers = undo.checkers;
         self.castling = undo.castling;
         self.halfmove_clock = undo.halfmove_clock;
         self.ep_square = undo.ep_square;

@@ -40,7 +40,6 @@ pub struct Position {
     halfmove_clock: u32,
     fullmove_number: u32,
     key: u64,
-    checkers: Bitboard,
     chess960: bool,
 }
 
@@ -85,11 +84,9 @@ impl Position {
             halfmove_clock,
             fullmove_number: fullmove_number.max(1),
             key: 0,
-            checkers: Bitboard::EMPTY,
             chess960,
         };
         pos.ep_square = ep_square.filter(|&ep| pos.ep_capturers(ep).any());
-        pos.checkers = pos.attackers_to(pos.king(turn), !turn, pos.board.occupied());
         pos.key = pos.compute_key();
         Ok(pos)
     }
@@ -180,14 +177,17 @@ impl Position {
     }
 
     /// The pieces giving check to the side to move.
+    ///
+    /// Computed on demand (a few table lookups) rather than kept up to date by every move: most
+    /// positions a search or perft reaches are leaves that never ask.
     #[inline(always)]
     pub fn checkers(&self) -> Bitboard {
-        self.checkers
+        self.checkers_of(self.turn)
     }
 
     #[inline(always)]
     pub fn is_check(&self) -> bool {
-        self.checkers.any()
+        self.checkers().any()
     }
 
     /// The pieces of `by` attacking `sq` when the board's occupancy is `occupied`.

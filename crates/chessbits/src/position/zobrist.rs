@@ -10,9 +10,29 @@ const TURN_OFFSET: usize = 780;
 /// The key of `piece` standing on `sq`.
 #[inline(always)]
 pub fn piece_key(piece: Piece, sq: Square) -> u64 {
-    // Polyglot orders kinds black pawn, white pawn, black knight, ...
-    let kind = 2 * piece.role.index() + (piece.color == Color::White) as usize;
-    POLYGLOT_RANDOM[(64 * kind + sq.index()) % CASTLING_OFFSET]
+    PIECE_KEYS[piece.index()][sq.index()]
+}
+
+/// The piece keys rearranged by [`Piece::index`], so that a lookup is one indexed load (both
+/// indices are provably in range: no bounds check, no arithmetic).
+static PIECE_KEYS: [[u64; 64]; 12] = piece_keys();
+
+const fn piece_keys() -> [[u64; 64]; 12] {
+    let mut keys = [[0; 64]; 12];
+    let mut piece = 0;
+    while piece < 12 {
+        // Piece::index is color * 6 + role (White 0); Polyglot orders kinds black pawn, white
+        // pawn, black knight, ...: kind = 2 * role + (color == White).
+        let (color, role) = (piece / 6, piece % 6);
+        let kind = 2 * role + (color == 0) as usize;
+        let mut sq = 0;
+        while sq < 64 {
+            keys[piece][sq] = POLYGLOT_RANDOM[64 * kind + sq];
+            sq += 1;
+        }
+        piece += 1;
+    }
+    keys
 }
 
 /// The key of one castling right.
