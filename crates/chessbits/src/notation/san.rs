@@ -262,12 +262,14 @@ impl San {
     /// assert!(San::parse_lenient(b"Nf3-").is_err());
     /// ```
     pub fn parse_lenient(bytes: &[u8]) -> Result<SanPlus, SanError> {
-        // Fast path for the common case, a plain piece or pawn move without suffix.
-        if let ([b'a'..=b'h' | b'N' | b'B' | b'R' | b'Q' | b'K', ..], Some(b'1'..=b'8')) = (bytes, bytes.last()) {
-            return Ok(SanPlus {
-                san: San::parse_lenient_normal(bytes)?,
-                suffix: None,
-            });
+        // Fast path: the forms that make up nearly all real moves, with at most a `+` or `#`.
+        let (body, suffix) = match bytes {
+            [rest @ .., b'+'] => (rest, Some(Suffix::Check)),
+            [rest @ .., b'#'] => (rest, Some(Suffix::Checkmate)),
+            _ => (bytes, None),
+        };
+        if let Some(san) = San::parse_common(body) {
+            return Ok(SanPlus { san, suffix });
         }
         let (body, suffix) = strip_suffixes(bytes.trim_ascii_start());
         let san = match body {
@@ -278,6 +280,31 @@ impl San {
             },
         };
         Ok(SanPlus { san, suffix })
+    }
+
+    /// The common shapes of SAN, decided in one match: `e4`, `Nf3`, `Nxf3`, `exd5`, `O-O`,
+    /// `O-O-O`; `None` for anything else (which the general parser then reads).
+    #[inline(always)]
+    fn parse_common(body: &[u8]) -> Option<San> {
+        let (role, file, capture, to_file, to_rank) = match *body {
+            [b'O', b'-', b'O'] => return Some(San::Castle(CastlingSide::KingSide)),
+            [b'O', b'-', b'O', b'-', b'O'] => return Some(San::Castle(CastlingSide::QueenSide)),
+            [to_file, to_rank] => (Role::Pawn, None, false, to_file, to_rank),
+            [letter, to_file, to_rank] => (piece_of(letter)?, None, false, to_file, to_rank),
+            [first, b'x', to_file, to_rank] => match piece_of(first) {
+                Some(role) => (role, None, true, to_file, to_rank),
+                None => (Role::Pawn, Some(file_of(first)?), true, to_file, to_rank),
+            },
+            _ => return None,
+        };
+        Some(San::Normal {
+            role,
+            file,
+            rank: None,
+            capture,
+            to: Square::from_coords(file_of(to_file)?, rank_of(to_rank)?),
+            promotion: None,
+        })
     }
 
     /// The piece or pawn move part of [`San::parse_lenient`].
