@@ -261,6 +261,7 @@ impl San {
     /// assert_eq!(San::parse_lenient(b"0-0-0").unwrap().san.to_string(), "O-O-O");
     /// assert!(San::parse_lenient(b"Nf3-").is_err());
     /// ```
+    #[inline]
     pub fn parse_lenient(bytes: &[u8]) -> Result<SanPlus, SanError> {
         // Fast path: the forms that make up nearly all real moves, with at most a `+` or `#`.
         let (body, suffix) = match bytes {
@@ -268,9 +269,16 @@ impl San {
             [rest @ .., b'#'] => (rest, Some(Suffix::Checkmate)),
             _ => (bytes, None),
         };
-        if let Some(san) = San::parse_common(body) {
-            return Ok(SanPlus { san, suffix });
+        match San::parse_common(body) {
+            Some(san) => Ok(SanPlus { san, suffix }),
+            None => San::parse_lenient_general(bytes),
         }
+    }
+
+    /// [`San::parse_lenient`] for every form but the common ones: kept out of line so that the
+    /// fast path inlines into the reader.
+    #[inline(never)]
+    fn parse_lenient_general(bytes: &[u8]) -> Result<SanPlus, SanError> {
         let (body, suffix) = strip_suffixes(bytes.trim_ascii_start());
         let san = match body {
             b"--" | b"Z0" | b"0000" | b"@@@@" => San::Null,
