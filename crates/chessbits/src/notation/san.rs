@@ -261,7 +261,7 @@ impl San {
     /// assert_eq!(San::parse_lenient(b"0-0-0").unwrap().san.to_string(), "O-O-O");
     /// assert!(San::parse_lenient(b"Nf3-").is_err());
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn parse_lenient(bytes: &[u8]) -> Result<SanPlus, SanError> {
         // Fast path: the forms that make up nearly all real moves, with at most a `+` or `#`.
         let (body, suffix) = match bytes {

@@ -591,7 +591,12 @@ impl<R: Read> PgnReader<R> {
                     }
                 }
                 b'}' | b']' => i += 1,
-                b'%' if (if i > self.start { buf[i - 1] == b'\n' } else { self.after_newline }) => {
+                b'%' if (if i > self.start {
+                    buf[i - 1] == b'\n'
+                } else {
+                    self.after_newline
+                }) =>
+                {
                     return (i, line, Stop::Slow)
                 }
                 0xef if buf.get(i + 1..i + 3) == Some(&[0xbb, 0xbf][..]) => return (i, line, Stop::Slow),

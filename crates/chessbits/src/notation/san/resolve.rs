@@ -50,8 +50,8 @@ fn diagonal_rays(sq: Square) -> Bitboard {
 /// rooks and queens on its file or rank, bishops and queens on its diagonals, nothing between.
 #[inline(always)]
 fn sliders_reaching(board: &Board, candidates: Bitboard, sq: Square, occupied: Bitboard) -> Bitboard {
-    let aligned = ((straight_rays(sq) & board.straight_sliders()) | (diagonal_rays(sq) & board.diagonal_sliders()))
-        & candidates;
+    let aligned =
+        ((straight_rays(sq) & board.straight_sliders()) | (diagonal_rays(sq) & board.diagonal_sliders())) & candidates;
     let mut reaching = Bitboard::EMPTY;
     for slider in aligned {
         if (attacks::between(slider, sq) & occupied).is_empty() {
