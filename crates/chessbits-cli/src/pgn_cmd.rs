@@ -221,20 +221,6 @@ fn progress(files: &[PathBuf]) -> ProgressBar {
     }
 }
 
-/// Advances a progress bar by the bytes read through it.
-struct ProgressReader<R> {
-    inner: R,
-    bar: ProgressBar,
-}
-
-impl<R: Read> Read for ProgressReader<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.bar.inc(n as u64);
-        Ok(n)
-    }
-}
-
 /// Checks every game of `files` with `threads` threads (at least 1).
 #[cfg(test)]
 pub fn check_report(files: &[PathBuf], threads: usize) -> Result<CheckReport, String> {
@@ -246,12 +232,9 @@ fn check_files(files: &[PathBuf], threads: usize, bar: &ProgressBar) -> Result<C
     let mut report = CheckReport::default();
     for path in files {
         let name = path.display().to_string();
-        let input: Box<dyn Read> = Box::new(ProgressReader {
-            inner: open(path)?,
-            bar: bar.clone(),
-        });
+        let input: Box<dyn Read> = Box::new(CountingReader::new(open(path)?, bar.clone()));
         let file_report = if threads <= 1 {
-            check_stream(CountingReader { inner: input, count: 0 }, &name, 1)
+            check_stream(CountingReader::new(input, ProgressBar::hidden()), &name, 1)
         } else {
             check_parallel(input, &name, threads)
         }
@@ -264,16 +247,24 @@ fn check_files(files: &[PathBuf], threads: usize, bar: &ProgressBar) -> Result<C
     Ok(report)
 }
 
-/// Counts the bytes passing through.
+/// Counts the bytes passing through, advancing a progress bar by them.
 struct CountingReader<R> {
     inner: R,
     count: u64,
+    bar: ProgressBar,
+}
+
+impl<R> CountingReader<R> {
+    fn new(inner: R, bar: ProgressBar) -> CountingReader<R> {
+        CountingReader { inner, count: 0, bar }
+    }
 }
 
 impl<R: Read> Read for CountingReader<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
         self.count += n as u64;
+        self.bar.inc(n as u64);
         Ok(n)
     }
 }
@@ -348,14 +339,7 @@ fn check_parallel(mut input: Box<dyn Read>, name: &str, threads: usize) -> io::R
                 let Ok(Ok((index, first_line, chunk))) = next else {
                     return;
                 };
-                let report = check_stream(
-                    CountingReader {
-                        inner: &chunk[..],
-                        count: 0,
-                    },
-                    name,
-                    first_line,
-                );
+                let report = check_stream(CountingReader::new(&chunk[..], ProgressBar::hidden()), name, first_line);
                 if result_tx.send((index, report)).is_err() {
                     return;
                 }

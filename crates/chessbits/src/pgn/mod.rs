@@ -29,6 +29,7 @@
 mod build;
 mod game;
 mod reader;
+mod replay;
 mod scan;
 mod text;
 mod validate;

@@ -388,14 +388,7 @@ impl San {
         } else {
             (Some(from.file()), Some(from.rank()))
         };
-        San::Normal {
-            role,
-            file,
-            rank,
-            capture,
-            to,
-            promotion: None,
-        }
+        San::normal(role, file, rank, capture, to)
     }
 }
 
