@@ -9,25 +9,15 @@ use crate::position::{Position, Undo};
 
 /// The tags that decide a game's start position, `[FEN]` and `[Variant]`, kept in buffers
 /// reused from game to game.
+#[derive(Default)]
 pub(super) struct StartTags {
     /// The `[FEN]` value and its line, valid when `has_fen`.
     fen: (String, u32),
     has_fen: bool,
     variant: Option<(String, u32)>,
-    /// The standard start position, cloned for games without a `[FEN]` (cheaper than building
-    /// it again for each game).
+    /// The standard start position (`Position::default()`), cloned for games without a `[FEN]`
+    /// (cheaper than building it again for each game).
     standard: Position,
-}
-
-impl Default for StartTags {
-    fn default() -> StartTags {
-        StartTags {
-            fen: (String::new(), 0),
-            has_fen: false,
-            variant: None,
-            standard: Position::startpos(),
-        }
-    }
 }
 
 impl StartTags {
