@@ -7,13 +7,14 @@
 //! same whatever the thread count.
 
 use std::fs::File;
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, BufWriter, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::Instant;
 
 use chessbits::pgn::{MoveNotation, PgnError, PgnReader, Validator, WriteOptions};
+use indicatif::{ProgressBar, ProgressStyle};
 
 /// `chessbits pgn ...`
 #[derive(clap::Args)]
@@ -114,7 +115,10 @@ pub fn check(files: &[PathBuf], json: bool, threads: usize) -> Result<ExitCode, 
         n => n,
     };
     let start = Instant::now();
-    let report = check_report(files, threads)?;
+    let bar = progress(files);
+    let report = check_files(files, threads, &bar);
+    bar.finish_and_clear();
+    let report = report?;
     let seconds = start.elapsed().as_secs_f64().max(1e-9);
     let mut out = io::stdout().lock();
     let result = if json {
@@ -191,14 +195,46 @@ fn open(path: &Path) -> Result<Box<dyn Read>, String> {
     }
 }
 
+/// Inputs shorter than this get no progress bar: they are done before one would be read.
+const PROGRESS_MIN_BYTES: u64 = 16 << 20;
+
+/// A progress bar over the bytes of `files` when stderr is a terminal and the input is long
+/// (or of unknown length: standard input); hidden otherwise. Same style as `pack`'s.
+fn progress(files: &[PathBuf]) -> ProgressBar {
+    let total: Option<u64> = files
+        .iter()
+        .map(|path| match path.as_os_str() == "-" {
+            true => None,
+            false => std::fs::metadata(path).ok().map(|m| m.len()),
+        })
+        .sum();
+    if !io::stderr().is_terminal() || total.is_some_and(|len| len < PROGRESS_MIN_BYTES) {
+        return ProgressBar::hidden();
+    }
+    match total {
+        Some(len) => {
+            let template = "{bar:40} {percent:>3}% {pos}/{len} bytes {elapsed} eta {eta}";
+            let style = ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar());
+            ProgressBar::new(len).with_style(style)
+        }
+        None => ProgressBar::new_spinner(),
+    }
+}
+
 /// Checks every game of `files` with `threads` threads (at least 1).
+#[cfg(test)]
 pub fn check_report(files: &[PathBuf], threads: usize) -> Result<CheckReport, String> {
+    check_files(files, threads, &ProgressBar::hidden())
+}
+
+/// [`check_report`], advancing `bar` by the bytes read.
+fn check_files(files: &[PathBuf], threads: usize, bar: &ProgressBar) -> Result<CheckReport, String> {
     let mut report = CheckReport::default();
     for path in files {
         let name = path.display().to_string();
-        let input = open(path)?;
+        let input: Box<dyn Read> = Box::new(CountingReader::new(open(path)?, bar.clone()));
         let file_report = if threads <= 1 {
-            check_stream(CountingReader { inner: input, count: 0 }, &name, 1)
+            check_stream(CountingReader::new(input, ProgressBar::hidden()), &name, 1)
         } else {
             check_parallel(input, &name, threads)
         }
@@ -211,16 +247,24 @@ pub fn check_report(files: &[PathBuf], threads: usize) -> Result<CheckReport, St
     Ok(report)
 }
 
-/// Counts the bytes passing through.
+/// Counts the bytes passing through, advancing a progress bar by them.
 struct CountingReader<R> {
     inner: R,
     count: u64,
+    bar: ProgressBar,
+}
+
+impl<R> CountingReader<R> {
+    fn new(inner: R, bar: ProgressBar) -> CountingReader<R> {
+        CountingReader { inner, count: 0, bar }
+    }
 }
 
 impl<R: Read> Read for CountingReader<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
         self.count += n as u64;
+        self.bar.inc(n as u64);
         Ok(n)
     }
 }
@@ -295,14 +339,7 @@ fn check_parallel(mut input: Box<dyn Read>, name: &str, threads: usize) -> io::R
                 let Ok(Ok((index, first_line, chunk))) = next else {
                     return;
                 };
-                let report = check_stream(
-                    CountingReader {
-                        inner: &chunk[..],
-                        count: 0,
-                    },
-                    name,
-                    first_line,
-                );
+                let report = check_stream(CountingReader::new(&chunk[..], ProgressBar::hidden()), name, first_line);
                 if result_tx.send((index, report)).is_err() {
                     return;
                 }
@@ -455,6 +492,13 @@ mod tests {
         assert_eq!(last_game_start(&text[..c], 0), Some(b));
         assert_eq!(last_game_start(&text[..b], 0), None, "a [%clk] comment line is no tag");
         assert!(looks_like_tag(b"[White \"x\"]") && !looks_like_tag(b"[%clk 0:01]") && !looks_like_tag(b"[ \"x\"]"));
+    }
+
+    #[test]
+    fn short_inputs_get_no_progress_bar() {
+        let path = shared("pgn/notnil_Carlsen.pgn");
+        assert!(std::fs::metadata(&path).unwrap().len() < PROGRESS_MIN_BYTES);
+        assert!(progress(&[path]).is_hidden());
     }
 
     #[test]

@@ -70,13 +70,19 @@ impl Visitor for OurTokens {
     fn end_game(&mut self) {}
 }
 
+/// How many times `read_game` returns a game, until the end or an error.
+fn count_games(mut read_game: impl FnMut() -> bool) -> u64 {
+    let mut games = 0;
+    while read_game() {
+        games += 1;
+    }
+    games
+}
+
 fn ours_tokens(data: &[u8]) -> Counts {
     let mut reader = PgnReader::new(data);
     let mut visitor = OurTokens::default();
-    let mut games = 0;
-    while let Ok(Some(())) = reader.read_game(&mut visitor) {
-        games += 1;
-    }
+    let games = count_games(|| matches!(reader.read_game(&mut visitor), Ok(Some(()))));
     Counts {
         games,
         sans: visitor.sans,
@@ -130,10 +136,7 @@ impl pgn_reader::Visitor for PeerTokens {
 fn peer_tokens(data: &[u8]) -> Counts {
     let mut reader = pgn_reader::Reader::new(data);
     let mut visitor = PeerTokens::default();
-    let mut games = 0;
-    while let Ok(Some(())) = reader.read_game(&mut visitor) {
-        games += 1;
-    }
+    let games = count_games(|| matches!(reader.read_game(&mut visitor), Ok(Some(()))));
     Counts {
         games,
         sans: visitor.sans,

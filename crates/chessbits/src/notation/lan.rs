@@ -18,7 +18,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use super::san::{suffix_of, San, SanError, Suffix};
+use super::san::{from_str_by, split_suffix, suffix_of, write_with_suffix, San, SanError, Suffix};
 use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{CastlingSide, Role, Square};
@@ -105,33 +105,44 @@ impl Lan {
     /// assert_eq!(wrong_piece.to_move(&Position::startpos()), Err(SanError::Illegal));
     /// ```
     pub fn to_move(&self, pos: &Position) -> Result<Move, SanError> {
-        match *self {
+        let m = self.to_san().to_move(pos)?;
+        if let Some((role, from, capture, _, _)) = self.parts() {
+            if pos.board().role_at(from) != Some(role) || m.is_capture() != capture {
+                return Err(SanError::Illegal);
+            }
+        }
+        Ok(m)
+    }
+
+    /// The same move as SAN, disambiguated by the whole origin square.
+    fn to_san(self) -> San {
+        match self.parts() {
+            Some((role, from, capture, to, promotion)) => San::Normal {
+                role,
+                file: Some(from.file()),
+                rank: Some(from.rank()),
+                capture,
+                to,
+                promotion,
+            },
+            None => match self {
+                Lan::Castle(side) => San::Castle(side),
+                _ => San::Null,
+            },
+        }
+    }
+
+    /// A piece or pawn move's role, origin, capture mark, target and promotion.
+    fn parts(self) -> Option<(Role, Square, bool, Square, Option<Role>)> {
+        match self {
             Lan::Normal {
                 role,
                 from,
                 capture,
                 to,
                 promotion,
-            } => {
-                if pos.board().role_at(from) != Some(role) {
-                    return Err(SanError::Illegal);
-                }
-                let san = San::Normal {
-                    role,
-                    file: Some(from.file()),
-                    rank: Some(from.rank()),
-                    capture,
-                    to,
-                    promotion,
-                };
-                let m = san.to_move(pos)?;
-                if m.is_capture() != capture {
-                    return Err(SanError::Illegal);
-                }
-                Ok(m)
-            }
-            Lan::Castle(side) => San::Castle(side).to_move(pos),
-            Lan::Null => Ok(Move::NULL),
+            } => Some((role, from, capture, to, promotion)),
+            _ => None,
         }
     }
 
@@ -205,11 +216,7 @@ impl LanPlus {
     /// assert_eq!(LanPlus::parse(b"O-O-O#").unwrap().suffix, Some(Suffix::Checkmate));
     /// ```
     pub fn parse(bytes: &[u8]) -> Result<LanPlus, SanError> {
-        let (body, suffix) = match bytes {
-            [rest @ .., b'+'] => (rest, Some(Suffix::Check)),
-            [rest @ .., b'#'] => (rest, Some(Suffix::Checkmate)),
-            _ => (bytes, None),
-        };
+        let (body, suffix) = split_suffix(bytes);
         Ok(LanPlus {
             lan: Lan::parse(body)?,
             suffix,
@@ -230,56 +237,33 @@ pub fn lan_of(pos: &Position, m: Move) -> LanPlus {
     LanPlus::from_move(pos, m)
 }
 
-impl FromStr for Lan {
-    type Err = SanError;
-
-    fn from_str(s: &str) -> Result<Lan, SanError> {
-        Lan::parse(s.as_bytes())
-    }
-}
-
-impl FromStr for LanPlus {
-    type Err = SanError;
-
-    fn from_str(s: &str) -> Result<LanPlus, SanError> {
-        LanPlus::parse(s.as_bytes())
-    }
-}
+from_str_by!(Lan, Lan::parse, "LAN, see [`Lan::parse`].");
+from_str_by!(
+    LanPlus,
+    LanPlus::parse,
+    "LAN with optional suffix, see [`LanPlus::parse`]."
+);
 
 impl fmt::Display for Lan {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use fmt::Write;
-        match *self {
-            Lan::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            } => {
-                if role != Role::Pawn {
-                    f.write_char(role.upper_char())?;
-                }
-                write!(f, "{from}{}{to}", if capture { 'x' } else { '-' })?;
-                if let Some(role) = promotion {
-                    write!(f, "={}", role.upper_char())?;
-                }
-                Ok(())
-            }
-            Lan::Castle(side) => San::Castle(side).fmt(f),
-            Lan::Null => f.write_str("--"),
+        let Some((role, from, capture, to, promotion)) = self.parts() else {
+            return self.to_san().fmt(f);
+        };
+        if role != Role::Pawn {
+            f.write_char(role.upper_char())?;
         }
+        write!(f, "{from}{}{to}", if capture { 'x' } else { '-' })?;
+        if let Some(role) = promotion {
+            write!(f, "={}", role.upper_char())?;
+        }
+        Ok(())
     }
 }
 
 impl fmt::Display for LanPlus {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use fmt::Write;
-        self.lan.fmt(f)?;
-        match self.suffix {
-            Some(suffix) => f.write_char(suffix.char()),
-            None => Ok(()),
-        }
+        write_with_suffix(f, &self.lan, self.suffix)
     }
 }
 

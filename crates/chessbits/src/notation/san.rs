@@ -154,24 +154,16 @@ impl fmt::Display for SanError {
 
 impl std::error::Error for SanError {}
 
-/// `a`..`h` to a file.
+/// `a`..`h` to a file (bytes below `a` wrap round to large values, which `File::new` refuses).
 #[inline]
 fn file_of(byte: u8) -> Option<File> {
-    if (b'a'..=b'h').contains(&byte) {
-        File::new(byte - b'a')
-    } else {
-        None
-    }
+    File::new(byte.wrapping_sub(b'a'))
 }
 
 /// `1`..`8` to a rank.
 #[inline]
 fn rank_of(byte: u8) -> Option<Rank> {
-    if (b'1'..=b'8').contains(&byte) {
-        Rank::new(byte - b'1')
-    } else {
-        None
-    }
+    Rank::new(byte.wrapping_sub(b'1'))
 }
 
 /// An upper-case piece letter (no pawn) to its role.
@@ -190,12 +182,63 @@ fn piece_of(byte: u8) -> Option<Role> {
 /// A promotion letter, upper or lower case.
 #[inline]
 fn promotion_of(byte: u8) -> Option<Role> {
-    match byte {
-        b'N' | b'n' => Some(Role::Knight),
-        b'B' | b'b' => Some(Role::Bishop),
-        b'R' | b'r' => Some(Role::Rook),
-        b'Q' | b'q' => Some(Role::Queen),
-        _ => None,
+    piece_of(byte.to_ascii_uppercase()).filter(|&role| role != Role::King)
+}
+
+/// Splits `body` into what precedes the target square and the target square (its last two
+/// bytes).
+#[inline]
+fn split_target(body: &[u8]) -> Result<(&[u8], Square), SanError> {
+    let [prefix @ .., to_file, to_rank] = body else {
+        return Err(SanError::Malformed);
+    };
+    match (file_of(*to_file), rank_of(*to_rank)) {
+        (Some(file), Some(rank)) => Ok((prefix, Square::from_coords(file, rank))),
+        _ => Err(SanError::Malformed),
+    }
+}
+
+/// Splits a leading piece letter (pawn if none) and then an origin file, if any, off `prefix`.
+#[inline]
+fn split_role_and_file(prefix: &[u8]) -> (Role, Option<File>, &[u8]) {
+    let (role, prefix) = match prefix {
+        [letter, rest @ ..] if piece_of(*letter).is_some() => (piece_of(*letter).unwrap_or(Role::Pawn), rest),
+        _ => (Role::Pawn, prefix),
+    };
+    let (file, rest) = split_file(prefix);
+    (role, file, rest)
+}
+
+/// Splits a leading origin file, if any, off `prefix`.
+#[inline]
+fn split_file(prefix: &[u8]) -> (Option<File>, &[u8]) {
+    match prefix {
+        [byte, rest @ ..] if file_of(*byte).is_some() => (file_of(*byte), rest),
+        _ => (None, prefix),
+    }
+}
+
+/// Splits a final `+` or `#` off `bytes`.
+#[inline(always)]
+pub(crate) fn split_suffix(bytes: &[u8]) -> (&[u8], Option<Suffix>) {
+    match bytes {
+        [rest @ .., b'+'] => (rest, Some(Suffix::Check)),
+        [rest @ .., b'#'] => (rest, Some(Suffix::Checkmate)),
+        _ => (bytes, None),
+    }
+}
+
+/// Writes `body` and then the suffix, if any: the display of [`SanPlus`] and of LAN with suffix.
+pub(crate) fn write_with_suffix(
+    f: &mut fmt::Formatter<'_>,
+    body: &dyn fmt::Display,
+    suffix: Option<Suffix>,
+) -> fmt::Result {
+    use fmt::Write;
+    body.fmt(f)?;
+    match suffix {
+        Some(suffix) => f.write_char(suffix.char()),
+        None => Ok(()),
     }
 }
 
@@ -244,6 +287,42 @@ fn strip_suffixes(mut bytes: &[u8]) -> (&[u8], Option<Suffix>) {
 }
 
 impl San {
+    /// A piece or pawn move without promotion.
+    #[inline(always)]
+    pub(crate) const fn normal(role: Role, file: Option<File>, rank: Option<Rank>, capture: bool, to: Square) -> San {
+        San::Normal {
+            role,
+            file,
+            rank,
+            capture,
+            to,
+            promotion: None,
+        }
+    }
+
+    /// The same piece or pawn move promoting to `role`.
+    #[inline(always)]
+    const fn promoted(self, role: Option<Role>) -> San {
+        match self {
+            San::Normal {
+                role: mover,
+                file,
+                rank,
+                capture,
+                to,
+                ..
+            } => San::Normal {
+                role: mover,
+                file,
+                rank,
+                capture,
+                to,
+                promotion: role,
+            },
+            other => other,
+        }
+    }
+
     /// Parses SAN leniently from bytes, as found in real PGN files, without allocating.
     ///
     /// Accepts, besides strict SAN: castling with zeros or lower case (`0-0`, `o-o-o`), null
@@ -261,14 +340,20 @@ impl San {
     /// assert_eq!(San::parse_lenient(b"0-0-0").unwrap().san.to_string(), "O-O-O");
     /// assert!(San::parse_lenient(b"Nf3-").is_err());
     /// ```
+    #[inline(always)]
     pub fn parse_lenient(bytes: &[u8]) -> Result<SanPlus, SanError> {
-        // Fast path for the common case, a plain piece or pawn move without suffix.
-        if let ([b'a'..=b'h' | b'N' | b'B' | b'R' | b'Q' | b'K', ..], Some(b'1'..=b'8')) = (bytes, bytes.last()) {
-            return Ok(SanPlus {
-                san: San::parse_lenient_normal(bytes)?,
-                suffix: None,
-            });
+        // Fast path: the forms that make up nearly all real moves, with at most a `+` or `#`.
+        let (body, suffix) = split_suffix(bytes);
+        match San::parse_common(body) {
+            Some(san) => Ok(SanPlus { san, suffix }),
+            None => San::parse_lenient_general(bytes),
         }
+    }
+
+    /// [`San::parse_lenient`] for every form but the common ones: kept out of line so that the
+    /// fast path inlines into the reader.
+    #[inline(never)]
+    fn parse_lenient_general(bytes: &[u8]) -> Result<SanPlus, SanError> {
         let (body, suffix) = strip_suffixes(bytes.trim_ascii_start());
         let san = match body {
             b"--" | b"Z0" | b"0000" | b"@@@@" => San::Null,
@@ -278,6 +363,25 @@ impl San {
             },
         };
         Ok(SanPlus { san, suffix })
+    }
+
+    /// The common shapes of SAN, decided in one match: `e4`, `Nf3`, `Nxf3`, `exd5`, `O-O`,
+    /// `O-O-O`; `None` for anything else (which the general parser then reads).
+    #[inline(always)]
+    fn parse_common(body: &[u8]) -> Option<San> {
+        let (role, file, capture, to_file, to_rank) = match *body {
+            [b'O', b'-', b'O'] => return Some(San::Castle(CastlingSide::KingSide)),
+            [b'O', b'-', b'O', b'-', b'O'] => return Some(San::Castle(CastlingSide::QueenSide)),
+            [to_file, to_rank] => (Role::Pawn, None, false, to_file, to_rank),
+            [letter, to_file, to_rank] => (piece_of(letter)?, None, false, to_file, to_rank),
+            [first, b'x', to_file, to_rank] => match piece_of(first) {
+                Some(role) => (role, None, true, to_file, to_rank),
+                None => (Role::Pawn, Some(file_of(first)?), true, to_file, to_rank),
+            },
+            _ => return None,
+        };
+        let to = Square::from_coords(file_of(to_file)?, rank_of(to_rank)?);
+        Some(San::normal(role, file, None, capture, to))
     }
 
     /// The piece or pawn move part of [`San::parse_lenient`].
@@ -291,21 +395,14 @@ impl San {
             }
             _ => (body, None),
         };
-        let [prefix @ .., to_file, to_rank] = body else {
-            return Err(SanError::Malformed);
-        };
-        let to = Square::from_coords(
-            file_of(*to_file).ok_or(SanError::Malformed)?,
-            rank_of(*to_rank).ok_or(SanError::Malformed)?,
-        );
-        let (role, prefix) = match prefix {
-            [letter, rest @ ..] if piece_of(*letter).is_some() => (piece_of(*letter).unwrap_or(Role::Pawn), rest),
-            [b'P', rest @ ..] => (Role::Pawn, rest),
-            _ => (Role::Pawn, prefix),
-        };
-        let (file, prefix) = match prefix {
-            [byte, rest @ ..] if file_of(*byte).is_some() => (file_of(*byte), rest),
-            _ => (None, prefix),
+        let (prefix, to) = split_target(body)?;
+        let (role, file, prefix) = match prefix {
+            // An explicit pawn letter.
+            [b'P', rest @ ..] => {
+                let (file, rest) = split_file(rest);
+                (Role::Pawn, file, rest)
+            }
+            _ => split_role_and_file(prefix),
         };
         let (rank, prefix) = match prefix {
             [byte, rest @ ..] if rank_of(*byte).is_some() => (rank_of(*byte), rest),
@@ -319,14 +416,7 @@ impl San {
         if promotion.is_some() && role != Role::Pawn {
             return Err(SanError::Malformed);
         }
-        Ok(San::Normal {
-            role,
-            file,
-            rank,
-            capture,
-            to,
-            promotion,
-        })
+        Ok(San::normal(role, file, rank, capture, to).promoted(promotion))
     }
 
     /// Parses strict SAN from bytes: exactly the forms [`Display`](fmt::Display) writes (and
@@ -350,21 +440,8 @@ impl San {
             [rest @ .., b'=', letter @ (b'N' | b'B' | b'R' | b'Q')] => (rest, promotion_of(*letter)),
             _ => (bytes, None),
         };
-        let [prefix @ .., to_file, to_rank] = body else {
-            return Err(SanError::Malformed);
-        };
-        let to = Square::from_coords(
-            file_of(*to_file).ok_or(SanError::Malformed)?,
-            rank_of(*to_rank).ok_or(SanError::Malformed)?,
-        );
-        let (role, prefix) = match prefix {
-            [letter, rest @ ..] if piece_of(*letter).is_some() => (piece_of(*letter).unwrap_or(Role::Pawn), rest),
-            _ => (Role::Pawn, prefix),
-        };
-        let (file, prefix) = match prefix {
-            [byte, rest @ ..] if file_of(*byte).is_some() => (file_of(*byte), rest),
-            _ => (None, prefix),
-        };
+        let (prefix, to) = split_target(body)?;
+        let (role, file, prefix) = split_role_and_file(prefix);
         let (rank, capture) = match prefix {
             [] => (None, false),
             [b'x'] => (None, true),
@@ -382,14 +459,7 @@ impl San {
         } else if promotion.is_some() {
             return Err(SanError::Malformed);
         }
-        Ok(San::Normal {
-            role,
-            file,
-            rank,
-            capture,
-            to,
-            promotion,
-        })
+        Ok(San::normal(role, file, rank, capture, to).promoted(promotion))
     }
 }
 
@@ -402,11 +472,7 @@ impl SanPlus {
     /// assert_eq!(san.suffix, Some(Suffix::Check));
     /// ```
     pub fn parse_strict(bytes: &[u8]) -> Result<SanPlus, SanError> {
-        let (body, suffix) = match bytes {
-            [rest @ .., b'+'] => (rest, Some(Suffix::Check)),
-            [rest @ .., b'#'] => (rest, Some(Suffix::Checkmate)),
-            _ => (bytes, None),
-        };
+        let (body, suffix) = split_suffix(bytes);
         Ok(SanPlus {
             san: San::parse_strict(body)?,
             suffix,
@@ -414,23 +480,27 @@ impl SanPlus {
     }
 }
 
-impl FromStr for San {
-    type Err = SanError;
+/// Implements [`FromStr`] for a notation type through its parser of bytes.
+macro_rules! from_str_by {
+    ($type:ty, $parse:path, $doc:literal) => {
+        impl FromStr for $type {
+            type Err = SanError;
 
-    /// Strict SAN, see [`San::parse_strict`].
-    fn from_str(s: &str) -> Result<San, SanError> {
-        San::parse_strict(s.as_bytes())
-    }
+            #[doc = $doc]
+            fn from_str(s: &str) -> Result<$type, SanError> {
+                $parse(s.as_bytes())
+            }
+        }
+    };
 }
+pub(crate) use from_str_by;
 
-impl FromStr for SanPlus {
-    type Err = SanError;
-
-    /// Strict SAN with optional suffix, see [`SanPlus::parse_strict`].
-    fn from_str(s: &str) -> Result<SanPlus, SanError> {
-        SanPlus::parse_strict(s.as_bytes())
-    }
-}
+from_str_by!(San, San::parse_strict, "Strict SAN, see [`San::parse_strict`].");
+from_str_by!(
+    SanPlus,
+    SanPlus::parse_strict,
+    "Strict SAN with optional suffix, see [`SanPlus::parse_strict`]."
+);
 
 impl fmt::Display for San {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -472,12 +542,7 @@ impl fmt::Display for San {
 
 impl fmt::Display for SanPlus {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use fmt::Write;
-        self.san.fmt(f)?;
-        match self.suffix {
-            Some(suffix) => f.write_char(suffix.char()),
-            None => Ok(()),
-        }
+        write_with_suffix(f, &self.san, self.suffix)
     }
 }
 

@@ -3,8 +3,9 @@
 
 use std::io::Read;
 
-use super::game::{start_position, Game, GameError, GameErrorKind, Line, Node, SEVEN_TAG_ROSTER};
+use super::game::{Game, GameError, GameErrorKind, Line, Node, SEVEN_TAG_ROSTER};
 use super::reader::PgnReader;
+use super::replay::{make, position_before, resolve_token, StartTags};
 use super::text::{decode, normalize_comment};
 use super::visitor::{GameResult, Nag, RawComment, RawTag, SanToken, Skip, Visitor};
 use crate::moves::Move;
@@ -56,8 +57,7 @@ impl Frame {
 #[derive(Default)]
 pub struct GameBuilder {
     tags: Vec<(String, String)>,
-    fen: Option<(String, u32)>,
-    variant: Option<(String, u32)>,
+    start_tags: StartTags,
     start: Option<Position>,
     frames: Vec<Frame>,
     result: Option<GameResult>,
@@ -81,37 +81,19 @@ impl GameBuilder {
     }
 
     fn play(&mut self, token: &SanToken<'_>) -> Result<(), GameErrorKind> {
-        let move_error = |error| GameErrorKind::Move {
-            token: decode(token.text).into_owned(),
-            error,
-        };
-        let san = token.san.map_err(move_error)?;
         let Some(frame) = self.frames.last_mut() else {
             return Ok(());
         };
-        let m = san.san.to_move(&frame.pos).map_err(move_error)?;
-        let (written, undo) = if m.is_null() {
-            if frame.pos.is_check() {
-                return Err(GameErrorKind::NullMoveInCheck);
-            }
-            (
-                SanPlus {
-                    san: San::Null,
-                    suffix: None,
-                },
-                frame.pos.make_null_move(),
-            )
-        } else {
-            let san = San::from_move(&frame.pos, m);
-            let undo = frame.pos.make_move(m);
-            // The suffix from the position after the move: mate detection only after a check.
-            let suffix = match frame.pos.is_check() {
-                false => None,
-                true if frame.pos.count_legal_moves() == 0 => Some(Suffix::Checkmate),
-                true => Some(Suffix::Check),
-            };
-            (SanPlus { san, suffix }, undo)
+        let m = resolve_token(&frame.pos, token)?;
+        let san = San::from_move(&frame.pos, m);
+        let undo = make(&mut frame.pos, m);
+        // The suffix from the position after the move: mate detection only after a check.
+        let suffix = match !m.is_null() && frame.pos.is_check() {
+            false => None,
+            true if frame.pos.count_legal_moves() == 0 => Some(Suffix::Checkmate),
+            true => Some(Suffix::Check),
         };
+        let written = SanPlus { san, suffix };
         let mut node = Node::new(m, written);
         node.comments_before = std::mem::take(&mut frame.pending);
         frame.line.nodes.push(node);
@@ -162,8 +144,7 @@ impl Visitor for GameBuilder {
 
     fn begin_game(&mut self) {
         self.tags.clear();
-        self.fen = None;
-        self.variant = None;
+        self.start_tags.clear();
         self.start = None;
         self.frames.clear();
         self.result = None;
@@ -171,28 +152,17 @@ impl Visitor for GameBuilder {
     }
 
     fn tag(&mut self, name: &[u8], value: RawTag<'_>, line: u32) {
-        let name = decode(name).into_owned();
-        let value = value.decode().into_owned();
-        match name.as_str() {
-            "FEN" => self.fen = Some((value.clone(), line)),
-            "Variant" => self.variant = Some((value.clone(), line)),
-            _ => {}
-        }
-        self.tags.push((name, value));
+        self.start_tags.tag(name, value, line);
+        self.tags.push((decode(name).into_owned(), value.decode().into_owned()));
     }
 
     fn end_tags(&mut self) -> Skip {
-        match start_position(self.fen.as_ref(), self.variant.as_ref()) {
-            Ok(pos) => {
-                self.frames.push(Frame::new(pos.clone()));
-                self.start = Some(pos);
-                Skip(false)
-            }
-            Err(error) => {
-                self.error = Some(error);
-                Skip(true)
-            }
-        }
+        let Some(pos) = self.start_tags.start_position(&mut self.error) else {
+            return Skip(true);
+        };
+        self.frames.push(Frame::new(pos.clone()));
+        self.start = Some(pos);
+        Skip(false)
     }
 
     fn san(&mut self, token: SanToken<'_>) {
@@ -231,12 +201,7 @@ impl Visitor for GameBuilder {
         let Some((m, undo)) = frame.last else {
             return Skip(true);
         };
-        let mut pos = frame.pos.clone();
-        if m.is_null() {
-            pos.unmake_null_move(undo);
-        } else {
-            pos.unmake_move(m, undo);
-        }
+        let pos = position_before(&frame.pos, m, undo);
         self.frames.push(Frame::new(pos));
         Skip(false)
     }

@@ -29,6 +29,8 @@
 mod build;
 mod game;
 mod reader;
+mod replay;
+mod scan;
 mod text;
 mod validate;
 mod visitor;

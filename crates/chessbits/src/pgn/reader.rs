@@ -9,6 +9,7 @@
 
 use std::io::{self, Read};
 
+use super::scan::{count_newlines, find_byte};
 use super::visitor::{GameResult, Nag, RawComment, RawTag, SanToken, Visitor};
 use crate::notation::san::San;
 
@@ -29,6 +30,23 @@ const DELIMITER: [bool; 256] = {
     }
     table
 };
+
+/// Where [`PgnReader::lex_window`] stopped.
+enum Stop {
+    /// The movetext is over: a result outside variations, or the next game's tags.
+    Finished,
+    /// The window is exhausted: read more.
+    WindowEnd,
+    /// A token for the slow path: a comment not closed in the buffer, an escape line, a
+    /// byte-order mark.
+    Slow,
+}
+
+/// The nesting state of a movetext being read.
+struct Movetext {
+    depth: u32,
+    muted_at: Option<u32>,
+}
 
 /// Reads PGN games one at a time from any [`Read`], feeding their tokens to a [`Visitor`].
 ///
@@ -217,14 +235,30 @@ impl<R: Read> PgnReader<R> {
     /// Skips whitespace, byte-order marks and `%` escape lines.
     #[inline(always)]
     fn skip_whitespace(&mut self) -> io::Result<()> {
-        // Fast path: one space between two tokens.
-        if let [b' ', next, ..] = self.avail() {
-            if !matches!(next, b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c | 0xef) {
-                self.consume(1);
-                return Ok(());
+        // Fast path: plain spaces and line ends, then a byte that is neither the start of an
+        // escape line nor of a byte-order mark, all in the buffer.
+        let avail = self.avail();
+        let mut i = 0;
+        let mut lines = 0;
+        while let Some(&byte) = avail.get(i) {
+            match byte {
+                b' ' | b'\t' | b'\r' => {}
+                b'\n' => lines += 1,
+                _ => break,
             }
+            i += 1;
         }
-        self.skip_whitespace_slow()
+        match avail.get(i) {
+            Some(&byte) if !matches!(byte, b'%' | 0xef | 0x0b | 0x0c) => {
+                if i > 0 {
+                    self.after_newline = avail[i - 1] == b'\n';
+                }
+                self.line += lines;
+                self.start += i;
+                Ok(())
+            }
+            _ => self.skip_whitespace_slow(),
+        }
     }
 
     fn skip_whitespace_slow(&mut self) -> io::Result<()> {
@@ -330,9 +364,12 @@ impl<R: Read> PgnReader<R> {
     /// the line if it is malformed).
     fn read_tag<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<()> {
         let line = self.line;
-        let eol = match self.find(1, b'\n')? {
+        let eol = match find_byte(self.avail(), b'\n') {
             Some(i) => i,
-            None => self.avail().len(),
+            None => match self.find(1, b'\n')? {
+                Some(i) => i,
+                None => self.avail().len(),
+            },
         };
         let bytes = &self.buf[self.start..self.start + eol];
         let name_start = 1 + bytes[1..].iter().take_while(|b| b.is_ascii_whitespace()).count();
@@ -345,8 +382,17 @@ impl<R: Read> PgnReader<R> {
         let consumed = if bytes.get(i) == Some(&b'"') {
             let value_start = i + 1;
             let mut j = value_start;
-            while j < eol && bytes[j] != b'"' {
-                j += if bytes[j] == b'\\' { 2 } else { 1 };
+            // To the closing quote, stepping over escaped characters.
+            while let Some(k) = bytes[j.min(eol)..].iter().position(|&b| b == b'"' || b == b'\\') {
+                j += k;
+                if bytes[j] == b'"' {
+                    break;
+                }
+                j += 2;
+            }
+            j = j.min(eol);
+            if bytes.get(j) != Some(&b'"') {
+                j = eol;
             }
             let value_end = j.min(eol);
             // An unterminated value runs to the end of the line, less a closing bracket.
@@ -418,105 +464,179 @@ impl<R: Read> PgnReader<R> {
     }
 
     fn read_movetext<V: Visitor>(&mut self, visitor: &mut V, skip_all: bool) -> io::Result<()> {
-        let mut depth: u32 = 0;
-        // Events are muted while depth >= muted_at: a skipped variation, or (0) all.
-        let mut muted_at: Option<u32> = if skip_all { Some(0) } else { None };
+        let mut state = Movetext {
+            depth: 0,
+            // Events are muted while depth >= muted_at: a skipped variation, or (0) all.
+            muted_at: if skip_all { Some(0) } else { None },
+        };
         loop {
-            self.skip_whitespace()?;
-            self.ensure(LOOKAHEAD)?;
-            let avail = self.avail();
-            let Some(&first) = avail.first() else {
-                return Ok(());
-            };
-            let line = self.line;
-            let muted = muted_at.is_some();
+            if self.end - self.start <= LOOKAHEAD && !self.eof {
+                self.fill(2 * LOOKAHEAD)?;
+            }
+            let window_start = self.start;
+            let (i, line, stop) = self.lex_window(visitor, &mut state);
+            // The byte before the read position tells whether a `%` there would start a line.
+            if i > window_start {
+                self.after_newline = self.buf[i - 1] == b'\n';
+            }
+            self.start = i;
+            self.line = line;
+            match stop {
+                Stop::Finished => return Ok(()),
+                Stop::WindowEnd if self.eof && self.start == self.end => return Ok(()),
+                Stop::WindowEnd => {}
+                Stop::Slow => {
+                    let muted = state.muted_at.is_some();
+                    match self.buf[self.start] {
+                        b'{' => self.read_brace_comment(visitor, muted)?,
+                        b';' => self.read_line_comment(visitor, muted)?,
+                        // A `%` escape line or a byte-order mark.
+                        _ => self.skip_whitespace_slow()?,
+                    }
+                }
+            }
+        }
+    }
+
+    /// Lexes the movetext tokens that start in the window (the available bytes less the last
+    /// [`LOOKAHEAD`], unless the input has ended: every short token there is whole), delivering
+    /// them. Returns the read position, the line there and why it stopped.
+    ///
+    /// One loop over a local slice and index: what the hot path touches stays in registers, and
+    /// whitespace, move numbers and short comments cost no call.
+    #[inline(always)]
+    fn lex_window<V: Visitor>(&self, visitor: &mut V, state: &mut Movetext) -> (usize, u32, Stop) {
+        let end = self.end;
+        let safe_end = if self.eof { end } else { end - LOOKAHEAD };
+        let buf = &self.buf[..end];
+        let mut i = self.start;
+        let mut line = self.line;
+        while i < safe_end {
+            let first = buf[i];
+            let muted = state.muted_at.is_some();
             match first {
-                b'[' => return Ok(()),
-                b'{' => self.read_brace_comment(visitor, muted)?,
-                b';' => self.read_line_comment(visitor, muted)?,
+                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => i += 1,
+                b'\n' => {
+                    line += 1;
+                    i += 1;
+                }
+                b'[' => return (i, line, Stop::Finished),
+                b'{' => {
+                    // Closed within the buffer: delivered here; else by the slow path, which
+                    // reads on.
+                    let Some(k) = find_byte(&buf[i + 1..], b'}') else {
+                        return (i, line, Stop::Slow);
+                    };
+                    let text = &buf[i + 1..i + 1 + k];
+                    if !muted {
+                        visitor.comment(RawComment(text), line);
+                    }
+                    line += count_newlines(text);
+                    i += k + 2;
+                }
+                b';' => {
+                    let Some(k) = find_byte(&buf[i + 1..], b'\n') else {
+                        return (i, line, Stop::Slow);
+                    };
+                    if !muted {
+                        let text = &buf[i + 1..i + 1 + k];
+                        visitor.comment(RawComment(text.strip_suffix(b"\r").unwrap_or(text)), line);
+                    }
+                    line += 1;
+                    i += k + 2;
+                }
                 b'(' => {
-                    self.consume(1);
-                    depth += 1;
+                    i += 1;
+                    state.depth += 1;
                     if !muted && visitor.begin_variation(line).0 {
-                        muted_at = Some(depth);
+                        state.muted_at = Some(state.depth);
                     }
                 }
                 b')' => {
-                    self.consume(1);
-                    if depth > 0 {
+                    i += 1;
+                    if state.depth > 0 {
                         if !muted {
                             visitor.end_variation(line);
                         }
-                        if muted_at == Some(depth) {
-                            muted_at = None;
+                        if state.muted_at == Some(state.depth) {
+                            state.muted_at = None;
                         }
-                        depth -= 1;
+                        state.depth -= 1;
                     }
                 }
                 b'$' => {
-                    let digits = avail[1..].iter().take_while(|b| b.is_ascii_digit()).count();
-                    let number = avail[1..1 + digits]
+                    let digits = buf[i + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
+                    let number = buf[i + 1..i + 1 + digits]
                         .iter()
                         .try_fold(0u8, |n, &d| n.checked_mul(10)?.checked_add(d - b'0'));
                     if let (false, Some(number), true) = (muted, number, digits > 0) {
                         visitor.nag(Nag(number), line);
                     }
-                    self.consume(1 + digits);
+                    i += 1 + digits;
                 }
                 b'!' | b'?' => {
-                    let len = avail.iter().take_while(|&&b| b == b'!' || b == b'?').count();
-                    if let (false, Some(nag)) = (muted, Nag::from_symbol(&avail[..len])) {
+                    let len = buf[i..].iter().take_while(|&&b| b == b'!' || b == b'?').count();
+                    if let (false, Some(nag)) = (muted, Nag::from_symbol(&buf[i..i + len])) {
                         visitor.nag(nag, line);
                     }
-                    self.consume(len);
+                    i += len;
                 }
                 b'*' => {
-                    self.consume(1);
-                    if depth == 0 {
+                    i += 1;
+                    if state.depth == 0 {
                         if !muted {
                             visitor.outcome(GameResult::Unknown, line);
                         }
-                        return Ok(());
+                        return (i, line, Stop::Finished);
                     }
                 }
-                b'}' | b']' => self.consume(1),
+                b'}' | b']' => i += 1,
+                b'%' if (if i > self.start {
+                    buf[i - 1] == b'\n'
+                } else {
+                    self.after_newline
+                }) =>
+                {
+                    return (i, line, Stop::Slow)
+                }
+                0xef if buf.get(i + 1..i + 3) == Some(&[0xbb, 0xbf][..]) => return (i, line, Stop::Slow),
                 _ => {
-                    let len = avail.iter().take_while(|&&b| !DELIMITER[b as usize]).count();
-                    let token = &avail[..len];
-                    if first.is_ascii_digit() || first == 0xc2 {
+                    if first.is_ascii_digit() {
                         // A move number: digits, then dots (the move may follow: `1.e4`).
-                        let digits = token.iter().take_while(|b| b.is_ascii_digit()).count();
-                        let dots = token[digits..].iter().take_while(|&&b| b == b'.').count();
-                        if digits > 0 && (digits == len || dots > 0) {
-                            self.consume(digits + dots);
+                        let digits = buf[i..].iter().take_while(|b| b.is_ascii_digit()).count();
+                        let dots = buf[i + digits..].iter().take_while(|&&b| b == b'.').count();
+                        let after = i + digits;
+                        if dots > 0 || !matches!(buf.get(after), Some(&b) if !DELIMITER[b as usize]) {
+                            i = after + dots;
                             continue;
                         }
+                    }
+                    let len = buf[i..].iter().take_while(|&&b| !DELIMITER[b as usize]).count();
+                    let token = &buf[i..i + len];
+                    i += len;
+                    if first.is_ascii_digit() || first == 0xc2 {
                         if let Some(result) = GameResult::from_bytes(token) {
-                            self.consume(len);
-                            if depth == 0 {
+                            if state.depth == 0 {
                                 if !muted {
                                     visitor.outcome(result, line);
                                 }
-                                return Ok(());
+                                return (i, line, Stop::Finished);
                             }
                             continue;
                         }
                     }
-                    if token.iter().all(|&b| b == b'.') || token == b"e.p." {
+                    if muted || token.iter().all(|&b| b == b'.') || token == b"e.p." {
                         // Stray dots (`12 ... Nf3`), or `e.p.` written apart from its move.
-                        self.consume(len);
                         continue;
                     }
-                    if !muted {
-                        let san = San::parse_lenient(token);
-                        match san.is_err().then(|| Nag::from_glyph(token)).flatten() {
-                            Some(nag) => visitor.nag(nag, line),
-                            None => visitor.san(SanToken { san, text: token, line }),
-                        }
+                    let san = San::parse_lenient(token);
+                    match san.is_err().then(|| Nag::from_glyph(token)).flatten() {
+                        Some(nag) => visitor.nag(nag, line),
+                        None => visitor.san(SanToken { san, text: token, line }),
                     }
-                    self.consume(len);
                 }
             }
         }
+        (i, line, Stop::WindowEnd)
     }
 }

@@ -1,7 +1,7 @@
 //! The fast path: replaying every move of every game without building anything.
 
-use super::game::{start_position, GameError, GameErrorKind};
-use super::text::decode;
+use super::game::{GameError, GameErrorKind};
+use super::replay::{make, position_before, resolve_token, StartTags};
 use super::visitor::{GameResult, RawTag, SanToken, Skip, Visitor};
 use crate::moves::Move;
 use crate::position::{Position, Undo};
@@ -36,8 +36,7 @@ pub struct GameSummary {
 /// ```
 #[derive(Default)]
 pub struct Validator {
-    fen: Option<(String, u32)>,
-    variant: Option<(String, u32)>,
+    start: StartTags,
     /// Position and last move of each open line, the main line first.
     frames: Vec<(Position, Option<(Move, Undo)>)>,
     plies: u32,
@@ -56,24 +55,11 @@ impl Validator {
     }
 
     fn play(&mut self, token: &SanToken<'_>) -> Result<(), GameErrorKind> {
-        let move_error = |error| GameErrorKind::Move {
-            token: decode(token.text).into_owned(),
-            error,
-        };
-        let san = token.san.map_err(move_error)?;
         let Some((pos, last)) = self.frames.last_mut() else {
             return Ok(());
         };
-        let m = san.san.to_move(pos).map_err(move_error)?;
-        let undo = if m.is_null() {
-            if pos.is_check() {
-                return Err(GameErrorKind::NullMoveInCheck);
-            }
-            pos.make_null_move()
-        } else {
-            pos.make_move(m)
-        };
-        *last = Some((m, undo));
+        let m = resolve_token(pos, token)?;
+        *last = Some((m, make(pos, m)));
         if self.frames.len() == 1 {
             self.plies += 1;
         }
@@ -85,8 +71,7 @@ impl Visitor for Validator {
     type Output = Result<GameSummary, GameError>;
 
     fn begin_game(&mut self) {
-        self.fen = None;
-        self.variant = None;
+        self.start.clear();
         self.frames.clear();
         self.plies = 0;
         self.result = None;
@@ -94,24 +79,15 @@ impl Visitor for Validator {
     }
 
     fn tag(&mut self, name: &[u8], value: RawTag<'_>, line: u32) {
-        match name {
-            b"FEN" => self.fen = Some((value.decode().into_owned(), line)),
-            b"Variant" => self.variant = Some((value.decode().into_owned(), line)),
-            _ => {}
-        }
+        self.start.tag(name, value, line);
     }
 
     fn end_tags(&mut self) -> Skip {
-        match start_position(self.fen.as_ref(), self.variant.as_ref()) {
-            Ok(pos) => {
-                self.frames.push((pos, None));
-                Skip(false)
-            }
-            Err(error) => {
-                self.error = Some(error);
-                Skip(true)
-            }
-        }
+        let Some(pos) = self.start.start_position(&mut self.error) else {
+            return Skip(true);
+        };
+        self.frames.push((pos, None));
+        Skip(false)
     }
 
     fn san(&mut self, token: SanToken<'_>) {
@@ -126,15 +102,10 @@ impl Visitor for Validator {
         if self.error.is_some() {
             return Skip(true);
         }
-        let Some((pos, Some((m, undo)))) = self.frames.last() else {
+        let Some(&(ref pos, Some((m, undo)))) = self.frames.last() else {
             return Skip(true);
         };
-        let mut before = pos.clone();
-        if m.is_null() {
-            before.unmake_null_move(*undo);
-        } else {
-            before.unmake_move(*m, *undo);
-        }
+        let before = position_before(pos, m, undo);
         self.frames.push((before, None));
         Skip(false)
     }

@@ -8,23 +8,61 @@
 use super::{San, SanError, SanPlus, Suffix};
 use crate::attacks;
 use crate::moves::{Move, MoveKind};
-use crate::position::Position;
+use crate::position::{Board, Position};
 use crate::types::{Bitboard, CastlingSide, File, Piece, Rank, Role, Square};
 
-/// Whether `a` and `b` share a file or rank (straight), a diagonal, or neither.
+/// The squares a rook (`[0]`) and a bishop (`[1]`) reach from each square on an empty board:
+/// 1 KiB, so that "could a slider on `a` reach `b`" is one load and a bit test, where a magic
+/// lookup would touch the large slider table.
+static RAYS: [[Bitboard; 64]; 2] = {
+    let mut rays = [[Bitboard::EMPTY; 64]; 2];
+    let mut a = 0;
+    while a < 64 {
+        let mut b = 0;
+        while b < 64 {
+            let (df, dr) = ((a % 8) as i32 - (b % 8) as i32, (a / 8) as i32 - (b / 8) as i32);
+            if a != b && (df == 0 || dr == 0) {
+                rays[0][a].0 |= 1 << b;
+            }
+            if a != b && (df == dr || df == -dr) {
+                rays[1][a].0 |= 1 << b;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    rays
+};
+
+/// Where a rook on `sq` reaches on an empty board.
 #[inline(always)]
-fn alignment(a: Square, b: Square) -> (bool, bool) {
-    let df = a.file().index().abs_diff(b.file().index());
-    let dr = a.rank().index().abs_diff(b.rank().index());
-    (df == 0 || dr == 0, df == dr)
+fn straight_rays(sq: Square) -> Bitboard {
+    RAYS[0][sq.index()]
+}
+
+/// Where a bishop on `sq` reaches on an empty board.
+#[inline(always)]
+fn diagonal_rays(sq: Square) -> Bitboard {
+    RAYS[1][sq.index()]
+}
+
+/// The sliders among `candidates` that reach `sq` along their lines with `occupied` blocking:
+/// rooks and queens on its file or rank, bishops and queens on its diagonals, nothing between.
+#[inline(always)]
+fn sliders_reaching(board: &Board, candidates: Bitboard, sq: Square, occupied: Bitboard) -> Bitboard {
+    let aligned =
+        ((straight_rays(sq) & board.straight_sliders()) | (diagonal_rays(sq) & board.diagonal_sliders())) & candidates;
+    let mut reaching = Bitboard::EMPTY;
+    for slider in aligned {
+        if (attacks::between(slider, sq) & occupied).is_empty() {
+            reaching = reaching.with(slider);
+        }
+    }
+    reaching
 }
 
 /// The squares `role` of the side to move could come from to reach `to` (pseudo-legally).
 /// Pawns are handled separately.
-///
-/// Sliders are found by walking the (one or two) pieces of the role and checking the squares
-/// between: small tables that stay in cache, where a magic lookup of the target's attack set
-/// would touch the large slider table at a random place.
 #[inline]
 fn piece_origins(pos: &Position, role: Role, to: Square) -> Bitboard {
     let board = pos.board();
@@ -33,30 +71,29 @@ fn piece_origins(pos: &Position, role: Role, to: Square) -> Bitboard {
         Role::Knight => attacks::knight(to) & pieces,
         Role::King => attacks::king(to) & pieces,
         Role::Pawn => Bitboard::EMPTY,
-        _ => {
-            let occupied = board.occupied();
-            let mut origins = Bitboard::EMPTY;
-            for from in pieces {
-                let (straight, diagonal) = alignment(from, to);
-                let moves_so = match role {
-                    Role::Bishop => diagonal,
-                    Role::Rook => straight,
-                    _ => straight || diagonal,
-                };
-                if moves_so && from != to && (attacks::between(from, to) & occupied).is_empty() {
-                    origins = origins.with(from);
-                }
-            }
-            origins
-        }
+        // A queen counts as both slider kinds, so one filter serves all three roles.
+        _ => sliders_reaching(board, pieces, to, board.occupied()),
     }
+}
+
+/// The pieces giving check to the side to move.
+///
+/// Like [`Position::checkers`], but sliders are first filtered with the small empty-board ray
+/// table: in a game most of the opponent's sliders are on no line with the king.
+#[inline(always)]
+fn checkers(pos: &Position) -> Bitboard {
+    let us = pos.turn();
+    let board = pos.board();
+    let king = pos.king(us);
+    let theirs = board.by_color(!us);
+    let leapers = ((attacks::knight(king) & board.by_role(Role::Knight))
+        | (attacks::pawn(us, king) & board.by_role(Role::Pawn)))
+        & theirs;
+    leapers | sliders_reaching(board, theirs, king, board.occupied())
 }
 
 /// Whether the opponent attacks `sq` once our king has left its square (a capture on `sq`
 /// included): where the king may not go.
-///
-/// Leapers by their small tables; sliders one by one (a side has few), each by alignment and the
-/// squares between — cheaper than two magic lookups into the large slider table.
 #[inline]
 fn is_attacked_without_king(pos: &Position, sq: Square) -> bool {
     let us = pos.turn();
@@ -69,42 +106,32 @@ fn is_attacked_without_king(pos: &Position, sq: Square) -> bool {
         return true;
     }
     let occupied = board.occupied().without(pos.king(us));
-    let (straight, diagonal) = (board.straight_sliders(), board.diagonal_sliders());
-    ((straight | diagonal) & theirs).into_iter().any(|slider| {
-        let (on_line, on_diagonal) = alignment(slider, sq);
-        ((on_line && straight.contains(slider)) || (on_diagonal && diagonal.contains(slider)))
-            && (attacks::between(slider, sq) & occupied).is_empty()
-    })
+    sliders_reaching(board, theirs, sq, occupied).any()
 }
 
 /// Whether the pseudo-legal non-castling move `from`→`to` (en passant if `en_passant`) leaves
-/// the mover's king safe.
+/// the mover's king safe, `checkers` being the pieces that give check now.
 ///
 /// One attack query with the occupancy after the move answers every case: pins, check evasion
 /// by capture or block, king moves into attacked squares, the en passant discovered check.
-#[inline]
-fn is_safe(pos: &Position, from: Square, to: Square, en_passant: bool) -> bool {
+#[inline(always)]
+fn is_safe(pos: &Position, from: Square, to: Square, en_passant: bool, checkers: Bitboard) -> bool {
     let us = pos.turn();
     let board = pos.board();
     let king = pos.king(us);
-    let checkers = pos.checkers();
     if from == king {
         return !is_attacked_without_king(pos, to);
     }
     if checkers.is_empty() && !en_passant {
         // Not in check: only a pin can make the move illegal, and a pinned piece stands on a
-        // line with its king. Most pieces do not: decided by arithmetic alone.
-        let snipers = match alignment(king, from) {
-            (true, _) => board.straight_sliders(),
-            (_, true) => board.diagonal_sliders(),
-            _ => return true,
-        } & attacks::line(king, from)
-            & board.by_color(!us).without(to);
-        // Pinned if a slider on the line sees the king once the piece has moved.
+        // line with its king; most pieces do not. Pinned if a slider on that line, beyond the
+        // piece, sees the king once the piece has moved.
+        let line = attacks::line(king, from);
+        if line.is_empty() {
+            return true;
+        }
         let occupied = board.occupied().without(from).with(to);
-        return snipers
-            .into_iter()
-            .all(|sniper| (attacks::between(king, sniper) & occupied).any());
+        return (sliders_reaching(board, board.by_color(!us).without(to) & line, king, occupied)).is_empty();
     }
     if checkers.more_than_one() {
         return false;
@@ -256,9 +283,10 @@ fn resolve_normal(
         _ if promotion.is_some() => return Err(SanError::Illegal),
         _ => (piece_origins(pos, role, to), false),
     };
+    let checkers = checkers(pos);
     let mut found = None;
     for from in origins & from_mask {
-        if is_safe(pos, from, to, en_passant) {
+        if is_safe(pos, from, to, en_passant, checkers) {
             if found.is_some() {
                 return Err(SanError::Ambiguous);
             }
@@ -344,8 +372,9 @@ impl San {
         }
         let mut others = Bitboard::EMPTY;
         if role != Role::King {
+            let checkers = checkers(pos);
             for other in piece_origins(pos, role, to).without(from) {
-                if is_safe(pos, other, to, false) {
+                if is_safe(pos, other, to, false, checkers) {
                     others = others.with(other);
                 }
             }
@@ -359,14 +388,7 @@ impl San {
         } else {
             (Some(from.file()), Some(from.rank()))
         };
-        San::Normal {
-            role,
-            file,
-            rank,
-            capture,
-            to,
-            promotion: None,
-        }
+        San::normal(role, file, rank, capture, to)
     }
 }
 

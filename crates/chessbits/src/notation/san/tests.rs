@@ -2,17 +2,6 @@ use super::*;
 use crate::notation::uci::parse_uci;
 use crate::position::Position;
 
-fn normal(role: Role, file: Option<File>, rank: Option<Rank>, capture: bool, to: Square) -> San {
-    San::Normal {
-        role,
-        file,
-        rank,
-        capture,
-        to,
-        promotion: None,
-    }
-}
-
 fn lenient(text: &str) -> SanPlus {
     San::parse_lenient(text.as_bytes()).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
@@ -88,21 +77,21 @@ fn lenient_promotions() {
 
 #[test]
 fn lenient_long_algebraic_and_capture_marks() {
-    let knight = normal(Role::Knight, Some(File::G), Some(Rank::FIRST), false, Square::F3);
+    let knight = San::normal(Role::Knight, Some(File::G), Some(Rank::FIRST), false, Square::F3);
     assert_eq!(lenient("Ng1-f3").san, knight);
     assert_eq!(lenient("Ng1f3").san, knight);
-    let queen = normal(Role::Queen, Some(File::H), Some(Rank::FOURTH), true, Square::E1);
+    let queen = San::normal(Role::Queen, Some(File::H), Some(Rank::FOURTH), true, Square::E1);
     assert_eq!(lenient("Qh4xe1").san, queen);
     assert_eq!(lenient("Qh4:e1").san, queen);
     assert_eq!(
         lenient("e2e4").san,
-        normal(Role::Pawn, Some(File::E), Some(Rank::SECOND), false, Square::E4)
+        San::normal(Role::Pawn, Some(File::E), Some(Rank::SECOND), false, Square::E4)
     );
     assert_eq!(lenient("e2-e4").san, lenient("e2e4").san);
     assert_eq!(lenient("Pe4").san, "e4".parse().unwrap());
     assert_eq!(
         lenient("ed5").san,
-        normal(Role::Pawn, Some(File::E), None, false, Square::D5)
+        San::normal(Role::Pawn, Some(File::E), None, false, Square::D5)
     );
     assert_eq!(lenient("exd6 e.p.").san, "exd6".parse().unwrap());
     assert_eq!(lenient("exd6e.p.+").san, "exd6".parse().unwrap());

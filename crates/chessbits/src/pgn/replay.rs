@@ -1,0 +1,91 @@
+//! What the visitors that replay games share: the start position from the tags, resolving a
+//! move token, making and taking back moves (null moves included).
+
+use super::game::{start_position, GameError, GameErrorKind};
+use super::text::decode;
+use super::visitor::{RawTag, SanToken};
+use crate::moves::Move;
+use crate::position::{Position, Undo};
+
+/// The tags that decide a game's start position, `[FEN]` and `[Variant]`, kept in buffers
+/// reused from game to game.
+#[derive(Default)]
+pub(super) struct StartTags {
+    /// The `[FEN]` value and its line, valid when `has_fen`.
+    fen: (String, u32),
+    has_fen: bool,
+    variant: Option<(String, u32)>,
+    /// The standard start position (`Position::default()`), cloned for games without a `[FEN]`
+    /// (cheaper than building it again for each game).
+    standard: Position,
+}
+
+impl StartTags {
+    /// Forgets the tags of the last game.
+    pub(super) fn clear(&mut self) {
+        self.has_fen = false;
+        self.variant = None;
+    }
+
+    /// Notes `name` if it is one of the tags kept; whether it was.
+    pub(super) fn tag(&mut self, name: &[u8], value: RawTag<'_>, line: u32) -> bool {
+        match name {
+            b"FEN" => {
+                self.fen.0.clear();
+                self.fen.0.push_str(&value.decode());
+                self.fen.1 = line;
+                self.has_fen = true;
+            }
+            b"Variant" => self.variant = Some((value.decode().into_owned(), line)),
+            _ => return false,
+        }
+        true
+    }
+
+    /// The start position the tags give, or `None` with the error put in `error`.
+    pub(super) fn start_position(&self, error: &mut Option<GameError>) -> Option<Position> {
+        let start = match (self.has_fen, &self.variant) {
+            (false, None) => Ok(self.standard.clone()),
+            (has_fen, variant) => start_position(has_fen.then_some(&self.fen), variant.as_ref()),
+        };
+        start.map_err(|e| *error = Some(e)).ok()
+    }
+}
+
+/// The move `token` names in `pos`: [`Move::NULL`] for a null move, which must not be played in
+/// check.
+#[inline]
+pub(super) fn resolve_token(pos: &Position, token: &SanToken<'_>) -> Result<Move, GameErrorKind> {
+    let move_error = |error| GameErrorKind::Move {
+        token: decode(token.text).into_owned(),
+        error,
+    };
+    let san = token.san.map_err(move_error)?;
+    let m = san.san.to_move(pos).map_err(move_error)?;
+    if m.is_null() && pos.is_check() {
+        return Err(GameErrorKind::NullMoveInCheck);
+    }
+    Ok(m)
+}
+
+/// Plays the move [`resolve_token`] returned.
+#[inline]
+pub(super) fn make(pos: &mut Position, m: Move) -> Undo {
+    if m.is_null() {
+        pos.make_null_move()
+    } else {
+        pos.make_move(m)
+    }
+}
+
+/// The position before `m`, which [`make`] played on `pos` and returned `undo` for: where a
+/// variation, an alternative to `m`, starts.
+pub(super) fn position_before(pos: &Position, m: Move, undo: Undo) -> Position {
+    let mut before = pos.clone();
+    if m.is_null() {
+        before.unmake_null_move(undo);
+    } else {
+        before.unmake_move(m, undo);
+    }
+    before
+}
