@@ -10,9 +10,10 @@ use chessbits::position::Setup;
 use position_codes_support::{file_setups, GAME_FILES};
 
 /// The worst case each code documents for positions of real games (clocks below 127), in bits.
-const BOUNDS: [(&str, u64); 4] = [
+const BOUNDS: [(&str, u64); 5] = [
     ("stream", 272),
     ("huffman", 204),
+    ("huffman-multi", 203),
     ("huffman-tuned", 190),
     ("compact", 201),
 ];

@@ -13,8 +13,8 @@
 //! `log2(total / freq) + 2^-13`-ish bits more than its information content; the end costs 2 bits
 //! at most (plus the pending ones, each of which was counted as part of earlier symbols).
 
-use super::{Bits, PositionCodeError};
-use crate::codec::bits::BitWriter;
+use super::PositionCodeError;
+use crate::codec::bits::{BitReader, BitWriter};
 
 const TOP: u64 = (1 << 32) - 1;
 const HALF: u64 = 1 << 31;
@@ -88,12 +88,12 @@ pub(super) struct Decoder<'r, 'a> {
     low: u64,
     high: u64,
     value: u64,
-    bits: &'r mut Bits<'a>,
+    bits: &'r mut BitReader<'a>,
 }
 
 impl<'r, 'a> Decoder<'r, 'a> {
     /// A decoder reading from `bits`, which should be zero-extended.
-    pub(super) fn new(bits: &'r mut Bits<'a>) -> Result<Decoder<'r, 'a>, PositionCodeError> {
+    pub(super) fn new(bits: &'r mut BitReader<'a>) -> Result<Decoder<'r, 'a>, PositionCodeError> {
         let value = bits.read(32)?;
         Ok(Decoder {
             low: 0,
@@ -177,7 +177,7 @@ mod tests {
             "{bits} vs {information}"
         );
         let bytes = w.finish();
-        let mut input = Bits::zero_extended(&bytes);
+        let mut input = BitReader::zero_extended(&bytes);
         let mut dec = Decoder::new(&mut input).unwrap();
         for &s in &symbols {
             let t = dec.target(total);
@@ -193,7 +193,7 @@ mod tests {
         let total = *cum.last().unwrap();
         for seed in 0..200u32 {
             let bytes: Vec<u8> = (0..12u32).map(|i| (seed.wrapping_mul(97) ^ (i * 31)) as u8).collect();
-            let mut input = Bits::zero_extended(&bytes);
+            let mut input = BitReader::zero_extended(&bytes);
             let mut dec = Decoder::new(&mut input).unwrap();
             for _ in 0..100 {
                 let t = dec.target(total);

@@ -83,11 +83,11 @@
 //! ```
 
 use super::{
-    ensure_canonical, finish_with_end_marker, read_clock7, write_clock7, Bits, PositionCodeError, PositionCodec,
+    decoded_setup, ensure_canonical, impl_position_codec, read_clock7, read_turn, write_clock7, PositionCodeError,
 };
-use crate::codec::bits::BitWriter;
+use crate::codec::bits::{BitReader, BitWriter};
 use crate::position::{Board, Setup};
-use crate::types::{Bitboard, CastlingRights, Color, Piece, Rank, Role, Square};
+use crate::types::{Bitboard, Color, Piece, Rank, Role, Square};
 
 /// The seed's Huffman code as a [`PositionCodec`].
 ///
@@ -98,27 +98,7 @@ use crate::types::{Bitboard, CastlingRights, Color, Piece, Rank, Role, Square};
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Huffman;
 
-impl PositionCodec for Huffman {
-    fn name(&self) -> &'static str {
-        "huffman"
-    }
-
-    fn description(&self) -> &'static str {
-        "the seed's Huffman code: empty 0, pawn 10c, pieces 1100c to 11111c, fields only when possible"
-    }
-
-    fn encode(&self, setup: &Setup) -> Result<Vec<u8>, PositionCodeError> {
-        encode(setup)
-    }
-
-    fn encoded_bits(&self, setup: &Setup) -> Result<u64, PositionCodeError> {
-        encoded_bits(setup)
-    }
-
-    fn decode(&self, bytes: &[u8]) -> Result<Setup, PositionCodeError> {
-        decode(bytes)
-    }
-}
+impl_position_codec!(Huffman, "huffman", "the seed's Huffman code: empty 0, pawn 10c, pieces 1100c to 11111c, fields only when possible");
 
 /// Encodes `setup` (see the [module documentation](self) for the layout).
 ///
@@ -131,7 +111,7 @@ impl PositionCodec for Huffman {
 /// assert!(matches!(huffman::encode(&setup), Err(PositionCodeError::Unsupported(_))));
 /// ```
 pub fn encode(setup: &Setup) -> Result<Vec<u8>, PositionCodeError> {
-    Ok(finish_with_end_marker(write(setup)?))
+    Ok(write(setup)?.finish_with_end_marker())
 }
 
 /// The length of the code of `setup` in bits, without the end marker and padding.
@@ -159,19 +139,20 @@ pub fn encoded_bits(setup: &Setup) -> Result<u64, PositionCodeError> {
 /// assert!(matches!(huffman::decode(&[0, 0]), Err(PositionCodeError::Invalid(_))));
 /// ```
 pub fn decode(bytes: &[u8]) -> Result<Setup, PositionCodeError> {
-    let setup = read(&mut Bits::before_end_marker(bytes)?)?;
+    let mut bits = BitReader::before_end_marker(bytes).ok_or(PositionCodeError::Invalid("no end marker"))?;
+    let setup = read(&mut bits)?;
     ensure_canonical(bytes, setup, encode)
 }
 
 /// A field written inside the board, after the code of square `after`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Field {
+pub(super) enum Field {
     Castling(Color),
     EnPassant,
 }
 
 /// The fields and the square after which each comes, for this side to move, in board order.
-fn field_points(turn: Color) -> [(usize, Field); 3] {
+pub(super) fn field_points(turn: Color) -> [(usize, Field); 3] {
     let ep_after = match turn {
         Color::White => Square::H7,
         Color::Black => Square::H4,
@@ -236,16 +217,51 @@ fn write_field(w: &mut BitWriter, setup: &Setup, field: Field) -> bool {
             }
             corners.any()
         }
-        Field::EnPassant => {
-            let candidates = ep_candidates(&setup.board, setup.turn);
-            let n = candidates.count();
-            let chosen = candidates
-                .into_iter()
-                .position(|pawn| ep_square_behind(pawn, !setup.turn) == setup.ep_square)
-                .map_or(0, |i| i + 1);
-            w.write(chosen as u64, ep_width(n));
-            n > 0
-        }
+        Field::EnPassant => write_ep_field(w, setup),
+    }
+}
+
+/// Writes the en passant field if the board has candidates; returns whether it did.
+pub(super) fn write_ep_field(w: &mut BitWriter, setup: &Setup) -> bool {
+    let candidates = ep_candidates(&setup.board, setup.turn);
+    let n = candidates.count();
+    let chosen = candidates
+        .into_iter()
+        .position(|pawn| ep_square_behind(pawn, !setup.turn) == setup.ep_square)
+        .map_or(0, |i| i + 1);
+    w.write(chosen as u64, ep_width(n));
+    n > 0
+}
+
+/// Reads the en passant field of a board read up to the field's point.
+pub(super) fn read_ep_field(r: &mut BitReader<'_>, setup: &mut Setup) -> Result<(), PositionCodeError> {
+    let candidates = ep_candidates(&setup.board, setup.turn);
+    let chosen = r.read(ep_width(candidates.count()))?;
+    if chosen > 0 {
+        let pawn = candidates
+            .into_iter()
+            .nth(chosen as usize - 1)
+            .ok_or(PositionCodeError::Invalid("en passant number above the candidates"))?;
+        setup.ep_square = ep_square_behind(pawn, !setup.turn);
+    }
+    Ok(())
+}
+
+/// Refuses an en passant square that is not behind a candidate pawn.
+pub(super) fn check_ep(setup: &Setup) -> Result<(), PositionCodeError> {
+    let Some(ep) = setup.ep_square else {
+        return Ok(());
+    };
+    let candidates = ep_candidates(&setup.board, setup.turn);
+    if candidates
+        .into_iter()
+        .any(|pawn| ep_square_behind(pawn, !setup.turn) == Some(ep))
+    {
+        Ok(())
+    } else {
+        Err(PositionCodeError::Unsupported(
+            "en passant square not behind a pawn that could be taken en passant",
+        ))
     }
 }
 
@@ -257,18 +273,7 @@ fn check_fields(setup: &Setup) -> Result<(), PositionCodeError> {
             "castling right without the king on e1/e8 and the rook on a corner",
         ));
     }
-    if let Some(ep) = setup.ep_square {
-        let candidates = ep_candidates(&setup.board, setup.turn);
-        if !candidates
-            .into_iter()
-            .any(|pawn| ep_square_behind(pawn, !setup.turn) == Some(ep))
-        {
-            return Err(PositionCodeError::Unsupported(
-                "en passant square not behind a pawn that could be taken en passant",
-            ));
-        }
-    }
-    Ok(())
+    check_ep(setup)
 }
 
 fn code(role: Role) -> (u64, u32) {
@@ -284,28 +289,48 @@ fn code(role: Role) -> (u64, u32) {
 
 /// How many squares the encoder writes (see "Omissions").
 fn squares_written(setup: &Setup) -> usize {
-    let board = &setup.board;
-    let kings = |c: Color| board.by_piece(Piece::new(c, Role::King)).count();
-    if (kings(Color::White) == 0) != (kings(Color::Black) == 0) {
-        return 64;
-    }
     let mut probe = BitWriter::new();
     let last_field = field_points(setup.turn)
         .into_iter()
         .filter(|&(_, field)| write_field(&mut probe, setup, field))
         .map(|(after, _)| after)
         .max();
-    let Some(last_piece) = board.occupied().last() else {
+    let all: Vec<Square> = Square::all().collect();
+    prefix_written(&setup.board, &all, last_field)
+}
+
+/// How many of the `coded` squares (in writing order) a board code writes, when the last field
+/// with bits comes after the square at position `last_field` of `coded`: up to the last piece,
+/// without it if it is a lone king the decoder restores (see [`restore_lone_king`]), and at least
+/// up to the last field; all of them when exactly one color has no king.
+pub(super) fn prefix_written(board: &Board, coded: &[Square], last_field: Option<usize>) -> usize {
+    let kings = |c: Color| board.by_piece(Piece::new(c, Role::King)).count();
+    if (kings(Color::White) == 0) != (kings(Color::Black) == 0) {
+        return coded.len();
+    }
+    let Some(q) = coded.iter().rposition(|&sq| board.piece_at(sq).is_some()) else {
         return last_field.map_or(0, |p| p + 1);
     };
-    let q = last_piece.index();
-    let lone_king = board
-        .piece_at(last_piece)
+    let lone_king = coded
+        .get(q)
+        .and_then(|&sq| board.piece_at(sq))
         .is_some_and(|p| p.role == Role::King && kings(p.color) == 1 && kings(!p.color) >= 1);
     if lone_king && last_field.map_or(true, |p| p < q) {
         q
     } else {
         (q + 1).max(last_field.map_or(0, |p| p + 1))
+    }
+}
+
+/// The decoder's side of the lone-king omission: if exactly one color has no king, its king stands
+/// on `next`, the first square not read (if any).
+pub(super) fn restore_lone_king(board: &mut Board, next: Option<Square>) {
+    let kingless: Vec<Color> = Color::ALL
+        .into_iter()
+        .filter(|&c| board.by_piece(Piece::new(c, Role::King)).is_empty())
+        .collect();
+    if let ([color], Some(sq)) = (kingless.as_slice(), next) {
+        board.put(sq, Piece::new(*color, Role::King));
     }
 }
 
@@ -333,7 +358,7 @@ fn write(setup: &Setup) -> Result<BitWriter, PositionCodeError> {
     Ok(w)
 }
 
-fn read_piece(r: &mut Bits<'_>) -> Result<Option<Piece>, PositionCodeError> {
+fn read_piece(r: &mut BitReader<'_>) -> Result<Option<Piece>, PositionCodeError> {
     if !r.read_bit()? {
         return Ok(None);
     }
@@ -352,17 +377,10 @@ fn read_piece(r: &mut Bits<'_>) -> Result<Option<Piece>, PositionCodeError> {
     Ok(Some(Piece::new(color, role)))
 }
 
-fn read(r: &mut Bits<'_>) -> Result<Setup, PositionCodeError> {
-    let turn = if r.read_bit()? { Color::Black } else { Color::White };
+fn read(r: &mut BitReader<'_>) -> Result<Setup, PositionCodeError> {
+    let turn = read_turn(r)?;
     let halfmove_clock = read_clock7(r)?;
-    let mut setup = Setup {
-        board: Board::empty(),
-        turn,
-        castling: CastlingRights::NONE,
-        ep_square: None,
-        halfmove_clock,
-        fullmove_number: 1,
-    };
+    let mut setup = decoded_setup(turn, halfmove_clock);
     let points = field_points(turn);
     let mut next = 0;
     for sq in Square::all() {
@@ -382,17 +400,11 @@ fn read(r: &mut Bits<'_>) -> Result<Setup, PositionCodeError> {
     if r.remaining() > 0 {
         return Err(PositionCodeError::Invalid("bits left after the board"));
     }
-    let kingless: Vec<Color> = Color::ALL
-        .into_iter()
-        .filter(|&c| setup.board.by_piece(Piece::new(c, Role::King)).is_empty())
-        .collect();
-    if let ([color], Some(sq)) = (kingless.as_slice(), Square::new(next as u8)) {
-        setup.board.put(sq, Piece::new(*color, Role::King));
-    }
+    restore_lone_king(&mut setup.board, Square::new(next as u8));
     Ok(setup)
 }
 
-fn read_field(r: &mut Bits<'_>, setup: &mut Setup, field: Field) -> Result<(), PositionCodeError> {
+fn read_field(r: &mut BitReader<'_>, setup: &mut Setup, field: Field) -> Result<(), PositionCodeError> {
     match field {
         Field::Castling(color) => {
             for sq in castling_corners(&setup.board, color) {
@@ -401,17 +413,7 @@ fn read_field(r: &mut Bits<'_>, setup: &mut Setup, field: Field) -> Result<(), P
                 }
             }
         }
-        Field::EnPassant => {
-            let candidates = ep_candidates(&setup.board, setup.turn);
-            let chosen = r.read(ep_width(candidates.count()))?;
-            if chosen > 0 {
-                let pawn = candidates
-                    .into_iter()
-                    .nth(chosen as usize - 1)
-                    .ok_or(PositionCodeError::Invalid("en passant number above the candidates"))?;
-                setup.ep_square = ep_square_behind(pawn, !setup.turn);
-            }
-        }
+        Field::EnPassant => read_ep_field(r, setup)?,
     }
     Ok(())
 }

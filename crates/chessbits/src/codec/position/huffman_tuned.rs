@@ -80,8 +80,10 @@
 //! assert_eq!(huffman_tuned::decode(&huffman_tuned::encode(&start).unwrap()), Ok(start));
 //! ```
 
-use super::{ensure_canonical, kings, read_clock7, write_clock7, Bits, PositionCodeError, PositionCodec};
-use crate::codec::bits::BitWriter;
+use super::{
+    decoded_setup, ensure_canonical, impl_position_codec, kings, read_clock7, read_turn, write_clock7, PositionCodeError,
+};
+use crate::codec::bits::{BitReader, BitWriter};
 use crate::position::{Board, Setup};
 use crate::types::{Color, File, Piece, Rank, Role, Square};
 
@@ -94,27 +96,7 @@ use crate::types::{Color, File, Piece, Rank, Role, Square};
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct HuffmanTuned;
 
-impl PositionCodec for HuffmanTuned {
-    fn name(&self) -> &'static str {
-        "huffman-tuned"
-    }
-
-    fn description(&self) -> &'static str {
-        "fine-tuned Huffman: kings and castling in 12 bits, runs of empty squares, implied color bits"
-    }
-
-    fn encode(&self, setup: &Setup) -> Result<Vec<u8>, PositionCodeError> {
-        encode(setup)
-    }
-
-    fn encoded_bits(&self, setup: &Setup) -> Result<u64, PositionCodeError> {
-        encoded_bits(setup)
-    }
-
-    fn decode(&self, bytes: &[u8]) -> Result<Setup, PositionCodeError> {
-        decode(bytes)
-    }
-}
+impl_position_codec!(HuffmanTuned, "huffman-tuned", "fine-tuned Huffman: kings and castling in 12 bits, runs of empty squares, implied color bits");
 
 /// Encodes `setup` (see the [module documentation](self) for the layout).
 ///
@@ -155,7 +137,7 @@ pub fn encoded_bits(setup: &Setup) -> Result<u64, PositionCodeError> {
 /// assert_eq!(huffman_tuned::decode(&[0]), Err(PositionCodeError::Truncated));
 /// ```
 pub fn decode(bytes: &[u8]) -> Result<Setup, PositionCodeError> {
-    let setup = read(&mut Bits::new(bytes))?;
+    let setup = read(&mut BitReader::new(bytes))?;
     ensure_canonical(bytes, setup, encode)
 }
 
@@ -404,8 +386,8 @@ fn write_board(w: &mut BitWriter, board: &Board, kings: [Square; 2], options: Op
     }
 }
 
-fn read(r: &mut Bits<'_>) -> Result<Setup, PositionCodeError> {
-    let turn = if r.read_bit()? { Color::Black } else { Color::White };
+fn read(r: &mut BitReader<'_>) -> Result<Setup, PositionCodeError> {
+    let turn = read_turn(r)?;
     let (white_king, black_king, castling) =
         kings::decode(r.read(kings::BITS)? as u16).ok_or(PositionCodeError::Invalid("kings number above 3968"))?;
     let halfmove_clock = read_clock7(r)?;
@@ -452,16 +434,14 @@ fn read(r: &mut Bits<'_>) -> Result<Setup, PositionCodeError> {
     }
     Ok(Setup {
         board,
-        turn,
         castling,
         ep_square,
-        halfmove_clock,
-        fullmove_number: 1,
+        ..decoded_setup(turn, halfmove_clock)
     })
 }
 
 /// The piece whose code started with the 1 just read.
-fn read_piece(r: &mut Bits<'_>, tracker: &ColorTracker, options: Options) -> Result<Piece, PositionCodeError> {
+fn read_piece(r: &mut BitReader<'_>, tracker: &ColorTracker, options: Options) -> Result<Piece, PositionCodeError> {
     let role = if !options.no_pawns && !r.read_bit()? {
         Role::Pawn
     } else {
@@ -481,7 +461,7 @@ fn read_piece(r: &mut Bits<'_>, tracker: &ColorTracker, options: Options) -> Res
 }
 
 /// The number of empty squares of the code whose first bit, a 0, was just read.
-fn read_gap_after_zero(r: &mut Bits<'_>, runs: bool) -> Result<usize, PositionCodeError> {
+fn read_gap_after_zero(r: &mut BitReader<'_>, runs: bool) -> Result<usize, PositionCodeError> {
     if !runs || peek(r)? {
         return Ok(1);
     }
@@ -495,11 +475,8 @@ fn read_gap_after_zero(r: &mut Bits<'_>, runs: bool) -> Result<usize, PositionCo
 }
 
 /// The next bit, left unread; past the end, a 1 (the end only comes after a piece).
-fn peek(r: &Bits<'_>) -> Result<bool, PositionCodeError> {
-    if r.remaining() == 0 {
-        return Ok(true);
-    }
-    r.clone().read_bit()
+fn peek(r: &BitReader<'_>) -> Result<bool, PositionCodeError> {
+    Ok(r.remaining() == 0 || r.peek_bit()?)
 }
 
 #[cfg(test)]

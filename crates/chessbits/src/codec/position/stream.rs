@@ -52,8 +52,10 @@
 //! assert_eq!(stream::decode(&bytes).unwrap(), Setup::standard());
 //! ```
 
-use super::{ensure_canonical, read_clock7, write_clock7, Bits, PositionCodeError, PositionCodec};
-use crate::codec::bits::BitWriter;
+use super::{
+    decoded_setup, ensure_canonical, impl_position_codec, read_clock7, read_turn, write_clock7, PositionCodeError,
+};
+use crate::codec::bits::{BitReader, BitWriter};
 use crate::position::{Board, Setup};
 use crate::types::{CastlingRights, Color, File, Piece, Rank, Square};
 
@@ -67,27 +69,7 @@ use crate::types::{CastlingRights, Color, File, Piece, Rank, Square};
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stream;
 
-impl PositionCodec for Stream {
-    fn name(&self) -> &'static str {
-        "stream"
-    }
-
-    fn description(&self) -> &'static str {
-        "4-bit codes for pieces and runs of empty squares, two bytes of state"
-    }
-
-    fn encode(&self, setup: &Setup) -> Result<Vec<u8>, PositionCodeError> {
-        encode(setup)
-    }
-
-    fn encoded_bits(&self, setup: &Setup) -> Result<u64, PositionCodeError> {
-        encoded_bits(setup)
-    }
-
-    fn decode(&self, bytes: &[u8]) -> Result<Setup, PositionCodeError> {
-        decode(bytes)
-    }
-}
+impl_position_codec!(Stream, "stream", "4-bit codes for pieces and runs of empty squares, two bytes of state");
 
 /// The corner squares of the four castling bits, in layout order: K, Q, k, q.
 const CASTLING_SQUARES: [Square; 4] = [Square::H1, Square::A1, Square::H8, Square::A8];
@@ -133,7 +115,7 @@ pub fn encoded_bits(setup: &Setup) -> Result<u64, PositionCodeError> {
 /// assert_eq!(stream::decode(&bytes[..10]), Err(PositionCodeError::Truncated));
 /// ```
 pub fn decode(bytes: &[u8]) -> Result<Setup, PositionCodeError> {
-    let setup = read(&mut Bits::new(bytes))?;
+    let setup = read(&mut BitReader::new(bytes))?;
     ensure_canonical(bytes, setup, encode)
 }
 
@@ -191,7 +173,7 @@ fn corner_squares() -> crate::types::Bitboard {
         .fold(crate::types::Bitboard::EMPTY, |bb, &sq| bb.with(sq))
 }
 
-fn read(r: &mut Bits<'_>) -> Result<Setup, PositionCodeError> {
+fn read(r: &mut BitReader<'_>) -> Result<Setup, PositionCodeError> {
     let mut board = Board::empty();
     let mut next = 0u64;
     while next < 64 {
@@ -212,7 +194,7 @@ fn read(r: &mut Bits<'_>) -> Result<Setup, PositionCodeError> {
         return Err(PositionCodeError::Invalid("the board codes cover more than 64 squares"));
     }
 
-    let turn = if r.read_bit()? { Color::Black } else { Color::White };
+    let turn = read_turn(r)?;
     let mut castling = CastlingRights::NONE;
     for sq in CASTLING_SQUARES {
         if r.read_bit()? {
@@ -230,11 +212,9 @@ fn read(r: &mut Bits<'_>) -> Result<Setup, PositionCodeError> {
     let halfmove_clock = read_clock7(r)?;
     Ok(Setup {
         board,
-        turn,
         castling,
         ep_square,
-        halfmove_clock,
-        fullmove_number: 1,
+        ..decoded_setup(turn, halfmove_clock)
     })
 }
 
