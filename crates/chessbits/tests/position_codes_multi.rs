@@ -139,9 +139,9 @@ fn chess960_and_odd_setups_take_the_fallback_form() {
     let mut s = Setup::standard();
     s.board.put(Square::E4, Piece::new(Color::White, Role::King));
     round_trip(&s);
-    // A right without a rook on the back rank is refused.
+    // A right without a rook (a queen on d1) is refused.
     let mut s = Setup::standard();
-    s.castling = CastlingRights::NONE.with_square(Square::E2);
+    s.castling = CastlingRights::NONE.with_square(Square::D1);
     assert!(matches!(huffman_multi::encode(&s), Err(PositionCodeError::Unsupported(_))));
 }
 
