@@ -142,7 +142,10 @@ fn chess960_and_odd_setups_take_the_fallback_form() {
     // A right without a rook (a queen on d1) is refused.
     let mut s = Setup::standard();
     s.castling = CastlingRights::NONE.with_square(Square::D1);
-    assert!(matches!(huffman_multi::encode(&s), Err(PositionCodeError::Unsupported(_))));
+    assert!(matches!(
+        huffman_multi::encode(&s),
+        Err(PositionCodeError::Unsupported(_))
+    ));
 }
 
 /// Random Chess960 games from random start positions: the fallback form round-trips within its

@@ -94,7 +94,11 @@ use crate::types::{Color, Piece, Rank, Role, Square};
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Compact;
 
-impl_position_codec!(Compact, "compact", "arithmetic code of the squares with a model of real games; castling and en passant in the pieces");
+impl_position_codec!(
+    Compact,
+    "compact",
+    "arithmetic code of the squares with a model of real games; castling and en passant in the pieces"
+);
 
 /// Encodes `setup` (see the [module documentation](self) for the layout).
 ///

@@ -99,7 +99,10 @@
 //! assert_eq!(huffman_multi::decode(&huffman_multi::encode(&start).unwrap()), Ok(start));
 //! ```
 
-use super::huffman::{check_ep, field_points, prefix_written, read_ep_field, restore_lone_king, write_ep_field, Field};
+use super::huffman_board::{
+    check_ep, field_points, read_board, read_ep_field, read_role_after_one, write_board, write_ep_field,
+    write_role_prefix, Field, SquareCode,
+};
 use super::{
     decoded_setup, ensure_canonical, impl_position_codec, read_clock7, read_turn, write_clock7, PositionCodeError,
 };
@@ -222,19 +225,6 @@ impl Form {
         }
         form
     }
-
-    /// The squares written on the board, in order.
-    fn coded_squares(&self) -> Vec<Square> {
-        Square::all().filter(|&sq| !self.implied.contains(sq)).collect()
-    }
-
-    /// The fields of this form and the squares after which they come, in board order.
-    fn fields(&self, turn: Color) -> impl Iterator<Item = (usize, Field)> {
-        let fallback = self.category.is_none();
-        field_points(turn)
-            .into_iter()
-            .filter(move |&(_, field)| fallback || field == Field::EnPassant)
-    }
 }
 
 /// The state (0, 1, 2) of home square number `i` in `category`.
@@ -315,74 +305,71 @@ fn read_category(r: &mut BitReader<'_>) -> Result<Form, PositionCodeError> {
     }
 }
 
-/// Writes field `field` if the board makes it possible; returns whether it did.
-fn write_field(w: &mut BitWriter, setup: &Setup, field: Field) -> bool {
-    match field {
-        Field::Castling(color) => {
-            let rooks = back_rank_rooks(&setup.board, color);
-            for sq in rooks {
-                w.write_bit(setup.castling.rooks().contains(sq));
-            }
-            rooks.any()
-        }
-        Field::EnPassant => write_ep_field(w, setup),
+impl SquareCode for Form {
+    fn squares(&self) -> Vec<Square> {
+        Square::all().filter(|&sq| !self.implied.contains(sq)).collect()
     }
-}
 
-fn read_field(r: &mut BitReader<'_>, setup: &mut Setup, field: Field) -> Result<(), PositionCodeError> {
-    match field {
-        Field::Castling(color) => {
-            for sq in back_rank_rooks(&setup.board, color) {
-                if r.read_bit()? {
-                    setup.castling = setup.castling.with_square(sq);
+    /// The en passant field, and in the fallback form the castling fields; the fields' squares are
+    /// never implied.
+    fn fields(&self, turn: Color) -> Vec<(usize, Field)> {
+        let fallback = self.category.is_none();
+        field_points(turn)
+            .into_iter()
+            .filter(|&(_, field)| fallback || field == Field::EnPassant)
+            .collect()
+    }
+
+    fn write_piece(&self, w: &mut BitWriter, piece: Option<Piece>) {
+        let Some(piece) = write_role_prefix(w, piece) else {
+            return;
+        };
+        w.write_bit(piece.color == Color::White);
+        if matches!(piece.role, Role::Queen | Role::King) && !self.king_implied[piece.color.index()] {
+            w.write_bit(piece.role == Role::King);
+        }
+    }
+
+    fn read_piece(&self, r: &mut BitReader<'_>) -> Result<Option<Piece>, PositionCodeError> {
+        if !r.read_bit()? {
+            return Ok(None);
+        }
+        let role = read_role_after_one(r, true)?;
+        let color = if r.read_bit()? { Color::White } else { Color::Black };
+        let role = if role == Role::Queen && !self.king_implied[color.index()] && r.read_bit()? {
+            Role::King
+        } else {
+            role
+        };
+        Ok(Some(Piece::new(color, role)))
+    }
+
+    fn write_field(&self, w: &mut BitWriter, setup: &Setup, field: Field) -> bool {
+        match field {
+            Field::Castling(color) => {
+                let rooks = back_rank_rooks(&setup.board, color);
+                for sq in rooks {
+                    w.write_bit(setup.castling.rooks().contains(sq));
                 }
+                rooks.any()
             }
-            Ok(())
+            Field::EnPassant => write_ep_field(w, setup),
         }
-        Field::EnPassant => read_ep_field(r, setup),
     }
-}
 
-fn write_piece(w: &mut BitWriter, piece: Option<Piece>, form: &Form) {
-    let Some(piece) = piece else {
-        w.write_bit(false);
-        return;
-    };
-    let (bits, len) = match piece.role {
-        Role::Pawn => (0b10, 2),
-        Role::Bishop => (0b1100, 4),
-        Role::Knight => (0b1101, 4),
-        Role::Rook => (0b1110, 4),
-        Role::Queen | Role::King => (0b1111, 4),
-    };
-    w.write(bits, len);
-    w.write_bit(piece.color == Color::White);
-    if matches!(piece.role, Role::Queen | Role::King) && !form.king_implied[piece.color.index()] {
-        w.write_bit(piece.role == Role::King);
-    }
-}
-
-fn read_piece(r: &mut BitReader<'_>, form: &Form) -> Result<Option<Piece>, PositionCodeError> {
-    if !r.read_bit()? {
-        return Ok(None);
-    }
-    let role = if !r.read_bit()? {
-        Role::Pawn
-    } else {
-        match r.read(2)? {
-            0b00 => Role::Bishop,
-            0b01 => Role::Knight,
-            0b10 => Role::Rook,
-            _ => Role::Queen,
+    fn read_field(&self, r: &mut BitReader<'_>, setup: &mut Setup, field: Field) -> Result<(), PositionCodeError> {
+        match field {
+            Field::Castling(color) => {
+                for sq in back_rank_rooks(&setup.board, color) {
+                    if r.read_bit()? {
+                        setup.castling = setup.castling.with_square(sq);
+                    }
+                }
+                Ok(())
+            }
+            Field::EnPassant => read_ep_field(r, setup),
         }
-    };
-    let color = if r.read_bit()? { Color::White } else { Color::Black };
-    let role = if role == Role::Queen && !form.king_implied[color.index()] && r.read_bit()? {
-        Role::King
-    } else {
-        role
-    };
-    Ok(Some(Piece::new(color, role)))
+    }
 }
 
 fn write(setup: &Setup) -> Result<BitWriter, PositionCodeError> {
@@ -391,24 +378,7 @@ fn write(setup: &Setup) -> Result<BitWriter, PositionCodeError> {
     w.write_bit(setup.turn == Color::Black);
     write_clock7(&mut w, setup.halfmove_clock);
     write_category(&mut w, &form);
-    let coded = form.coded_squares();
-    // The fields' squares are never implied, so they have a position in `coded`.
-    let position = |after: usize| coded.iter().position(|sq| sq.index() == after);
-    let mut probe = BitWriter::new();
-    let last_field = form
-        .fields(setup.turn)
-        .filter(|&(_, field)| write_field(&mut probe, setup, field))
-        .filter_map(|(after, _)| position(after))
-        .max();
-    let written = prefix_written(&setup.board, &coded, last_field);
-    for &sq in coded.iter().take(written) {
-        write_piece(&mut w, setup.board.piece_at(sq), &form);
-        for (after, field) in form.fields(setup.turn) {
-            if after == sq.index() {
-                write_field(&mut w, setup, field);
-            }
-        }
-    }
+    write_board(&mut w, setup, &form);
     Ok(w)
 }
 
@@ -439,26 +409,7 @@ fn read(r: &mut BitReader<'_>) -> Result<Setup, PositionCodeError> {
     let form = read_category(r)?;
     let mut setup = decoded_setup(turn, halfmove_clock);
     place_implied(&mut setup, &form);
-    let coded = form.coded_squares();
-    let mut next = 0;
-    for &sq in &coded {
-        if r.remaining() == 0 {
-            break;
-        }
-        if let Some(piece) = read_piece(r, &form)? {
-            setup.board.put(sq, piece);
-        }
-        for (after, field) in form.fields(turn) {
-            if after == sq.index() {
-                read_field(r, &mut setup, field)?;
-            }
-        }
-        next += 1;
-    }
-    if r.remaining() > 0 {
-        return Err(PositionCodeError::Invalid("bits left after the board"));
-    }
-    restore_lone_king(&mut setup.board, coded.get(next).copied());
+    read_board(r, &mut setup, &form)?;
     Ok(setup)
 }
 

@@ -80,8 +80,10 @@
 //! assert_eq!(huffman_tuned::decode(&huffman_tuned::encode(&start).unwrap()), Ok(start));
 //! ```
 
+use super::huffman_board::{read_role_after_one, role_prefix};
 use super::{
-    decoded_setup, ensure_canonical, impl_position_codec, kings, read_clock7, read_turn, write_clock7, PositionCodeError,
+    decoded_setup, ensure_canonical, impl_position_codec, kings, read_clock7, read_turn, write_clock7,
+    PositionCodeError,
 };
 use crate::codec::bits::{BitReader, BitWriter};
 use crate::position::{Board, Setup};
@@ -96,7 +98,11 @@ use crate::types::{Color, File, Piece, Rank, Role, Square};
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct HuffmanTuned;
 
-impl_position_codec!(HuffmanTuned, "huffman-tuned", "fine-tuned Huffman: kings and castling in 12 bits, runs of empty squares, implied color bits");
+impl_position_codec!(
+    HuffmanTuned,
+    "huffman-tuned",
+    "fine-tuned Huffman: kings and castling in 12 bits, runs of empty squares, implied color bits"
+);
 
 /// Encodes `setup` (see the [module documentation](self) for the layout).
 ///
@@ -196,14 +202,10 @@ impl ColorTracker {
     }
 }
 
+/// The shared prefix codes (a king is never on the board part; the seed gives the queen the king's
+/// code `1111` once kings are stored apart).
 fn piece_code(role: Role, no_pawns: bool) -> (u64, u32) {
-    let (bits, len) = match role {
-        Role::Pawn | Role::King => (0b10, 2),
-        Role::Bishop => (0b1100, 4),
-        Role::Knight => (0b1101, 4),
-        Role::Rook => (0b1110, 4),
-        Role::Queen => (0b1111, 4),
-    };
+    let (bits, len) = role_prefix(role);
     if no_pawns {
         // Without pawns the "not a pawn" bit goes: 1100 → 100 and so on.
         (bits & 0b11 | 0b100, 3)
@@ -442,16 +444,7 @@ fn read(r: &mut BitReader<'_>) -> Result<Setup, PositionCodeError> {
 
 /// The piece whose code started with the 1 just read.
 fn read_piece(r: &mut BitReader<'_>, tracker: &ColorTracker, options: Options) -> Result<Piece, PositionCodeError> {
-    let role = if !options.no_pawns && !r.read_bit()? {
-        Role::Pawn
-    } else {
-        match r.read(2)? {
-            0b00 => Role::Bishop,
-            0b01 => Role::Knight,
-            0b10 => Role::Rook,
-            _ => Role::Queen,
-        }
-    };
+    let role = read_role_after_one(r, !options.no_pawns)?;
     let color = match tracker.implied(role, options.count) {
         Some(color) => color,
         None if r.read_bit()? => Color::White,

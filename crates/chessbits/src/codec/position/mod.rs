@@ -67,6 +67,7 @@ mod arith;
 pub mod compact;
 mod compact_model;
 pub mod huffman;
+mod huffman_board;
 pub mod huffman_multi;
 pub mod huffman_tuned;
 mod kings;
@@ -215,7 +216,10 @@ macro_rules! impl_position_codec {
                 encoded_bits(setup)
             }
 
-            fn decode(&self, bytes: &[u8]) -> Result<$crate::position::Setup, $crate::codec::position::PositionCodeError> {
+            fn decode(
+                &self,
+                bytes: &[u8],
+            ) -> Result<$crate::position::Setup, $crate::codec::position::PositionCodeError> {
                 decode(bytes)
             }
         }

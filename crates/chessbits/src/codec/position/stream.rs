@@ -69,7 +69,11 @@ use crate::types::{CastlingRights, Color, File, Piece, Rank, Square};
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stream;
 
-impl_position_codec!(Stream, "stream", "4-bit codes for pieces and runs of empty squares, two bytes of state");
+impl_position_codec!(
+    Stream,
+    "stream",
+    "4-bit codes for pieces and runs of empty squares, two bytes of state"
+);
 
 /// The corner squares of the four castling bits, in layout order: K, Q, k, q.
 const CASTLING_SQUARES: [Square; 4] = [Square::H1, Square::A1, Square::H8, Square::A8];
