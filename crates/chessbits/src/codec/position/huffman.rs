@@ -83,8 +83,7 @@
 //! ```
 
 use super::huffman_board::{
-    check_ep, field_points, read_board, read_ep_field, read_role_after_one, write_board, write_ep_field,
-    write_role_prefix, Field, SquareCode,
+    check_ep, field_points, read_board, read_role_after_one, write_board, write_role_prefix, Field, SquareCode,
 };
 use super::{
     decoded_setup, ensure_canonical, impl_position_codec, read_clock7, read_turn, write_clock7, PositionCodeError,
@@ -209,31 +208,8 @@ impl SquareCode for Plain {
         Ok(Some(Piece::new(color, role)))
     }
 
-    fn write_field(&self, w: &mut BitWriter, setup: &Setup, field: Field) -> bool {
-        match field {
-            Field::Castling(color) => {
-                let corners = castling_corners(&setup.board, color);
-                for sq in corners {
-                    w.write_bit(setup.castling.rooks().contains(sq));
-                }
-                corners.any()
-            }
-            Field::EnPassant => write_ep_field(w, setup),
-        }
-    }
-
-    fn read_field(&self, r: &mut BitReader<'_>, setup: &mut Setup, field: Field) -> Result<(), PositionCodeError> {
-        match field {
-            Field::Castling(color) => {
-                for sq in castling_corners(&setup.board, color) {
-                    if r.read_bit()? {
-                        setup.castling = setup.castling.with_square(sq);
-                    }
-                }
-                Ok(())
-            }
-            Field::EnPassant => read_ep_field(r, setup),
-        }
+    fn castling_rooks(&self, board: &Board, color: Color) -> Bitboard {
+        castling_corners(board, color)
     }
 }
 

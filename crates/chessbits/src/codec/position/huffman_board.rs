@@ -21,10 +21,43 @@ pub(super) trait SquareCode {
     fn write_piece(&self, w: &mut BitWriter, piece: Option<Piece>);
     /// Reads the code of a square.
     fn read_piece(&self, r: &mut BitReader<'_>) -> Result<Option<Piece>, PositionCodeError>;
-    /// Writes a field if the board makes it possible; returns whether it did.
-    fn write_field(&self, w: &mut BitWriter, setup: &Setup, field: Field) -> bool;
-    /// Reads a field of a board read up to the field's square.
-    fn read_field(&self, r: &mut BitReader<'_>, setup: &mut Setup, field: Field) -> Result<(), PositionCodeError>;
+    /// The rooks of `color` whose castling rights its castling field holds, one bit each, given
+    /// the board up to the field's square.
+    fn castling_rooks(&self, board: &Board, color: Color) -> Bitboard;
+}
+
+/// Writes a field if the board makes it possible; returns whether it did.
+fn write_field(w: &mut BitWriter, setup: &Setup, field: Field, code: &impl SquareCode) -> bool {
+    match field {
+        Field::Castling(color) => {
+            let rooks = code.castling_rooks(&setup.board, color);
+            for sq in rooks {
+                w.write_bit(setup.castling.rooks().contains(sq));
+            }
+            rooks.any()
+        }
+        Field::EnPassant => write_ep_field(w, setup),
+    }
+}
+
+/// Reads a field of a board read up to the field's square.
+fn read_field(
+    r: &mut BitReader<'_>,
+    setup: &mut Setup,
+    field: Field,
+    code: &impl SquareCode,
+) -> Result<(), PositionCodeError> {
+    match field {
+        Field::Castling(color) => {
+            for sq in code.castling_rooks(&setup.board, color) {
+                if r.read_bit()? {
+                    setup.castling = setup.castling.with_square(sq);
+                }
+            }
+            Ok(())
+        }
+        Field::EnPassant => read_ep_field(r, setup),
+    }
 }
 
 /// Writes the board of `setup`: the squares of `code` up to what [`prefix_written`] says, each
@@ -35,14 +68,14 @@ pub(super) fn write_board(w: &mut BitWriter, setup: &Setup, code: &impl SquareCo
     let mut probe = BitWriter::new();
     let last_field = fields
         .iter()
-        .filter(|&&(_, field)| code.write_field(&mut probe, setup, field))
+        .filter(|&&(_, field)| write_field(&mut probe, setup, field, code))
         .filter_map(|&(after, _)| squares.iter().position(|sq| sq.index() == after))
         .max();
     for &sq in squares.iter().take(prefix_written(&setup.board, &squares, last_field)) {
         code.write_piece(w, setup.board.piece_at(sq));
         for &(after, field) in &fields {
             if after == sq.index() {
-                code.write_field(w, setup, field);
+                write_field(w, setup, field, code);
             }
         }
     }
@@ -67,7 +100,7 @@ pub(super) fn read_board(
         }
         for &(after, field) in &fields {
             if after == sq.index() {
-                code.read_field(r, setup, field)?;
+                read_field(r, setup, field, code)?;
             }
         }
         next += 1;
@@ -169,7 +202,7 @@ fn ep_square_behind(pawn: Square, mover: Color) -> Option<Square> {
 }
 
 /// Writes the en passant field if the board has candidates; returns whether it did.
-pub(super) fn write_ep_field(w: &mut BitWriter, setup: &Setup) -> bool {
+fn write_ep_field(w: &mut BitWriter, setup: &Setup) -> bool {
     let candidates = ep_candidates(&setup.board, setup.turn);
     let n = candidates.count();
     let chosen = candidates
@@ -181,7 +214,7 @@ pub(super) fn write_ep_field(w: &mut BitWriter, setup: &Setup) -> bool {
 }
 
 /// Reads the en passant field of a board read up to the field's point.
-pub(super) fn read_ep_field(r: &mut BitReader<'_>, setup: &mut Setup) -> Result<(), PositionCodeError> {
+fn read_ep_field(r: &mut BitReader<'_>, setup: &mut Setup) -> Result<(), PositionCodeError> {
     let candidates = ep_candidates(&setup.board, setup.turn);
     let chosen = r.read(ep_width(candidates.count()))?;
     if chosen > 0 {
