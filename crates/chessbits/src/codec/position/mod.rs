@@ -1,11 +1,12 @@
 //! Position codes: a [`Setup`] as a short string of bits, and back.
 //!
-//! Four codes, from the simplest to the smallest, all behind one trait, [`PositionCodec`]:
+//! Five codes, from the simplest to the smallest, all behind one trait, [`PositionCodec`]:
 //!
 //! | code | module | idea | start position | bound (game positions) | average: lichess / masters |
 //! |---|---|---|---|---|---|
 //! | `stream` | [`stream`] | 4-bit piece codes, 4-bit codes for runs of empty squares | 160 bits | 272 bits (34 bytes) | 173.5 / 173.6 bits |
 //! | `huffman` | [`huffman`] | the seed's prefix code, an empty square in 1 bit | 176 bits | 204 bits | 140.9 / 137.9 bits |
+//! | `huffman-multi` | [`huffman_multi`] | the seed's multi-table code: a category of home rooks implies them, castling and kings | 146 bits | 203 bits | 130.8 / 131.2 bits |
 //! | `huffman-tuned` | [`huffman_tuned`] | kings and castling apart, runs, implied colors | 139 bits | 190 bits (24 bytes) | 135.4 / 134.1 bits |
 //! | `compact` | [`compact`] | arithmetic code with a model trained on real games | 36 bits | 201 bits | 77.8 / 79.4 bits |
 //!
@@ -14,7 +15,7 @@
 //! compact code's model was trained on the master files only, so the lichess figure is for unseen
 //! games. For comparison, lichess's binary FEN (64 occupancy bits and 4 bits a piece, clocks
 //! apart) takes 157 bits on the lichess games and 154 on the master games. The largest codes met
-//! there: 236, 178, 172 and 193 bits.
+//! there: 236, 178, 176, 172 and 193 bits.
 //!
 //! Each module documents its exact bit layout, which setups it accepts and its worst case.
 //!
@@ -27,9 +28,9 @@
 //! `decode(&encode(&s)?)? == Setup { fullmove_number: 1, ..s }`.
 //!
 //! A code refuses (with [`PositionCodeError::Unsupported`]) the setups it cannot represent, e.g.
-//! Chess960 castling rights in the three seed codes. Every setup of a legal standard chess position
-//! (as [`Position::to_setup`](crate::position::Position::to_setup) gives them) is accepted by all
-//! four.
+//! Chess960 castling rights in the `stream`, `huffman` and `huffman-tuned` codes. Every setup of a
+//! legal standard chess position (as [`Position::to_setup`](crate::position::Position::to_setup)
+//! gives them) is accepted by all five; `huffman-multi` and `compact` accept Chess960 positions too.
 //!
 //! # Canonical decoding
 //!
@@ -42,7 +43,7 @@
 //!
 //! [`PositionCodec::encoded_bits`] is the length of the code itself, the number the worst-case
 //! bounds are about. [`PositionCodec::encode`] adds what is needed to make it bytes: zero padding
-//! up to a whole byte, and for `huffman` a final 1 bit first (its decoder must know exactly where
+//! up to a whole byte, and for `huffman` and `huffman-multi` a final 1 bit first (their decoders must know exactly where
 //! the bits end).
 //!
 //! ```
