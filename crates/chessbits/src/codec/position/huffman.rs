@@ -86,7 +86,8 @@ use super::huffman_board::{
     check_ep, field_points, read_board, read_role_after_one, write_board, write_role_prefix, Field, SquareCode,
 };
 use super::{
-    decoded_setup, ensure_canonical, impl_position_codec, read_clock7, read_turn, write_clock7, PositionCodeError,
+    code_functions, decoded_setup, impl_position_codec, read_clock7, read_turn, write_clock7, Framing,
+    PositionCodeError,
 };
 use crate::codec::bits::{BitReader, BitWriter};
 use crate::position::{Board, Setup};
@@ -107,48 +108,41 @@ impl_position_codec!(
     "the seed's Huffman code: empty 0, pawn 10c, pieces 1100c to 11111c, fields only when possible"
 );
 
-/// Encodes `setup` (see the [module documentation](self) for the layout).
-///
-/// ```
-/// use chessbits::codec::position::{huffman, PositionCodeError};
-/// use chessbits::position::Setup;
-/// use chessbits::types::{CastlingRights, Square};
-/// let mut setup = Setup::standard();
-/// setup.castling = CastlingRights::NONE.with_square(Square::B1); // a Chess960 right
-/// assert!(matches!(huffman::encode(&setup), Err(PositionCodeError::Unsupported(_))));
-/// ```
-pub fn encode(setup: &Setup) -> Result<Vec<u8>, PositionCodeError> {
-    Ok(write(setup)?.finish_with_end_marker())
-}
-
-/// The length of the code of `setup` in bits, without the end marker and padding.
-///
-/// ```
-/// use chessbits::codec::position::huffman;
-/// use chessbits::position::{Board, Setup};
-/// use chessbits::types::{Color, Piece, Role, Square};
-/// let mut setup = Setup::standard();
-/// setup.castling = Default::default();
-/// setup.board = Board::empty();
-/// setup.board.put(Square::A1, Piece::new(Color::White, Role::King));
-/// setup.board.put(Square::C1, Piece::new(Color::Black, Role::King));
-/// // header, white king, one empty square; the black king is implied
-/// assert_eq!(huffman::encoded_bits(&setup), Ok(8 + 6 + 1));
-/// ```
-pub fn encoded_bits(setup: &Setup) -> Result<u64, PositionCodeError> {
-    Ok(write(setup)?.bit_len())
-}
-
-/// Decodes bytes written by [`encode`]; the fullmove number comes back as 1.
-///
-/// ```
-/// use chessbits::codec::position::{huffman, PositionCodeError};
-/// assert!(matches!(huffman::decode(&[0, 0]), Err(PositionCodeError::Invalid(_))));
-/// ```
-pub fn decode(bytes: &[u8]) -> Result<Setup, PositionCodeError> {
-    let mut bits = BitReader::before_end_marker(bytes).ok_or(PositionCodeError::Invalid("no end marker"))?;
-    let setup = read(&mut bits)?;
-    ensure_canonical(bytes, setup, encode)
+code_functions! {
+    framing: Framing::EndMarker,
+    /// Encodes `setup` (see the [module documentation](self) for the layout).
+    ///
+    /// ```
+    /// use chessbits::codec::position::{huffman, PositionCodeError};
+    /// use chessbits::position::Setup;
+    /// use chessbits::types::{CastlingRights, Square};
+    /// let mut setup = Setup::standard();
+    /// setup.castling = CastlingRights::NONE.with_square(Square::B1); // a Chess960 right
+    /// assert!(matches!(huffman::encode(&setup), Err(PositionCodeError::Unsupported(_))));
+    /// ```
+    encode;
+    /// The length of the code of `setup` in bits, without the end marker and padding.
+    ///
+    /// ```
+    /// use chessbits::codec::position::huffman;
+    /// use chessbits::position::{Board, Setup};
+    /// use chessbits::types::{Color, Piece, Role, Square};
+    /// let mut setup = Setup::standard();
+    /// setup.castling = Default::default();
+    /// setup.board = Board::empty();
+    /// setup.board.put(Square::A1, Piece::new(Color::White, Role::King));
+    /// setup.board.put(Square::C1, Piece::new(Color::Black, Role::King));
+    /// // header, white king, one empty square; the black king is implied
+    /// assert_eq!(huffman::encoded_bits(&setup), Ok(8 + 6 + 1));
+    /// ```
+    encoded_bits;
+    /// Decodes bytes written by [`encode`]; the fullmove number comes back as 1.
+    ///
+    /// ```
+    /// use chessbits::codec::position::{huffman, PositionCodeError};
+    /// assert!(matches!(huffman::decode(&[0, 0]), Err(PositionCodeError::Invalid(_))));
+    /// ```
+    decode;
 }
 
 /// The corners of `color` whose rook could castle: a white rook on a1 or h1 with the white king on

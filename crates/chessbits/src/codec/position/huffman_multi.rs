@@ -103,7 +103,8 @@ use super::huffman_board::{
     check_ep, field_points, read_board, read_role_after_one, write_board, write_role_prefix, Field, SquareCode,
 };
 use super::{
-    decoded_setup, ensure_canonical, impl_position_codec, read_clock7, read_turn, write_clock7, PositionCodeError,
+    code_functions, decoded_setup, impl_position_codec, read_clock7, read_turn, write_clock7, Framing,
+    PositionCodeError,
 };
 use crate::codec::bits::{BitReader, BitWriter};
 use crate::position::{Board, Setup};
@@ -124,49 +125,42 @@ impl_position_codec!(
     "the seed's multi-table Huffman: a category of home rooks implies them, castling and kings"
 );
 
-/// Encodes `setup` (see the [module documentation](self) for the layout).
-///
-/// ```
-/// use chessbits::codec::position::{huffman_multi, PositionCodeError};
-/// use chessbits::position::Setup;
-/// use chessbits::types::{CastlingRights, Square};
-/// let mut setup = Setup::standard();
-/// setup.castling = CastlingRights::NONE.with_square(Square::D1); // a queen there, no rook
-/// assert!(matches!(huffman_multi::encode(&setup), Err(PositionCodeError::Unsupported(_))));
-/// ```
-pub fn encode(setup: &Setup) -> Result<Vec<u8>, PositionCodeError> {
-    Ok(write(setup)?.finish_with_end_marker())
-}
-
-/// The length of the code of `setup` in bits, without the end marker and padding.
-///
-/// ```
-/// use chessbits::codec::position::huffman_multi;
-/// use chessbits::position::{Board, Setup};
-/// use chessbits::types::{CastlingRights, Color, Piece, Role, Square};
-/// let mut setup = Setup::standard();
-/// setup.castling = CastlingRights::NONE;
-/// setup.board = Board::empty();
-/// setup.board.put(Square::A1, Piece::new(Color::White, Role::King));
-/// setup.board.put(Square::C1, Piece::new(Color::Black, Role::King));
-/// // header, category 0, white king, one empty square; the black king is implied by its absence
-/// assert_eq!(huffman_multi::encoded_bits(&setup), Ok(8 + 1 + 6 + 1));
-/// ```
-pub fn encoded_bits(setup: &Setup) -> Result<u64, PositionCodeError> {
-    Ok(write(setup)?.bit_len())
-}
-
-/// Decodes bytes written by [`encode`]; the fullmove number comes back as 1.
-///
-/// ```
-/// use chessbits::codec::position::{huffman_multi, PositionCodeError};
-/// assert!(matches!(huffman_multi::decode(&[0, 0]), Err(PositionCodeError::Invalid(_))));
-/// assert_eq!(huffman_multi::decode(&[0x01]), Err(PositionCodeError::Truncated));
-/// ```
-pub fn decode(bytes: &[u8]) -> Result<Setup, PositionCodeError> {
-    let mut bits = BitReader::before_end_marker(bytes).ok_or(PositionCodeError::Invalid("no end marker"))?;
-    let setup = read(&mut bits)?;
-    ensure_canonical(bytes, setup, encode)
+code_functions! {
+    framing: Framing::EndMarker,
+    /// Encodes `setup` (see the [module documentation](self) for the layout).
+    ///
+    /// ```
+    /// use chessbits::codec::position::{huffman_multi, PositionCodeError};
+    /// use chessbits::position::Setup;
+    /// use chessbits::types::{CastlingRights, Square};
+    /// let mut setup = Setup::standard();
+    /// setup.castling = CastlingRights::NONE.with_square(Square::D1); // a queen there, no rook
+    /// assert!(matches!(huffman_multi::encode(&setup), Err(PositionCodeError::Unsupported(_))));
+    /// ```
+    encode;
+    /// The length of the code of `setup` in bits, without the end marker and padding.
+    ///
+    /// ```
+    /// use chessbits::codec::position::huffman_multi;
+    /// use chessbits::position::{Board, Setup};
+    /// use chessbits::types::{CastlingRights, Color, Piece, Role, Square};
+    /// let mut setup = Setup::standard();
+    /// setup.castling = CastlingRights::NONE;
+    /// setup.board = Board::empty();
+    /// setup.board.put(Square::A1, Piece::new(Color::White, Role::King));
+    /// setup.board.put(Square::C1, Piece::new(Color::Black, Role::King));
+    /// // header, category 0, white king, one empty square; the black king is implied by its absence
+    /// assert_eq!(huffman_multi::encoded_bits(&setup), Ok(8 + 1 + 6 + 1));
+    /// ```
+    encoded_bits;
+    /// Decodes bytes written by [`encode`]; the fullmove number comes back as 1.
+    ///
+    /// ```
+    /// use chessbits::codec::position::{huffman_multi, PositionCodeError};
+    /// assert!(matches!(huffman_multi::decode(&[0, 0]), Err(PositionCodeError::Invalid(_))));
+    /// assert_eq!(huffman_multi::decode(&[0x01]), Err(PositionCodeError::Truncated));
+    /// ```
+    decode;
 }
 
 /// The rook home squares and their colors, in category order.

@@ -82,7 +82,7 @@
 
 use super::huffman_board::{read_role_after_one, role_prefix};
 use super::{
-    decoded_setup, ensure_canonical, impl_position_codec, kings, read_clock7, read_turn, write_clock7,
+    code_functions, decoded_setup, impl_position_codec, kings, read_clock7, read_turn, write_clock7, Framing,
     PositionCodeError,
 };
 use crate::codec::bits::{BitReader, BitWriter};
@@ -104,47 +104,41 @@ impl_position_codec!(
     "fine-tuned Huffman: kings and castling in 12 bits, runs of empty squares, implied color bits"
 );
 
-/// Encodes `setup` (see the [module documentation](self) for the layout).
-///
-/// ```
-/// use chessbits::codec::position::{huffman_tuned, PositionCodeError};
-/// use chessbits::position::Setup;
-/// use chessbits::types::Square;
-/// let mut setup = Setup::standard();
-/// setup.board.take(Square::E8);
-/// assert!(matches!(huffman_tuned::encode(&setup), Err(PositionCodeError::Unsupported(_))));
-/// ```
-pub fn encode(setup: &Setup) -> Result<Vec<u8>, PositionCodeError> {
-    Ok(write(setup)?.finish())
-}
-
-/// The length of the code of `setup` in bits, without the padding.
-///
-/// ```
-/// use chessbits::codec::position::huffman_tuned;
-/// use chessbits::position::{Board, Setup};
-/// use chessbits::types::{Color, Piece, Role, Square};
-/// let mut setup = Setup::standard();
-/// setup.castling = Default::default();
-/// setup.board = Board::empty();
-/// setup.board.put(Square::E1, Piece::new(Color::White, Role::King));
-/// setup.board.put(Square::E8, Piece::new(Color::Black, Role::King));
-/// // just the header: turn, kings, clock, three option bits
-/// assert_eq!(huffman_tuned::encoded_bits(&setup), Ok(1 + 12 + 7 + 3));
-/// ```
-pub fn encoded_bits(setup: &Setup) -> Result<u64, PositionCodeError> {
-    Ok(write(setup)?.bit_len())
-}
-
-/// Decodes bytes written by [`encode`]; the fullmove number comes back as 1.
-///
-/// ```
-/// use chessbits::codec::position::{huffman_tuned, PositionCodeError};
-/// assert_eq!(huffman_tuned::decode(&[0]), Err(PositionCodeError::Truncated));
-/// ```
-pub fn decode(bytes: &[u8]) -> Result<Setup, PositionCodeError> {
-    let setup = read(&mut BitReader::new(bytes))?;
-    ensure_canonical(bytes, setup, encode)
+code_functions! {
+    framing: Framing::Padded,
+    /// Encodes `setup` (see the [module documentation](self) for the layout).
+    ///
+    /// ```
+    /// use chessbits::codec::position::{huffman_tuned, PositionCodeError};
+    /// use chessbits::position::Setup;
+    /// use chessbits::types::Square;
+    /// let mut setup = Setup::standard();
+    /// setup.board.take(Square::E8);
+    /// assert!(matches!(huffman_tuned::encode(&setup), Err(PositionCodeError::Unsupported(_))));
+    /// ```
+    encode;
+    /// The length of the code of `setup` in bits, without the padding.
+    ///
+    /// ```
+    /// use chessbits::codec::position::huffman_tuned;
+    /// use chessbits::position::{Board, Setup};
+    /// use chessbits::types::{Color, Piece, Role, Square};
+    /// let mut setup = Setup::standard();
+    /// setup.castling = Default::default();
+    /// setup.board = Board::empty();
+    /// setup.board.put(Square::E1, Piece::new(Color::White, Role::King));
+    /// setup.board.put(Square::E8, Piece::new(Color::Black, Role::King));
+    /// // just the header: turn, kings, clock, three option bits
+    /// assert_eq!(huffman_tuned::encoded_bits(&setup), Ok(1 + 12 + 7 + 3));
+    /// ```
+    encoded_bits;
+    /// Decodes bytes written by [`encode`]; the fullmove number comes back as 1.
+    ///
+    /// ```
+    /// use chessbits::codec::position::{huffman_tuned, PositionCodeError};
+    /// assert_eq!(huffman_tuned::decode(&[0]), Err(PositionCodeError::Truncated));
+    /// ```
+    decode;
 }
 
 /// The longest run one run code holds.

@@ -228,6 +228,65 @@ macro_rules! impl_position_codec {
 }
 use impl_position_codec;
 
+/// How a code's bits become bytes, and which bits of the bytes its reader sees.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Framing {
+    /// Zero bits up to a whole byte; the reader sees every bit, padding included (the code itself
+    /// tells where it ends).
+    Padded,
+    /// A 1 bit, the end marker, then zero bits up to a whole byte; the reader sees exactly the bits
+    /// before the marker.
+    EndMarker,
+}
+
+impl Framing {
+    fn bytes(self, w: BitWriter) -> Vec<u8> {
+        match self {
+            Framing::Padded => w.finish(),
+            Framing::EndMarker => w.finish_with_end_marker(),
+        }
+    }
+
+    fn reader(self, bytes: &[u8]) -> Result<BitReader<'_>, PositionCodeError> {
+        match self {
+            Framing::Padded => Ok(BitReader::new(bytes)),
+            Framing::EndMarker => {
+                BitReader::before_end_marker(bytes).ok_or(PositionCodeError::Invalid("no end marker"))
+            }
+        }
+    }
+}
+
+/// The public `encode`, `encoded_bits` and `decode` functions of a code module whose private
+/// `write(&Setup) -> Result<BitWriter, _>` and `read(&mut BitReader) -> Result<Setup, _>` do the
+/// work: the bits framed as bytes, and a strict decoder (see [`ensure_canonical`]). Each function
+/// takes the documentation written before its name.
+macro_rules! code_functions {
+    (
+        framing: $framing:expr,
+        $(#[$encode_doc:meta])* encode;
+        $(#[$bits_doc:meta])* encoded_bits;
+        $(#[$decode_doc:meta])* decode;
+    ) => {
+        $(#[$encode_doc])*
+        pub fn encode(setup: &Setup) -> Result<Vec<u8>, PositionCodeError> {
+            Ok($framing.bytes(write(setup)?))
+        }
+
+        $(#[$bits_doc])*
+        pub fn encoded_bits(setup: &Setup) -> Result<u64, PositionCodeError> {
+            Ok(write(setup)?.bit_len())
+        }
+
+        $(#[$decode_doc])*
+        pub fn decode(bytes: &[u8]) -> Result<Setup, PositionCodeError> {
+            let setup = read(&mut $framing.reader(bytes)?)?;
+            $crate::codec::position::ensure_canonical(bytes, setup, encode)
+        }
+    };
+}
+use code_functions;
+
 /// Checks that `bytes` are exactly what the encoder writes for the `decoded` setup: the one check
 /// that makes every decoder strict (see the module documentation).
 fn ensure_canonical(

@@ -53,7 +53,8 @@
 //! ```
 
 use super::{
-    decoded_setup, ensure_canonical, impl_position_codec, read_clock7, read_turn, write_clock7, PositionCodeError,
+    code_functions, decoded_setup, impl_position_codec, read_clock7, read_turn, write_clock7, Framing,
+    PositionCodeError,
 };
 use crate::codec::bits::{BitReader, BitWriter};
 use crate::position::{Board, Setup};
@@ -83,44 +84,38 @@ const SHORT_GAP: u64 = 11;
 /// Nibble 15: the next nibble gives 4 to 19 empty squares.
 const LONG_GAP: u64 = 15;
 
-/// Encodes `setup` (see the [module documentation](self) for the layout).
-///
-/// ```
-/// use chessbits::codec::position::{stream, PositionCodeError};
-/// use chessbits::position::Setup;
-/// use chessbits::types::Square;
-/// let mut setup = Setup::standard();
-/// setup.ep_square = Some(Square::E4); // not on the sixth rank with White to move
-/// assert!(matches!(stream::encode(&setup), Err(PositionCodeError::Unsupported(_))));
-/// ```
-pub fn encode(setup: &Setup) -> Result<Vec<u8>, PositionCodeError> {
-    Ok(write(setup)?.finish())
-}
-
-/// The length of the code of `setup` in bits.
-///
-/// ```
-/// use chessbits::codec::position::stream;
-/// use chessbits::position::Setup;
-/// let mut setup = Setup::standard();
-/// setup.board = chessbits::position::Board::empty();
-/// // four runs (19 + 19 + 19 + 7 squares) of two nibbles each, then 16 bits of state
-/// assert_eq!(stream::encoded_bits(&setup), Ok(4 * 8 + 16));
-/// ```
-pub fn encoded_bits(setup: &Setup) -> Result<u64, PositionCodeError> {
-    Ok(write(setup)?.bit_len())
-}
-
-/// Decodes bytes written by [`encode`]; the fullmove number comes back as 1.
-///
-/// ```
-/// use chessbits::codec::position::{stream, PositionCodeError};
-/// let bytes = stream::encode(&chessbits::position::Setup::standard()).unwrap();
-/// assert_eq!(stream::decode(&bytes[..10]), Err(PositionCodeError::Truncated));
-/// ```
-pub fn decode(bytes: &[u8]) -> Result<Setup, PositionCodeError> {
-    let setup = read(&mut BitReader::new(bytes))?;
-    ensure_canonical(bytes, setup, encode)
+code_functions! {
+    framing: Framing::Padded,
+    /// Encodes `setup` (see the [module documentation](self) for the layout).
+    ///
+    /// ```
+    /// use chessbits::codec::position::{stream, PositionCodeError};
+    /// use chessbits::position::Setup;
+    /// use chessbits::types::Square;
+    /// let mut setup = Setup::standard();
+    /// setup.ep_square = Some(Square::E4); // not on the sixth rank with White to move
+    /// assert!(matches!(stream::encode(&setup), Err(PositionCodeError::Unsupported(_))));
+    /// ```
+    encode;
+    /// The length of the code of `setup` in bits.
+    ///
+    /// ```
+    /// use chessbits::codec::position::stream;
+    /// use chessbits::position::Setup;
+    /// let mut setup = Setup::standard();
+    /// setup.board = chessbits::position::Board::empty();
+    /// // four runs (19 + 19 + 19 + 7 squares) of two nibbles each, then 16 bits of state
+    /// assert_eq!(stream::encoded_bits(&setup), Ok(4 * 8 + 16));
+    /// ```
+    encoded_bits;
+    /// Decodes bytes written by [`encode`]; the fullmove number comes back as 1.
+    ///
+    /// ```
+    /// use chessbits::codec::position::{stream, PositionCodeError};
+    /// let bytes = stream::encode(&chessbits::position::Setup::standard()).unwrap();
+    /// assert_eq!(stream::decode(&bytes[..10]), Err(PositionCodeError::Truncated));
+    /// ```
+    decode;
 }
 
 fn write(setup: &Setup) -> Result<BitWriter, PositionCodeError> {
