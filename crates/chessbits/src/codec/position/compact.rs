@@ -85,7 +85,7 @@ use crate::codec::bits::{BitReader, BitWriter};
 use crate::position::Setup;
 use crate::types::{Color, Piece, Rank, Role, Square};
 
-/// The compact code as a [`PositionCodec`].
+/// The compact code as a [`PositionCodec`](super::PositionCodec).
 ///
 /// ```
 /// use chessbits::codec::position::{Compact, PositionCodec};

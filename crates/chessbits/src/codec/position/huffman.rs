@@ -93,7 +93,7 @@ use crate::codec::bits::{BitReader, BitWriter};
 use crate::position::{Board, Setup};
 use crate::types::{Bitboard, Color, Piece, Role, Square};
 
-/// The seed's Huffman code as a [`PositionCodec`].
+/// The seed's Huffman code as a [`PositionCodec`](super::PositionCodec).
 ///
 /// ```
 /// use chessbits::codec::position::{Huffman, PositionCodec};

@@ -89,7 +89,7 @@ use crate::codec::bits::{BitReader, BitWriter};
 use crate::position::{Board, Setup};
 use crate::types::{Color, File, Piece, Rank, Role, Square};
 
-/// The fine-tuned Huffman code as a [`PositionCodec`].
+/// The fine-tuned Huffman code as a [`PositionCodec`](super::PositionCodec).
 ///
 /// ```
 /// use chessbits::codec::position::{HuffmanTuned, PositionCodec};

@@ -60,7 +60,7 @@ use crate::codec::bits::{BitReader, BitWriter};
 use crate::position::{Board, Setup};
 use crate::types::{CastlingRights, Color, File, Piece, Rank, Square};
 
-/// The stream-based code as a [`PositionCodec`].
+/// The stream-based code as a [`PositionCodec`](super::PositionCodec).
 ///
 /// ```
 /// use chessbits::codec::position::{PositionCodec, Stream};
