@@ -1,9 +1,11 @@
-//! The four position codes on chosen positions, constructed worst cases, random setups, random
+//! The five position codes on chosen positions, constructed worst cases, random setups, random
 //! games and bad input.
 
 mod position_codes_support;
 
-use chessbits::codec::position::{self, compact, huffman, huffman_tuned, stream, PositionCodeError, PositionCodec};
+use chessbits::codec::position::{
+    self, compact, huffman, huffman_multi, huffman_tuned, stream, PositionCodeError, PositionCodec,
+};
 use chessbits::lists::MoveList;
 use chessbits::notation::fen::parse_board;
 use chessbits::position::{Board, Position, Setup};
@@ -86,9 +88,13 @@ fn start_position_sizes() {
 }
 
 #[test]
-fn chess960_rights_only_in_the_compact_code() {
+fn chess960_rights_only_in_the_compact_and_multi_table_codes() {
     let s = setup("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9");
     assert_eq!(compact::decode(&compact::encode(&s).unwrap()), Ok(without_fullmove(&s)));
+    assert_eq!(
+        huffman_multi::decode(&huffman_multi::encode(&s).unwrap()),
+        Ok(without_fullmove(&s))
+    );
     for codec in [
         &position::Stream as &dyn PositionCodec,
         &position::Huffman,
@@ -219,6 +225,11 @@ fn unsupported_setups_are_refused_with_a_reason() {
     s.board.put(Square::E4, Piece::new(Color::White, Role::King)); // two white kings
     assert!(huffman_tuned::encode(&s).is_err());
     assert!(stream::encode(&s).is_ok() && huffman::encode(&s).is_ok() && compact::encode(&s).is_ok());
+    // Beside a king the castling rights imply, through the multi-table code's fallback form.
+    assert_eq!(
+        huffman_multi::decode(&huffman_multi::encode(&s).unwrap()),
+        Ok(without_fullmove(&s))
+    );
 }
 
 #[test]
@@ -283,9 +294,10 @@ fn random_game(seed: u64, plies: usize) -> Vec<Setup> {
     out
 }
 
-const BOUNDS: [(&str, u64); 4] = [
+const BOUNDS: [(&str, u64); 5] = [
     ("stream", 272),
     ("huffman", 204),
+    ("huffman-multi", 203),
     ("huffman-tuned", 190),
     ("compact", 201),
 ];
@@ -381,7 +393,7 @@ proptest! {
         }
     }
 
-    /// Any board without castling or en passant: stream, Huffman and compact accept it.
+    /// Any board without castling or en passant: stream, Huffman, multi-table and compact accept it.
     #[test]
     fn any_board_round_trips(board in arb_board(), black in any::<bool>(), clock in 0..200u32) {
         let s = Setup {
@@ -392,13 +404,18 @@ proptest! {
             halfmove_clock: clock,
             fullmove_number: 1,
         };
-        for codec in [&position::Stream as &dyn PositionCodec, &position::Huffman, &position::Compact] {
+        for codec in [
+            &position::Stream as &dyn PositionCodec,
+            &position::Huffman,
+            &position::HuffmanMulti,
+            &position::Compact,
+        ] {
             let bytes = codec.encode(&s).unwrap();
             prop_assert_eq!(codec.decode(&bytes), Ok(s.clone()), "{}", codec.name());
         }
     }
 
-    /// Boards with two apart kings: all four codes accept them.
+    /// Boards with two apart kings: all five codes accept them.
     #[test]
     fn kinged_boards_round_trip_in_all_codes(board in arb_kinged_board(), black in any::<bool>(), clock in any::<u32>()) {
         let s = Setup {

@@ -10,9 +10,10 @@ use chessbits::position::Setup;
 use position_codes_support::{file_setups, GAME_FILES};
 
 /// The worst case each code documents for positions of real games (clocks below 127), in bits.
-const BOUNDS: [(&str, u64); 4] = [
+const BOUNDS: [(&str, u64); 5] = [
     ("stream", 272),
     ("huffman", 204),
+    ("huffman-multi", 203),
     ("huffman-tuned", 190),
     ("compact", 201),
 ];
@@ -70,6 +71,18 @@ fn stats() {
             .flat_map(|(name, _)| file_setups(name, usize::MAX).into_iter().flatten())
             .collect();
         println!("{group}: {} positions", setups.len());
+        // Reference: lichess's binary FEN board, 64 occupancy bits and 4 bits a piece (turn,
+        // castling and en passant ride on the piece codes; clocks apart).
+        let binary_fen = |s: &Setup| 64 + 4 * u64::from(s.board.occupied().count());
+        let (total, worst) = setups
+            .iter()
+            .fold((0, 0), |(t, w), s| (t + binary_fen(s), w.max(binary_fen(s))));
+        println!(
+            "  {:14} avg {:6.2} bits, worst {:3} bits (reference, not a code here)",
+            "lichess-binfen",
+            total as f64 / setups.len() as f64,
+            worst
+        );
         for codec in position::all() {
             let mut total_bits = 0u64;
             let mut total_bytes = 0u64;

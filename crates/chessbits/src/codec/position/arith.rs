@@ -13,8 +13,8 @@
 //! `log2(total / freq) + 2^-13`-ish bits more than its information content; the end costs 2 bits
 //! at most (plus the pending ones, each of which was counted as part of earlier symbols).
 
-use super::{Bits, PositionCodeError};
-use crate::codec::bits::BitWriter;
+use super::PositionCodeError;
+use crate::codec::bits::{BitReader, BitWriter};
 
 const TOP: u64 = (1 << 32) - 1;
 const HALF: u64 = 1 << 31;
@@ -23,10 +23,65 @@ const QUARTER: u64 = 1 << 30;
 /// Largest total frequency a symbol may be coded with.
 pub(super) const MAX_TOTAL: u32 = 1 << 16;
 
-/// Writes symbols into a [`BitWriter`].
-pub(super) struct Encoder {
+/// The coder's interval `[low, high]`, shared by the encoder and the decoder, which must narrow
+/// and rescale it in lockstep.
+#[derive(Copy, Clone, Debug)]
+struct Interval {
     low: u64,
     high: u64,
+}
+
+/// Which part of the range the interval lay in when it was doubled.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Part {
+    LowerHalf,
+    UpperHalf,
+    MiddleQuarters,
+}
+
+impl Interval {
+    const FULL: Interval = Interval { low: 0, high: TOP };
+
+    /// Narrows the interval to the share `[cum_low, cum_high)` of `total`.
+    fn narrow(&mut self, cum_low: u32, cum_high: u32, total: u32) {
+        let range = self.high - self.low + 1;
+        self.high = self.low + range * u64::from(cum_high) / u64::from(total) - 1;
+        self.low += range * u64::from(cum_low) / u64::from(total);
+    }
+
+    /// If the interval lies in the lower half, the upper half or the middle two quarters, removes
+    /// what lies below that part, doubles the interval and says which part it was.
+    fn rescale(&mut self) -> Option<Part> {
+        let part = if self.high < HALF {
+            Part::LowerHalf
+        } else if self.low >= HALF {
+            Part::UpperHalf
+        } else if self.low >= QUARTER && self.high < 3 * QUARTER {
+            Part::MiddleQuarters
+        } else {
+            return None;
+        };
+        let below = part.offset();
+        self.low = (self.low - below) << 1;
+        self.high = (self.high - below) << 1 | 1;
+        Some(part)
+    }
+}
+
+impl Part {
+    /// The start of the part of the range.
+    fn offset(self) -> u64 {
+        match self {
+            Part::LowerHalf => 0,
+            Part::UpperHalf => HALF,
+            Part::MiddleQuarters => QUARTER,
+        }
+    }
+}
+
+/// Writes symbols into a [`BitWriter`].
+pub(super) struct Encoder {
+    interval: Interval,
     pending: u32,
     out: BitWriter,
 }
@@ -35,8 +90,7 @@ impl Encoder {
     /// An encoder appending to `out`.
     pub(super) fn new(out: BitWriter) -> Encoder {
         Encoder {
-            low: 0,
-            high: TOP,
+            interval: Interval::FULL,
             pending: 0,
             out,
         }
@@ -45,25 +99,13 @@ impl Encoder {
     /// Codes the symbol with cumulative frequencies `[cum_low, cum_high)` out of `total`.
     pub(super) fn encode(&mut self, cum_low: u32, cum_high: u32, total: u32) {
         debug_assert!(cum_low < cum_high && cum_high <= total && total <= MAX_TOTAL);
-        let range = self.high - self.low + 1;
-        self.high = self.low + range * u64::from(cum_high) / u64::from(total) - 1;
-        self.low += range * u64::from(cum_low) / u64::from(total);
-        loop {
-            if self.high < HALF {
-                self.emit(false);
-            } else if self.low >= HALF {
-                self.emit(true);
-                self.low -= HALF;
-                self.high -= HALF;
-            } else if self.low >= QUARTER && self.high < 3 * QUARTER {
-                self.pending += 1;
-                self.low -= QUARTER;
-                self.high -= QUARTER;
-            } else {
-                break;
+        self.interval.narrow(cum_low, cum_high, total);
+        while let Some(part) = self.interval.rescale() {
+            match part {
+                Part::LowerHalf => self.emit(false),
+                Part::UpperHalf => self.emit(true),
+                Part::MiddleQuarters => self.pending += 1,
             }
-            self.low <<= 1;
-            self.high = self.high << 1 | 1;
         }
     }
 
@@ -78,26 +120,24 @@ impl Encoder {
     /// Ends the code: the bits written so far, followed by any bits, decode to the same symbols.
     pub(super) fn finish(mut self) -> BitWriter {
         self.pending += 1;
-        self.emit(self.low >= QUARTER);
+        self.emit(self.interval.low >= QUARTER);
         self.out
     }
 }
 
 /// Reads symbols back; reads past the input's end see zero bits.
 pub(super) struct Decoder<'r, 'a> {
-    low: u64,
-    high: u64,
+    interval: Interval,
     value: u64,
-    bits: &'r mut Bits<'a>,
+    bits: &'r mut BitReader<'a>,
 }
 
 impl<'r, 'a> Decoder<'r, 'a> {
     /// A decoder reading from `bits`, which should be zero-extended.
-    pub(super) fn new(bits: &'r mut Bits<'a>) -> Result<Decoder<'r, 'a>, PositionCodeError> {
+    pub(super) fn new(bits: &'r mut BitReader<'a>) -> Result<Decoder<'r, 'a>, PositionCodeError> {
         let value = bits.read(32)?;
         Ok(Decoder {
-            low: 0,
-            high: TOP,
+            interval: Interval::FULL,
             value,
             bits,
         })
@@ -106,10 +146,11 @@ impl<'r, 'a> Decoder<'r, 'a> {
     /// Where the next symbol's value falls in `0..total`: the symbol is the one whose interval
     /// holds it; pass that interval to [`Decoder::consume`].
     pub(super) fn target(&self, total: u32) -> u32 {
-        let range = self.high - self.low + 1;
+        let Interval { low, high } = self.interval;
+        let range = high - low + 1;
         // The coder keeps low ≤ value ≤ high for any input, so this stays below `total`; the
         // saturating arithmetic and the clamp only guard that reasoning.
-        let offset = self.value.saturating_sub(self.low) + 1;
+        let offset = self.value.saturating_sub(low) + 1;
         let target = (offset * u64::from(total)).saturating_sub(1) / range;
         target.min(u64::from(total.saturating_sub(1))) as u32
     }
@@ -119,25 +160,10 @@ impl<'r, 'a> Decoder<'r, 'a> {
         if cum_low >= cum_high || cum_high > total || total > MAX_TOTAL {
             return Err(PositionCodeError::Invalid("arithmetic code interval"));
         }
-        let range = self.high - self.low + 1;
-        self.high = self.low + range * u64::from(cum_high) / u64::from(total) - 1;
-        self.low += range * u64::from(cum_low) / u64::from(total);
-        loop {
-            if self.high < HALF {
-            } else if self.low >= HALF {
-                self.value = self.value.wrapping_sub(HALF);
-                self.low -= HALF;
-                self.high -= HALF;
-            } else if self.low >= QUARTER && self.high < 3 * QUARTER {
-                self.value = self.value.wrapping_sub(QUARTER);
-                self.low -= QUARTER;
-                self.high -= QUARTER;
-            } else {
-                break;
-            }
-            self.low <<= 1;
-            self.high = self.high << 1 | 1;
-            self.value = (self.value << 1 | u64::from(self.bits.read_bit()?)) & TOP;
+        self.interval.narrow(cum_low, cum_high, total);
+        while let Some(part) = self.interval.rescale() {
+            let value = self.value.wrapping_sub(part.offset());
+            self.value = (value << 1 | u64::from(self.bits.read_bit()?)) & TOP;
         }
         Ok(())
     }
@@ -177,7 +203,7 @@ mod tests {
             "{bits} vs {information}"
         );
         let bytes = w.finish();
-        let mut input = Bits::zero_extended(&bytes);
+        let mut input = BitReader::zero_extended(&bytes);
         let mut dec = Decoder::new(&mut input).unwrap();
         for &s in &symbols {
             let t = dec.target(total);
@@ -193,14 +219,14 @@ mod tests {
         let total = *cum.last().unwrap();
         for seed in 0..200u32 {
             let bytes: Vec<u8> = (0..12u32).map(|i| (seed.wrapping_mul(97) ^ (i * 31)) as u8).collect();
-            let mut input = Bits::zero_extended(&bytes);
+            let mut input = BitReader::zero_extended(&bytes);
             let mut dec = Decoder::new(&mut input).unwrap();
             for _ in 0..100 {
                 let t = dec.target(total);
                 assert!(t < total);
                 let k = (0..4).find(|&k| cum[k] <= t && t < cum[k + 1]).unwrap();
                 dec.consume(cum[k], cum[k + 1], total).unwrap();
-                assert!(dec.low <= dec.value && dec.value <= dec.high);
+                assert!(dec.interval.low <= dec.value && dec.value <= dec.interval.high);
             }
         }
     }

@@ -78,12 +78,14 @@ use std::sync::OnceLock;
 
 use super::arith::{Decoder, Encoder};
 use super::compact_model::{CLOCK_FREQS, PHASE_FREQS, SQUARE_FREQS};
-use super::{ensure_canonical, read_clock7, write_clock7, Bits, PositionCodeError, PositionCodec};
-use crate::codec::bits::BitWriter;
-use crate::position::{Board, Setup};
-use crate::types::{CastlingRights, Color, Piece, Rank, Role, Square};
+use super::{
+    decoded_setup, ensure_canonical, impl_position_codec, read_clock7, read_turn, write_clock7, PositionCodeError,
+};
+use crate::codec::bits::{BitReader, BitWriter};
+use crate::position::Setup;
+use crate::types::{Color, Piece, Rank, Role, Square};
 
-/// The compact code as a [`PositionCodec`].
+/// The compact code as a [`PositionCodec`](super::PositionCodec).
 ///
 /// ```
 /// use chessbits::codec::position::{Compact, PositionCodec};
@@ -92,27 +94,11 @@ use crate::types::{CastlingRights, Color, Piece, Rank, Role, Square};
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Compact;
 
-impl PositionCodec for Compact {
-    fn name(&self) -> &'static str {
-        "compact"
-    }
-
-    fn description(&self) -> &'static str {
-        "arithmetic code of the squares with a model of real games; castling and en passant in the pieces"
-    }
-
-    fn encode(&self, setup: &Setup) -> Result<Vec<u8>, PositionCodeError> {
-        encode(setup)
-    }
-
-    fn encoded_bits(&self, setup: &Setup) -> Result<u64, PositionCodeError> {
-        encoded_bits(setup)
-    }
-
-    fn decode(&self, bytes: &[u8]) -> Result<Setup, PositionCodeError> {
-        decode(bytes)
-    }
-}
+impl_position_codec!(
+    Compact,
+    "compact",
+    "arithmetic code of the squares with a model of real games; castling and en passant in the pieces"
+);
 
 /// Encodes `setup` (see the [module documentation](self) for the layout).
 ///
@@ -146,7 +132,7 @@ pub fn encoded_bits(setup: &Setup) -> Result<u64, PositionCodeError> {
 /// assert!(matches!(compact::decode(&[0xff; 40]), Err(PositionCodeError::Invalid(_))));
 /// ```
 pub fn decode(bytes: &[u8]) -> Result<Setup, PositionCodeError> {
-    let mut bits = Bits::zero_extended(bytes);
+    let mut bits = BitReader::zero_extended(bytes);
     let setup = if bits.read_bit()? {
         read_fallback(&mut bits)?
     } else {
@@ -238,14 +224,7 @@ fn piece_of(sym: u8, sq: Square) -> Option<Piece> {
 
 /// Builds a setup from symbols (checked again by the canonical re-encoding).
 fn setup_from(syms: &[u8; 64], turn: Color, halfmove_clock: u32) -> Result<Setup, PositionCodeError> {
-    let mut setup = Setup {
-        board: Board::empty(),
-        turn,
-        castling: CastlingRights::NONE,
-        ep_square: None,
-        halfmove_clock,
-        fullmove_number: 1,
-    };
+    let mut setup = decoded_setup(turn, halfmove_clock);
     for (sq, &sym) in Square::all().zip(syms) {
         if sym == EMPTY {
             continue;
@@ -467,7 +446,7 @@ fn write(setup: &Setup) -> Result<(Vec<u8>, u64), PositionCodeError> {
     Ok((bytes, bits))
 }
 
-fn read_modeled(bits: &mut Bits<'_>) -> Result<Setup, PositionCodeError> {
+fn read_modeled(bits: &mut BitReader<'_>) -> Result<Setup, PositionCodeError> {
     let mut dec = Decoder::new(bits)?;
     let black = dec.target(2) == 1;
     dec.consume(u32::from(black), u32::from(black) + 1, 2)?;
@@ -512,8 +491,8 @@ fn decode_symbol(dec: &mut Decoder<'_, '_>, freqs: &[u32], total: u32) -> Result
     Err(PositionCodeError::Invalid("arithmetic code value beyond the table"))
 }
 
-fn read_fallback(bits: &mut Bits<'_>) -> Result<Setup, PositionCodeError> {
-    let turn = if bits.read_bit()? { Color::Black } else { Color::White };
+fn read_fallback(bits: &mut BitReader<'_>) -> Result<Setup, PositionCodeError> {
+    let turn = read_turn(bits)?;
     let occupied = bits.read(64)?;
     let mut syms = [EMPTY; 64];
     for (sq, sym) in syms.iter_mut().enumerate() {

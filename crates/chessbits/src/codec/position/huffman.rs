@@ -82,14 +82,18 @@
 //! assert_eq!(huffman::decode(&huffman::encode(&start).unwrap()), Ok(start));
 //! ```
 
-use super::{
-    ensure_canonical, finish_with_end_marker, read_clock7, write_clock7, Bits, PositionCodeError, PositionCodec,
+use super::huffman_board::{
+    check_ep, field_points, read_board, read_role_after_one, write_board, write_role_prefix, Field, SquareCode,
 };
-use crate::codec::bits::BitWriter;
+use super::{
+    code_functions, decoded_setup, impl_position_codec, read_clock7, read_turn, write_clock7, Framing,
+    PositionCodeError,
+};
+use crate::codec::bits::{BitReader, BitWriter};
 use crate::position::{Board, Setup};
-use crate::types::{Bitboard, CastlingRights, Color, Piece, Rank, Role, Square};
+use crate::types::{Bitboard, Color, Piece, Role, Square};
 
-/// The seed's Huffman code as a [`PositionCodec`].
+/// The seed's Huffman code as a [`PositionCodec`](super::PositionCodec).
 ///
 /// ```
 /// use chessbits::codec::position::{Huffman, PositionCodec};
@@ -98,89 +102,47 @@ use crate::types::{Bitboard, CastlingRights, Color, Piece, Rank, Role, Square};
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Huffman;
 
-impl PositionCodec for Huffman {
-    fn name(&self) -> &'static str {
-        "huffman"
-    }
+impl_position_codec!(
+    Huffman,
+    "huffman",
+    "the seed's Huffman code: empty 0, pawn 10c, pieces 1100c to 11111c, fields only when possible"
+);
 
-    fn description(&self) -> &'static str {
-        "the seed's Huffman code: empty 0, pawn 10c, pieces 1100c to 11111c, fields only when possible"
-    }
-
-    fn encode(&self, setup: &Setup) -> Result<Vec<u8>, PositionCodeError> {
-        encode(setup)
-    }
-
-    fn encoded_bits(&self, setup: &Setup) -> Result<u64, PositionCodeError> {
-        encoded_bits(setup)
-    }
-
-    fn decode(&self, bytes: &[u8]) -> Result<Setup, PositionCodeError> {
-        decode(bytes)
-    }
-}
-
-/// Encodes `setup` (see the [module documentation](self) for the layout).
-///
-/// ```
-/// use chessbits::codec::position::{huffman, PositionCodeError};
-/// use chessbits::position::Setup;
-/// use chessbits::types::{CastlingRights, Square};
-/// let mut setup = Setup::standard();
-/// setup.castling = CastlingRights::NONE.with_square(Square::B1); // a Chess960 right
-/// assert!(matches!(huffman::encode(&setup), Err(PositionCodeError::Unsupported(_))));
-/// ```
-pub fn encode(setup: &Setup) -> Result<Vec<u8>, PositionCodeError> {
-    Ok(finish_with_end_marker(write(setup)?))
-}
-
-/// The length of the code of `setup` in bits, without the end marker and padding.
-///
-/// ```
-/// use chessbits::codec::position::huffman;
-/// use chessbits::position::{Board, Setup};
-/// use chessbits::types::{Color, Piece, Role, Square};
-/// let mut setup = Setup::standard();
-/// setup.castling = Default::default();
-/// setup.board = Board::empty();
-/// setup.board.put(Square::A1, Piece::new(Color::White, Role::King));
-/// setup.board.put(Square::C1, Piece::new(Color::Black, Role::King));
-/// // header, white king, one empty square; the black king is implied
-/// assert_eq!(huffman::encoded_bits(&setup), Ok(8 + 6 + 1));
-/// ```
-pub fn encoded_bits(setup: &Setup) -> Result<u64, PositionCodeError> {
-    Ok(write(setup)?.bit_len())
-}
-
-/// Decodes bytes written by [`encode`]; the fullmove number comes back as 1.
-///
-/// ```
-/// use chessbits::codec::position::{huffman, PositionCodeError};
-/// assert!(matches!(huffman::decode(&[0, 0]), Err(PositionCodeError::Invalid(_))));
-/// ```
-pub fn decode(bytes: &[u8]) -> Result<Setup, PositionCodeError> {
-    let setup = read(&mut Bits::before_end_marker(bytes)?)?;
-    ensure_canonical(bytes, setup, encode)
-}
-
-/// A field written inside the board, after the code of square `after`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Field {
-    Castling(Color),
-    EnPassant,
-}
-
-/// The fields and the square after which each comes, for this side to move, in board order.
-fn field_points(turn: Color) -> [(usize, Field); 3] {
-    let ep_after = match turn {
-        Color::White => Square::H7,
-        Color::Black => Square::H4,
-    };
-    [
-        (Square::H1.index(), Field::Castling(Color::White)),
-        (ep_after.index(), Field::EnPassant),
-        (Square::H8.index(), Field::Castling(Color::Black)),
-    ]
+code_functions! {
+    framing: Framing::EndMarker,
+    /// Encodes `setup` (see the [module documentation](self) for the layout).
+    ///
+    /// ```
+    /// use chessbits::codec::position::{huffman, PositionCodeError};
+    /// use chessbits::position::Setup;
+    /// use chessbits::types::{CastlingRights, Square};
+    /// let mut setup = Setup::standard();
+    /// setup.castling = CastlingRights::NONE.with_square(Square::B1); // a Chess960 right
+    /// assert!(matches!(huffman::encode(&setup), Err(PositionCodeError::Unsupported(_))));
+    /// ```
+    encode;
+    /// The length of the code of `setup` in bits, without the end marker and padding.
+    ///
+    /// ```
+    /// use chessbits::codec::position::huffman;
+    /// use chessbits::position::{Board, Setup};
+    /// use chessbits::types::{Color, Piece, Role, Square};
+    /// let mut setup = Setup::standard();
+    /// setup.castling = Default::default();
+    /// setup.board = Board::empty();
+    /// setup.board.put(Square::A1, Piece::new(Color::White, Role::King));
+    /// setup.board.put(Square::C1, Piece::new(Color::Black, Role::King));
+    /// // header, white king, one empty square; the black king is implied
+    /// assert_eq!(huffman::encoded_bits(&setup), Ok(8 + 6 + 1));
+    /// ```
+    encoded_bits;
+    /// Decodes bytes written by [`encode`]; the fullmove number comes back as 1.
+    ///
+    /// ```
+    /// use chessbits::codec::position::{huffman, PositionCodeError};
+    /// assert!(matches!(huffman::decode(&[0, 0]), Err(PositionCodeError::Invalid(_))));
+    /// ```
+    decode;
 }
 
 /// The corners of `color` whose rook could castle: a white rook on a1 or h1 with the white king on
@@ -195,60 +157,6 @@ fn castling_corners(board: &Board, color: Color) -> Bitboard {
     corners & board.by_piece(Piece::new(color, Role::Rook))
 }
 
-/// The seemingly capturable pawns: pawns of the side that just moved on its fourth rank, with the
-/// two squares behind empty and a pawn of `turn` beside them. Only ranks two to four (or five to
-/// seven) are looked at.
-pub(super) fn ep_candidates(board: &Board, turn: Color) -> Bitboard {
-    let mover = !turn;
-    let rank4 = Bitboard::relative_rank(mover, Rank::FOURTH);
-    let pushed = board.by_piece(Piece::new(mover, Role::Pawn)) & rank4;
-    let empty = !board.occupied();
-    // A pawn on rank 4 whose rank 3 and rank 2 squares (its path) are empty.
-    let path_clear = empty.forward(mover) & empty.forward(mover).forward(mover);
-    let ours = board.by_piece(Piece::new(turn, Role::Pawn)) & rank4;
-    let beside = Bitboard(((ours.0 << 1) & !FILE_A) | ((ours.0 >> 1) & !FILE_H));
-    pushed & path_clear & beside
-}
-
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const FILE_H: u64 = FILE_A << 7;
-
-/// Bits of an en passant field with `n` candidates: the fewest that hold 0 to `n`.
-fn ep_width(n: u32) -> u32 {
-    32 - n.leading_zeros()
-}
-
-/// The square an en passant capture of the pawn on `pawn` would land on.
-fn ep_square_behind(pawn: Square, mover: Color) -> Option<Square> {
-    pawn.offset(match mover {
-        Color::White => -8,
-        Color::Black => 8,
-    })
-}
-
-/// Writes field `field` if the board makes it possible; returns whether it did.
-fn write_field(w: &mut BitWriter, setup: &Setup, field: Field) -> bool {
-    match field {
-        Field::Castling(color) => {
-            let corners = castling_corners(&setup.board, color);
-            for sq in corners {
-                w.write_bit(setup.castling.rooks().contains(sq));
-            }
-            corners.any()
-        }
-        Field::EnPassant => {
-            let candidates = ep_candidates(&setup.board, setup.turn);
-            let n = candidates.count();
-            let chosen = candidates
-                .into_iter()
-                .position(|pawn| ep_square_behind(pawn, !setup.turn) == setup.ep_square)
-                .map_or(0, |i| i + 1);
-            w.write(chosen as u64, ep_width(n));
-            n > 0
-        }
-    }
-}
-
 /// Refuses the rights and en passant squares the fields cannot hold.
 fn check_fields(setup: &Setup) -> Result<(), PositionCodeError> {
     let possible = castling_corners(&setup.board, Color::White) | castling_corners(&setup.board, Color::Black);
@@ -257,55 +165,45 @@ fn check_fields(setup: &Setup) -> Result<(), PositionCodeError> {
             "castling right without the king on e1/e8 and the rook on a corner",
         ));
     }
-    if let Some(ep) = setup.ep_square {
-        let candidates = ep_candidates(&setup.board, setup.turn);
-        if !candidates
-            .into_iter()
-            .any(|pawn| ep_square_behind(pawn, !setup.turn) == Some(ep))
-        {
-            return Err(PositionCodeError::Unsupported(
-                "en passant square not behind a pawn that could be taken en passant",
-            ));
+    check_ep(setup)
+}
+
+/// The plain code's squares, pieces and fields for the shared board writer and reader.
+struct Plain;
+
+impl SquareCode for Plain {
+    fn squares(&self) -> Vec<Square> {
+        Square::all().collect()
+    }
+
+    fn fields(&self, turn: Color) -> Vec<(usize, Field)> {
+        field_points(turn).to_vec()
+    }
+
+    fn write_piece(&self, w: &mut BitWriter, piece: Option<Piece>) {
+        let Some(piece) = write_role_prefix(w, piece) else {
+            return;
+        };
+        if matches!(piece.role, Role::Queen | Role::King) {
+            w.write_bit(piece.role == Role::King);
         }
+        w.write_bit(piece.color == Color::White);
     }
-    Ok(())
-}
 
-fn code(role: Role) -> (u64, u32) {
-    match role {
-        Role::Pawn => (0b10, 2),
-        Role::Bishop => (0b1100, 4),
-        Role::Knight => (0b1101, 4),
-        Role::Rook => (0b1110, 4),
-        Role::Queen => (0b11110, 5),
-        Role::King => (0b11111, 5),
+    fn read_piece(&self, r: &mut BitReader<'_>) -> Result<Option<Piece>, PositionCodeError> {
+        if !r.read_bit()? {
+            return Ok(None);
+        }
+        let role = match read_role_after_one(r, true)? {
+            Role::Queen if r.read_bit()? => Role::King,
+            role => role,
+        };
+        let color = if r.read_bit()? { Color::White } else { Color::Black };
+        Ok(Some(Piece::new(color, role)))
     }
-}
 
-/// How many squares the encoder writes (see "Omissions").
-fn squares_written(setup: &Setup) -> usize {
-    let board = &setup.board;
-    let kings = |c: Color| board.by_piece(Piece::new(c, Role::King)).count();
-    if (kings(Color::White) == 0) != (kings(Color::Black) == 0) {
-        return 64;
-    }
-    let mut probe = BitWriter::new();
-    let last_field = field_points(setup.turn)
-        .into_iter()
-        .filter(|&(_, field)| write_field(&mut probe, setup, field))
-        .map(|(after, _)| after)
-        .max();
-    let Some(last_piece) = board.occupied().last() else {
-        return last_field.map_or(0, |p| p + 1);
-    };
-    let q = last_piece.index();
-    let lone_king = board
-        .piece_at(last_piece)
-        .is_some_and(|p| p.role == Role::King && kings(p.color) == 1 && kings(!p.color) >= 1);
-    if lone_king && last_field.map_or(true, |p| p < q) {
-        q
-    } else {
-        (q + 1).max(last_field.map_or(0, |p| p + 1))
+    fn castling_rooks(&self, board: &Board, color: Color) -> Bitboard {
+        castling_corners(board, color)
     }
 }
 
@@ -314,127 +212,14 @@ fn write(setup: &Setup) -> Result<BitWriter, PositionCodeError> {
     let mut w = BitWriter::new();
     w.write_bit(setup.turn == Color::Black);
     write_clock7(&mut w, setup.halfmove_clock);
-    let points = field_points(setup.turn);
-    for sq in Square::all().take(squares_written(setup)) {
-        match setup.board.piece_at(sq) {
-            None => w.write_bit(false),
-            Some(piece) => {
-                let (bits, len) = code(piece.role);
-                w.write(bits, len);
-                w.write_bit(piece.color == Color::White);
-            }
-        }
-        for &(after, field) in &points {
-            if after == sq.index() {
-                write_field(&mut w, setup, field);
-            }
-        }
-    }
+    write_board(&mut w, setup, &Plain);
     Ok(w)
 }
 
-fn read_piece(r: &mut Bits<'_>) -> Result<Option<Piece>, PositionCodeError> {
-    if !r.read_bit()? {
-        return Ok(None);
-    }
-    let role = if !r.read_bit()? {
-        Role::Pawn
-    } else {
-        match r.read(2)? {
-            0b00 => Role::Bishop,
-            0b01 => Role::Knight,
-            0b10 => Role::Rook,
-            _ if r.read_bit()? => Role::King,
-            _ => Role::Queen,
-        }
-    };
-    let color = if r.read_bit()? { Color::White } else { Color::Black };
-    Ok(Some(Piece::new(color, role)))
-}
-
-fn read(r: &mut Bits<'_>) -> Result<Setup, PositionCodeError> {
-    let turn = if r.read_bit()? { Color::Black } else { Color::White };
+fn read(r: &mut BitReader<'_>) -> Result<Setup, PositionCodeError> {
+    let turn = read_turn(r)?;
     let halfmove_clock = read_clock7(r)?;
-    let mut setup = Setup {
-        board: Board::empty(),
-        turn,
-        castling: CastlingRights::NONE,
-        ep_square: None,
-        halfmove_clock,
-        fullmove_number: 1,
-    };
-    let points = field_points(turn);
-    let mut next = 0;
-    for sq in Square::all() {
-        if r.remaining() == 0 {
-            break;
-        }
-        if let Some(piece) = read_piece(r)? {
-            setup.board.put(sq, piece);
-        }
-        for &(after, field) in &points {
-            if after == sq.index() {
-                read_field(r, &mut setup, field)?;
-            }
-        }
-        next = sq.index() + 1;
-    }
-    if r.remaining() > 0 {
-        return Err(PositionCodeError::Invalid("bits left after the board"));
-    }
-    let kingless: Vec<Color> = Color::ALL
-        .into_iter()
-        .filter(|&c| setup.board.by_piece(Piece::new(c, Role::King)).is_empty())
-        .collect();
-    if let ([color], Some(sq)) = (kingless.as_slice(), Square::new(next as u8)) {
-        setup.board.put(sq, Piece::new(*color, Role::King));
-    }
+    let mut setup = decoded_setup(turn, halfmove_clock);
+    read_board(r, &mut setup, &Plain)?;
     Ok(setup)
-}
-
-fn read_field(r: &mut Bits<'_>, setup: &mut Setup, field: Field) -> Result<(), PositionCodeError> {
-    match field {
-        Field::Castling(color) => {
-            for sq in castling_corners(&setup.board, color) {
-                if r.read_bit()? {
-                    setup.castling = setup.castling.with_square(sq);
-                }
-            }
-        }
-        Field::EnPassant => {
-            let candidates = ep_candidates(&setup.board, setup.turn);
-            let chosen = r.read(ep_width(candidates.count()))?;
-            if chosen > 0 {
-                let pawn = candidates
-                    .into_iter()
-                    .nth(chosen as usize - 1)
-                    .ok_or(PositionCodeError::Invalid("en passant number above the candidates"))?;
-                setup.ep_square = ep_square_behind(pawn, !setup.turn);
-            }
-        }
-    }
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn at_most_five_candidates_and_widths() {
-        assert_eq!([0, 1, 2, 3, 4, 5].map(ep_width), [0, 1, 2, 2, 3, 3]);
-        // Black pawns a5 c5 d5 f5 g5 just moved, white pawns b5 e5 h5 beside them.
-        let mut board = Board::empty();
-        for sq in [Square::A5, Square::C5, Square::D5, Square::F5, Square::G5] {
-            board.put(sq, Piece::new(Color::Black, Role::Pawn));
-        }
-        for sq in [Square::B5, Square::E5, Square::H5] {
-            board.put(sq, Piece::new(Color::White, Role::Pawn));
-        }
-        assert_eq!(ep_candidates(&board, Color::White).count(), 5);
-        // A piece on the path removes a candidate.
-        board.put(Square::D7, Piece::new(Color::Black, Role::Knight));
-        assert_eq!(ep_candidates(&board, Color::White).count(), 4);
-        assert_eq!(ep_candidates(&board, Color::Black).count(), 0);
-    }
 }

@@ -80,12 +80,16 @@
 //! assert_eq!(huffman_tuned::decode(&huffman_tuned::encode(&start).unwrap()), Ok(start));
 //! ```
 
-use super::{ensure_canonical, kings, read_clock7, write_clock7, Bits, PositionCodeError, PositionCodec};
-use crate::codec::bits::BitWriter;
+use super::huffman_board::{read_role_after_one, role_prefix};
+use super::{
+    code_functions, decoded_setup, impl_position_codec, kings, read_clock7, read_turn, write_clock7, Framing,
+    PositionCodeError,
+};
+use crate::codec::bits::{BitReader, BitWriter};
 use crate::position::{Board, Setup};
 use crate::types::{Color, File, Piece, Rank, Role, Square};
 
-/// The fine-tuned Huffman code as a [`PositionCodec`].
+/// The fine-tuned Huffman code as a [`PositionCodec`](super::PositionCodec).
 ///
 /// ```
 /// use chessbits::codec::position::{HuffmanTuned, PositionCodec};
@@ -94,69 +98,47 @@ use crate::types::{Color, File, Piece, Rank, Role, Square};
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct HuffmanTuned;
 
-impl PositionCodec for HuffmanTuned {
-    fn name(&self) -> &'static str {
-        "huffman-tuned"
-    }
+impl_position_codec!(
+    HuffmanTuned,
+    "huffman-tuned",
+    "fine-tuned Huffman: kings and castling in 12 bits, runs of empty squares, implied color bits"
+);
 
-    fn description(&self) -> &'static str {
-        "fine-tuned Huffman: kings and castling in 12 bits, runs of empty squares, implied color bits"
-    }
-
-    fn encode(&self, setup: &Setup) -> Result<Vec<u8>, PositionCodeError> {
-        encode(setup)
-    }
-
-    fn encoded_bits(&self, setup: &Setup) -> Result<u64, PositionCodeError> {
-        encoded_bits(setup)
-    }
-
-    fn decode(&self, bytes: &[u8]) -> Result<Setup, PositionCodeError> {
-        decode(bytes)
-    }
-}
-
-/// Encodes `setup` (see the [module documentation](self) for the layout).
-///
-/// ```
-/// use chessbits::codec::position::{huffman_tuned, PositionCodeError};
-/// use chessbits::position::Setup;
-/// use chessbits::types::Square;
-/// let mut setup = Setup::standard();
-/// setup.board.take(Square::E8);
-/// assert!(matches!(huffman_tuned::encode(&setup), Err(PositionCodeError::Unsupported(_))));
-/// ```
-pub fn encode(setup: &Setup) -> Result<Vec<u8>, PositionCodeError> {
-    Ok(write(setup)?.finish())
-}
-
-/// The length of the code of `setup` in bits, without the padding.
-///
-/// ```
-/// use chessbits::codec::position::huffman_tuned;
-/// use chessbits::position::{Board, Setup};
-/// use chessbits::types::{Color, Piece, Role, Square};
-/// let mut setup = Setup::standard();
-/// setup.castling = Default::default();
-/// setup.board = Board::empty();
-/// setup.board.put(Square::E1, Piece::new(Color::White, Role::King));
-/// setup.board.put(Square::E8, Piece::new(Color::Black, Role::King));
-/// // just the header: turn, kings, clock, three option bits
-/// assert_eq!(huffman_tuned::encoded_bits(&setup), Ok(1 + 12 + 7 + 3));
-/// ```
-pub fn encoded_bits(setup: &Setup) -> Result<u64, PositionCodeError> {
-    Ok(write(setup)?.bit_len())
-}
-
-/// Decodes bytes written by [`encode`]; the fullmove number comes back as 1.
-///
-/// ```
-/// use chessbits::codec::position::{huffman_tuned, PositionCodeError};
-/// assert_eq!(huffman_tuned::decode(&[0]), Err(PositionCodeError::Truncated));
-/// ```
-pub fn decode(bytes: &[u8]) -> Result<Setup, PositionCodeError> {
-    let setup = read(&mut Bits::new(bytes))?;
-    ensure_canonical(bytes, setup, encode)
+code_functions! {
+    framing: Framing::Padded,
+    /// Encodes `setup` (see the [module documentation](self) for the layout).
+    ///
+    /// ```
+    /// use chessbits::codec::position::{huffman_tuned, PositionCodeError};
+    /// use chessbits::position::Setup;
+    /// use chessbits::types::Square;
+    /// let mut setup = Setup::standard();
+    /// setup.board.take(Square::E8);
+    /// assert!(matches!(huffman_tuned::encode(&setup), Err(PositionCodeError::Unsupported(_))));
+    /// ```
+    encode;
+    /// The length of the code of `setup` in bits, without the padding.
+    ///
+    /// ```
+    /// use chessbits::codec::position::huffman_tuned;
+    /// use chessbits::position::{Board, Setup};
+    /// use chessbits::types::{Color, Piece, Role, Square};
+    /// let mut setup = Setup::standard();
+    /// setup.castling = Default::default();
+    /// setup.board = Board::empty();
+    /// setup.board.put(Square::E1, Piece::new(Color::White, Role::King));
+    /// setup.board.put(Square::E8, Piece::new(Color::Black, Role::King));
+    /// // just the header: turn, kings, clock, three option bits
+    /// assert_eq!(huffman_tuned::encoded_bits(&setup), Ok(1 + 12 + 7 + 3));
+    /// ```
+    encoded_bits;
+    /// Decodes bytes written by [`encode`]; the fullmove number comes back as 1.
+    ///
+    /// ```
+    /// use chessbits::codec::position::{huffman_tuned, PositionCodeError};
+    /// assert_eq!(huffman_tuned::decode(&[0]), Err(PositionCodeError::Truncated));
+    /// ```
+    decode;
 }
 
 /// The longest run one run code holds.
@@ -214,14 +196,10 @@ impl ColorTracker {
     }
 }
 
+/// The shared prefix codes (a king is never on the board part; the seed gives the queen the king's
+/// code `1111` once kings are stored apart).
 fn piece_code(role: Role, no_pawns: bool) -> (u64, u32) {
-    let (bits, len) = match role {
-        Role::Pawn | Role::King => (0b10, 2),
-        Role::Bishop => (0b1100, 4),
-        Role::Knight => (0b1101, 4),
-        Role::Rook => (0b1110, 4),
-        Role::Queen => (0b1111, 4),
-    };
+    let (bits, len) = role_prefix(role);
     if no_pawns {
         // Without pawns the "not a pawn" bit goes: 1100 → 100 and so on.
         (bits & 0b11 | 0b100, 3)
@@ -404,8 +382,8 @@ fn write_board(w: &mut BitWriter, board: &Board, kings: [Square; 2], options: Op
     }
 }
 
-fn read(r: &mut Bits<'_>) -> Result<Setup, PositionCodeError> {
-    let turn = if r.read_bit()? { Color::Black } else { Color::White };
+fn read(r: &mut BitReader<'_>) -> Result<Setup, PositionCodeError> {
+    let turn = read_turn(r)?;
     let (white_king, black_king, castling) =
         kings::decode(r.read(kings::BITS)? as u16).ok_or(PositionCodeError::Invalid("kings number above 3968"))?;
     let halfmove_clock = read_clock7(r)?;
@@ -452,26 +430,15 @@ fn read(r: &mut Bits<'_>) -> Result<Setup, PositionCodeError> {
     }
     Ok(Setup {
         board,
-        turn,
         castling,
         ep_square,
-        halfmove_clock,
-        fullmove_number: 1,
+        ..decoded_setup(turn, halfmove_clock)
     })
 }
 
 /// The piece whose code started with the 1 just read.
-fn read_piece(r: &mut Bits<'_>, tracker: &ColorTracker, options: Options) -> Result<Piece, PositionCodeError> {
-    let role = if !options.no_pawns && !r.read_bit()? {
-        Role::Pawn
-    } else {
-        match r.read(2)? {
-            0b00 => Role::Bishop,
-            0b01 => Role::Knight,
-            0b10 => Role::Rook,
-            _ => Role::Queen,
-        }
-    };
+fn read_piece(r: &mut BitReader<'_>, tracker: &ColorTracker, options: Options) -> Result<Piece, PositionCodeError> {
+    let role = read_role_after_one(r, !options.no_pawns)?;
     let color = match tracker.implied(role, options.count) {
         Some(color) => color,
         None if r.read_bit()? => Color::White,
@@ -481,7 +448,7 @@ fn read_piece(r: &mut Bits<'_>, tracker: &ColorTracker, options: Options) -> Res
 }
 
 /// The number of empty squares of the code whose first bit, a 0, was just read.
-fn read_gap_after_zero(r: &mut Bits<'_>, runs: bool) -> Result<usize, PositionCodeError> {
+fn read_gap_after_zero(r: &mut BitReader<'_>, runs: bool) -> Result<usize, PositionCodeError> {
     if !runs || peek(r)? {
         return Ok(1);
     }
@@ -495,11 +462,8 @@ fn read_gap_after_zero(r: &mut Bits<'_>, runs: bool) -> Result<usize, PositionCo
 }
 
 /// The next bit, left unread; past the end, a 1 (the end only comes after a piece).
-fn peek(r: &Bits<'_>) -> Result<bool, PositionCodeError> {
-    if r.remaining() == 0 {
-        return Ok(true);
-    }
-    r.clone().read_bit()
+fn peek(r: &BitReader<'_>) -> Result<bool, PositionCodeError> {
+    Ok(r.remaining() == 0 || r.peek_bit()?)
 }
 
 #[cfg(test)]

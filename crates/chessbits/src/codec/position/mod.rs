@@ -1,11 +1,12 @@
 //! Position codes: a [`Setup`] as a short string of bits, and back.
 //!
-//! Four codes, from the simplest to the smallest, all behind one trait, [`PositionCodec`]:
+//! Five codes, from the simplest to the smallest, all behind one trait, [`PositionCodec`]:
 //!
 //! | code | module | idea | start position | bound (game positions) | average: lichess / masters |
 //! |---|---|---|---|---|---|
 //! | `stream` | [`stream`] | 4-bit piece codes, 4-bit codes for runs of empty squares | 160 bits | 272 bits (34 bytes) | 173.5 / 173.6 bits |
 //! | `huffman` | [`huffman`] | the seed's prefix code, an empty square in 1 bit | 176 bits | 204 bits | 140.9 / 137.9 bits |
+//! | `huffman-multi` | [`huffman_multi`] | the seed's multi-table code: a category of home rooks implies them, castling and kings | 146 bits | 203 bits | 130.8 / 131.2 bits |
 //! | `huffman-tuned` | [`huffman_tuned`] | kings and castling apart, runs, implied colors | 139 bits | 190 bits (24 bytes) | 135.4 / 134.1 bits |
 //! | `compact` | [`compact`] | arithmetic code with a model trained on real games | 36 bits | 201 bits | 77.8 / 79.4 bits |
 //!
@@ -14,7 +15,7 @@
 //! compact code's model was trained on the master files only, so the lichess figure is for unseen
 //! games. For comparison, lichess's binary FEN (64 occupancy bits and 4 bits a piece, clocks
 //! apart) takes 157 bits on the lichess games and 154 on the master games. The largest codes met
-//! there: 236, 178, 172 and 193 bits.
+//! there: 236, 178, 176, 172 and 193 bits.
 //!
 //! Each module documents its exact bit layout, which setups it accepts and its worst case.
 //!
@@ -27,9 +28,9 @@
 //! `decode(&encode(&s)?)? == Setup { fullmove_number: 1, ..s }`.
 //!
 //! A code refuses (with [`PositionCodeError::Unsupported`]) the setups it cannot represent, e.g.
-//! Chess960 castling rights in the three seed codes. Every setup of a legal standard chess position
-//! (as [`Position::to_setup`](crate::position::Position::to_setup) gives them) is accepted by all
-//! four.
+//! Chess960 castling rights in the `stream`, `huffman` and `huffman-tuned` codes. Every setup of a
+//! legal standard chess position (as [`Position::to_setup`](crate::position::Position::to_setup)
+//! gives them) is accepted by all five; `huffman-multi` and `compact` accept Chess960 positions too.
 //!
 //! # Canonical decoding
 //!
@@ -42,7 +43,7 @@
 //!
 //! [`PositionCodec::encoded_bits`] is the length of the code itself, the number the worst-case
 //! bounds are about. [`PositionCodec::encode`] adds what is needed to make it bytes: zero padding
-//! up to a whole byte, and for `huffman` a final 1 bit first (its decoder must know exactly where
+//! up to a whole byte, and for `huffman` and `huffman-multi` a final 1 bit first (their decoders must know exactly where
 //! the bits end).
 //!
 //! ```
@@ -60,18 +61,22 @@
 use core::fmt;
 
 use crate::codec::bits::{BitReader, BitWriter, EndOfInput};
-use crate::position::Setup;
+use crate::position::{Board, Setup};
+use crate::types::{CastlingRights, Color};
 
 mod arith;
 pub mod compact;
 mod compact_model;
 pub mod huffman;
+mod huffman_board;
+pub mod huffman_multi;
 pub mod huffman_tuned;
 mod kings;
 pub mod stream;
 
 pub use compact::Compact;
 pub use huffman::Huffman;
+pub use huffman_multi::HuffmanMulti;
 pub use huffman_tuned::HuffmanTuned;
 pub use stream::Stream;
 
@@ -137,14 +142,14 @@ pub trait PositionCodec {
     fn decode(&self, bytes: &[u8]) -> Result<Setup, PositionCodeError>;
 }
 
-/// The four codes, simplest first: for tools that compare them.
+/// The five codes, simplest first: for tools that compare them.
 ///
 /// ```
 /// let names: Vec<_> = chessbits::codec::position::all().iter().map(|c| c.name()).collect();
-/// assert_eq!(names, ["stream", "huffman", "huffman-tuned", "compact"]);
+/// assert_eq!(names, ["stream", "huffman", "huffman-multi", "huffman-tuned", "compact"]);
 /// ```
-pub fn all() -> [&'static dyn PositionCodec; 4] {
-    [&Stream, &Huffman, &HuffmanTuned, &Compact]
+pub fn all() -> [&'static dyn PositionCodec; 5] {
+    [&Stream, &Huffman, &HuffmanMulti, &HuffmanTuned, &Compact]
 }
 
 /// The halfmove clock in the seed's 7 bits: 0 to 126 as they are, 127 followed by the clock in 32
@@ -158,7 +163,7 @@ fn write_clock7(w: &mut BitWriter, clock: u32) {
     }
 }
 
-fn read_clock7(r: &mut Bits<'_>) -> Result<u32, PositionCodeError> {
+fn read_clock7(r: &mut BitReader<'_>) -> Result<u32, PositionCodeError> {
     let short = r.read(7)?;
     if short < 127 {
         Ok(short as u32)
@@ -166,6 +171,121 @@ fn read_clock7(r: &mut Bits<'_>) -> Result<u32, PositionCodeError> {
         Ok(r.read(32)? as u32)
     }
 }
+
+/// A decoded setup before its board and rights are filled in: empty board, no castling rights,
+/// no en passant square, fullmove number 1 (no code stores it).
+fn decoded_setup(turn: Color, halfmove_clock: u32) -> Setup {
+    Setup {
+        board: Board::empty(),
+        turn,
+        castling: CastlingRights::NONE,
+        ep_square: None,
+        halfmove_clock,
+        fullmove_number: 1,
+    }
+}
+
+/// The side to move from its bit (0 White, 1 Black), as every code stores it.
+fn read_turn(r: &mut BitReader<'_>) -> Result<Color, PositionCodeError> {
+    Ok(if r.read_bit()? { Color::Black } else { Color::White })
+}
+
+/// Implements [`PositionCodec`] for a code's unit struct by delegating to the `encode`,
+/// `encoded_bits` and `decode` functions of the module the macro is used in.
+macro_rules! impl_position_codec {
+    ($codec:ty, $name:literal, $description:literal) => {
+        impl $crate::codec::position::PositionCodec for $codec {
+            fn name(&self) -> &'static str {
+                $name
+            }
+
+            fn description(&self) -> &'static str {
+                $description
+            }
+
+            fn encode(
+                &self,
+                setup: &$crate::position::Setup,
+            ) -> Result<Vec<u8>, $crate::codec::position::PositionCodeError> {
+                encode(setup)
+            }
+
+            fn encoded_bits(
+                &self,
+                setup: &$crate::position::Setup,
+            ) -> Result<u64, $crate::codec::position::PositionCodeError> {
+                encoded_bits(setup)
+            }
+
+            fn decode(
+                &self,
+                bytes: &[u8],
+            ) -> Result<$crate::position::Setup, $crate::codec::position::PositionCodeError> {
+                decode(bytes)
+            }
+        }
+    };
+}
+use impl_position_codec;
+
+/// How a code's bits become bytes, and which bits of the bytes its reader sees.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Framing {
+    /// Zero bits up to a whole byte; the reader sees every bit, padding included (the code itself
+    /// tells where it ends).
+    Padded,
+    /// A 1 bit, the end marker, then zero bits up to a whole byte; the reader sees exactly the bits
+    /// before the marker.
+    EndMarker,
+}
+
+impl Framing {
+    fn bytes(self, w: BitWriter) -> Vec<u8> {
+        match self {
+            Framing::Padded => w.finish(),
+            Framing::EndMarker => w.finish_with_end_marker(),
+        }
+    }
+
+    fn reader(self, bytes: &[u8]) -> Result<BitReader<'_>, PositionCodeError> {
+        match self {
+            Framing::Padded => Ok(BitReader::new(bytes)),
+            Framing::EndMarker => {
+                BitReader::before_end_marker(bytes).ok_or(PositionCodeError::Invalid("no end marker"))
+            }
+        }
+    }
+}
+
+/// The public `encode`, `encoded_bits` and `decode` functions of a code module whose private
+/// `write(&Setup) -> Result<BitWriter, _>` and `read(&mut BitReader) -> Result<Setup, _>` do the
+/// work: the bits framed as bytes, and a strict decoder (see [`ensure_canonical`]). Each function
+/// takes the documentation written before its name.
+macro_rules! code_functions {
+    (
+        framing: $framing:expr,
+        $(#[$encode_doc:meta])* encode;
+        $(#[$bits_doc:meta])* encoded_bits;
+        $(#[$decode_doc:meta])* decode;
+    ) => {
+        $(#[$encode_doc])*
+        pub fn encode(setup: &Setup) -> Result<Vec<u8>, PositionCodeError> {
+            Ok($framing.bytes(write(setup)?))
+        }
+
+        $(#[$bits_doc])*
+        pub fn encoded_bits(setup: &Setup) -> Result<u64, PositionCodeError> {
+            Ok(write(setup)?.bit_len())
+        }
+
+        $(#[$decode_doc])*
+        pub fn decode(bytes: &[u8]) -> Result<Setup, PositionCodeError> {
+            let setup = read(&mut $framing.reader(bytes)?)?;
+            $crate::codec::position::ensure_canonical(bytes, setup, encode)
+        }
+    };
+}
+use code_functions;
 
 /// Checks that `bytes` are exactly what the encoder writes for the `decoded` setup: the one check
 /// that makes every decoder strict (see the module documentation).
@@ -184,97 +304,6 @@ fn ensure_canonical(
     }
 }
 
-/// A bit reader limited to the first `len` bits of its input, optionally reading zeros beyond.
-#[derive(Clone, Debug)]
-struct Bits<'a> {
-    reader: BitReader<'a>,
-    len: u64,
-    /// Whether reading past `len` yields zero bits (for codes whose trailing zeros are cut off)
-    /// instead of [`PositionCodeError::Truncated`].
-    zero_extend: bool,
-}
-
-impl<'a> Bits<'a> {
-    /// All bits of `bytes`; reading past them is an error.
-    fn new(bytes: &'a [u8]) -> Bits<'a> {
-        Bits {
-            reader: BitReader::new(bytes),
-            len: bytes.len() as u64 * 8,
-            zero_extend: false,
-        }
-    }
-
-    /// All bits of `bytes`, then zeros for ever.
-    fn zero_extended(bytes: &'a [u8]) -> Bits<'a> {
-        Bits {
-            zero_extend: true,
-            ..Bits::new(bytes)
-        }
-    }
-
-    /// The bits of `bytes` up to their last 1 bit, which ends the code and is not part of it.
-    fn before_end_marker(bytes: &'a [u8]) -> Result<Bits<'a>, PositionCodeError> {
-        let last = bytes
-            .iter()
-            .rposition(|&b| b != 0)
-            .ok_or(PositionCodeError::Invalid("no end marker"))?;
-        let trailing = bytes.get(last).map_or(0, |b| b.trailing_zeros());
-        Ok(Bits {
-            reader: BitReader::new(bytes),
-            len: last as u64 * 8 + 7 - u64::from(trailing),
-            zero_extend: false,
-        })
-    }
-
-    fn read_bit(&mut self) -> Result<bool, PositionCodeError> {
-        if self.reader.position() < self.len {
-            Ok(self.reader.read_bit()?)
-        } else if self.zero_extend {
-            Ok(false)
-        } else {
-            Err(PositionCodeError::Truncated)
-        }
-    }
-
-    fn read(&mut self, n: u32) -> Result<u64, PositionCodeError> {
-        let mut value = 0;
-        for _ in 0..n {
-            value = value << 1 | u64::from(self.read_bit()?);
-        }
-        Ok(value)
-    }
-
-    /// Bits left before the limit.
-    fn remaining(&self) -> u64 {
-        self.len.saturating_sub(self.reader.position())
-    }
-
-    /// Bits read so far.
-    fn position(&self) -> u64 {
-        self.reader.position()
-    }
-
-    /// The position just after the last 1 bit before the limit (the current position if only zero
-    /// bits are left).
-    fn end_of_ones(&self) -> u64 {
-        let mut probe = self.clone();
-        probe.zero_extend = false;
-        let mut end = self.position();
-        while probe.remaining() > 0 {
-            if probe.read_bit() == Ok(true) {
-                end = probe.position();
-            }
-        }
-        end
-    }
-}
-
-/// The bytes of a code that ends with a 1 bit marking its end (see [`Bits::before_end_marker`]).
-fn finish_with_end_marker(mut w: BitWriter) -> Vec<u8> {
-    w.write_bit(true);
-    w.finish()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -286,29 +315,7 @@ mod tests {
             write_clock7(&mut w, clock);
             assert_eq!(w.bit_len(), if clock < 127 { 7 } else { 39 });
             let bytes = w.finish();
-            assert_eq!(read_clock7(&mut Bits::new(&bytes)), Ok(clock));
+            assert_eq!(read_clock7(&mut BitReader::new(&bytes)), Ok(clock));
         }
-    }
-
-    #[test]
-    fn end_marker_gives_exact_length() {
-        for len in 0..20u32 {
-            let mut w = BitWriter::new();
-            w.write(0, len);
-            let bytes = finish_with_end_marker(w);
-            let bits = Bits::before_end_marker(&bytes).unwrap();
-            assert_eq!(bits.remaining(), u64::from(len));
-            assert_eq!(bits.end_of_ones(), 0);
-        }
-        assert!(Bits::before_end_marker(&[0, 0]).is_err());
-    }
-
-    #[test]
-    fn zero_extended_reads_never_end() {
-        let mut bits = Bits::zero_extended(&[0xff]);
-        assert_eq!(bits.read(8), Ok(0xff));
-        assert_eq!(bits.read(64), Ok(0));
-        let mut strict = Bits::new(&[0xff]);
-        assert_eq!(strict.read(9), Err(PositionCodeError::Truncated));
     }
 }

@@ -52,12 +52,15 @@
 //! assert_eq!(stream::decode(&bytes).unwrap(), Setup::standard());
 //! ```
 
-use super::{ensure_canonical, read_clock7, write_clock7, Bits, PositionCodeError, PositionCodec};
-use crate::codec::bits::BitWriter;
+use super::{
+    code_functions, decoded_setup, impl_position_codec, read_clock7, read_turn, write_clock7, Framing,
+    PositionCodeError,
+};
+use crate::codec::bits::{BitReader, BitWriter};
 use crate::position::{Board, Setup};
 use crate::types::{CastlingRights, Color, File, Piece, Rank, Square};
 
-/// The stream-based code as a [`PositionCodec`].
+/// The stream-based code as a [`PositionCodec`](super::PositionCodec).
 ///
 /// ```
 /// use chessbits::codec::position::{PositionCodec, Stream};
@@ -67,27 +70,11 @@ use crate::types::{CastlingRights, Color, File, Piece, Rank, Square};
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct Stream;
 
-impl PositionCodec for Stream {
-    fn name(&self) -> &'static str {
-        "stream"
-    }
-
-    fn description(&self) -> &'static str {
-        "4-bit codes for pieces and runs of empty squares, two bytes of state"
-    }
-
-    fn encode(&self, setup: &Setup) -> Result<Vec<u8>, PositionCodeError> {
-        encode(setup)
-    }
-
-    fn encoded_bits(&self, setup: &Setup) -> Result<u64, PositionCodeError> {
-        encoded_bits(setup)
-    }
-
-    fn decode(&self, bytes: &[u8]) -> Result<Setup, PositionCodeError> {
-        decode(bytes)
-    }
-}
+impl_position_codec!(
+    Stream,
+    "stream",
+    "4-bit codes for pieces and runs of empty squares, two bytes of state"
+);
 
 /// The corner squares of the four castling bits, in layout order: K, Q, k, q.
 const CASTLING_SQUARES: [Square; 4] = [Square::H1, Square::A1, Square::H8, Square::A8];
@@ -97,44 +84,38 @@ const SHORT_GAP: u64 = 11;
 /// Nibble 15: the next nibble gives 4 to 19 empty squares.
 const LONG_GAP: u64 = 15;
 
-/// Encodes `setup` (see the [module documentation](self) for the layout).
-///
-/// ```
-/// use chessbits::codec::position::{stream, PositionCodeError};
-/// use chessbits::position::Setup;
-/// use chessbits::types::Square;
-/// let mut setup = Setup::standard();
-/// setup.ep_square = Some(Square::E4); // not on the sixth rank with White to move
-/// assert!(matches!(stream::encode(&setup), Err(PositionCodeError::Unsupported(_))));
-/// ```
-pub fn encode(setup: &Setup) -> Result<Vec<u8>, PositionCodeError> {
-    Ok(write(setup)?.finish())
-}
-
-/// The length of the code of `setup` in bits.
-///
-/// ```
-/// use chessbits::codec::position::stream;
-/// use chessbits::position::Setup;
-/// let mut setup = Setup::standard();
-/// setup.board = chessbits::position::Board::empty();
-/// // four runs (19 + 19 + 19 + 7 squares) of two nibbles each, then 16 bits of state
-/// assert_eq!(stream::encoded_bits(&setup), Ok(4 * 8 + 16));
-/// ```
-pub fn encoded_bits(setup: &Setup) -> Result<u64, PositionCodeError> {
-    Ok(write(setup)?.bit_len())
-}
-
-/// Decodes bytes written by [`encode`]; the fullmove number comes back as 1.
-///
-/// ```
-/// use chessbits::codec::position::{stream, PositionCodeError};
-/// let bytes = stream::encode(&chessbits::position::Setup::standard()).unwrap();
-/// assert_eq!(stream::decode(&bytes[..10]), Err(PositionCodeError::Truncated));
-/// ```
-pub fn decode(bytes: &[u8]) -> Result<Setup, PositionCodeError> {
-    let setup = read(&mut Bits::new(bytes))?;
-    ensure_canonical(bytes, setup, encode)
+code_functions! {
+    framing: Framing::Padded,
+    /// Encodes `setup` (see the [module documentation](self) for the layout).
+    ///
+    /// ```
+    /// use chessbits::codec::position::{stream, PositionCodeError};
+    /// use chessbits::position::Setup;
+    /// use chessbits::types::Square;
+    /// let mut setup = Setup::standard();
+    /// setup.ep_square = Some(Square::E4); // not on the sixth rank with White to move
+    /// assert!(matches!(stream::encode(&setup), Err(PositionCodeError::Unsupported(_))));
+    /// ```
+    encode;
+    /// The length of the code of `setup` in bits.
+    ///
+    /// ```
+    /// use chessbits::codec::position::stream;
+    /// use chessbits::position::Setup;
+    /// let mut setup = Setup::standard();
+    /// setup.board = chessbits::position::Board::empty();
+    /// // four runs (19 + 19 + 19 + 7 squares) of two nibbles each, then 16 bits of state
+    /// assert_eq!(stream::encoded_bits(&setup), Ok(4 * 8 + 16));
+    /// ```
+    encoded_bits;
+    /// Decodes bytes written by [`encode`]; the fullmove number comes back as 1.
+    ///
+    /// ```
+    /// use chessbits::codec::position::{stream, PositionCodeError};
+    /// let bytes = stream::encode(&chessbits::position::Setup::standard()).unwrap();
+    /// assert_eq!(stream::decode(&bytes[..10]), Err(PositionCodeError::Truncated));
+    /// ```
+    decode;
 }
 
 fn write(setup: &Setup) -> Result<BitWriter, PositionCodeError> {
@@ -191,7 +172,7 @@ fn corner_squares() -> crate::types::Bitboard {
         .fold(crate::types::Bitboard::EMPTY, |bb, &sq| bb.with(sq))
 }
 
-fn read(r: &mut Bits<'_>) -> Result<Setup, PositionCodeError> {
+fn read(r: &mut BitReader<'_>) -> Result<Setup, PositionCodeError> {
     let mut board = Board::empty();
     let mut next = 0u64;
     while next < 64 {
@@ -212,7 +193,7 @@ fn read(r: &mut Bits<'_>) -> Result<Setup, PositionCodeError> {
         return Err(PositionCodeError::Invalid("the board codes cover more than 64 squares"));
     }
 
-    let turn = if r.read_bit()? { Color::Black } else { Color::White };
+    let turn = read_turn(r)?;
     let mut castling = CastlingRights::NONE;
     for sq in CASTLING_SQUARES {
         if r.read_bit()? {
@@ -230,11 +211,9 @@ fn read(r: &mut Bits<'_>) -> Result<Setup, PositionCodeError> {
     let halfmove_clock = read_clock7(r)?;
     Ok(Setup {
         board,
-        turn,
         castling,
         ep_square,
-        halfmove_clock,
-        fullmove_number: 1,
+        ..decoded_setup(turn, halfmove_clock)
     })
 }
 
