@@ -273,6 +273,7 @@ pub(super) struct Info {
 
 impl Info {
     /// Prepares the features of `pos` given the opponent's last move and our own last move.
+    #[inline(never)]
     pub fn new(pos: &Position, last: Option<PlyMemory>, own_last: Option<PlyMemory>) -> Info {
         let board = pos.board();
         let us = pos.turn();
@@ -514,6 +515,158 @@ impl Info {
         });
         let undo = (self.own_to == f && self.own_from == t) as usize;
         terms.flat(HISTORY + (history as usize).min(2) * 2 + undo);
+    }
+}
+
+/// King distance between every two squares: `DISTANCE[a][b]`.
+static DISTANCE: [[u8; 64]; 64] = distances();
+
+const fn distances() -> [[u8; 64]; 64] {
+    let mut table = [[0u8; 64]; 64];
+    let mut a: usize = 0;
+    while a < 64 {
+        let mut b: usize = 0;
+        while b < 64 {
+            let df = (a % 8).abs_diff(b % 8);
+            let dr = (a / 8).abs_diff(b / 8);
+            table[a][b] = if df > dr { df as u8 } else { dr as u8 };
+            b += 1;
+        }
+        a += 1;
+    }
+    table
+}
+
+/// Move kinds the fast scorer leaves to [`Info::move_terms`]: castles (2, 3) and promotions (8..16).
+const SLOW_KINDS: u32 = 0xFF0C;
+
+/// What the fast scorer needs of one square left (one moving piece), prepared once per position
+/// by [`Info::origin`]: every term of [`Info::move_terms`] that depends on the square left only,
+/// folded into offsets, masks and values, so that scoring a move is a few loads.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Origin {
+    /// [`Info::origin_terms`], phase-blended (1/256 bit).
+    pub score: i32,
+    /// `PST_TO + role · 128`.
+    pst_to: u32,
+    /// `OPENING + bucket · 768 + 384 + role · 64` (meaningless without opening tables).
+    opening_to: u32,
+    /// `TACTICS + role · 144 + threatened(from) · 2`.
+    tactics: u32,
+    /// `near_last_to + role · 32`.
+    near_to: u32,
+    /// `from · 64`: this piece's row of the history table.
+    history_row: u32,
+    /// Our last move's origin if this piece made it (so moving back undoes it), else 64.
+    undo_to: u32,
+    /// The parameter value of a new threat by this role.
+    threat_value: i32,
+    /// Squares reached by a non-capture that our pieces defend (attacked twice for a piece, once
+    /// for a pawn push).
+    quiet_defenders: u64,
+    /// [`Info::cheaper_attacks`] of the role.
+    cheaper: u64,
+    /// Squares where the move gives direct check (for the king: all squares if we may castle).
+    check: u64,
+    /// The threat squares of the role, or none if the square left is one already.
+    new_threats: u64,
+    /// A discoverer: its moves take the generic path.
+    slow: bool,
+}
+
+impl Info {
+    /// The [`Origin`] of the piece `role` on `from`.
+    #[inline(always)]
+    pub fn origin(&self, role: Role, from: Square, params: &[i8]) -> Origin {
+        let r = role.index();
+        let f = from.index();
+        let threats = self.threat_squares[r];
+        let value = |param: usize| params.get(param).map_or(0, |&v| i32::from(v));
+        Origin {
+            score: 0,
+            pst_to: (PST_TO + r * 128) as u32,
+            opening_to: self.opening.map_or(0, |opening| opening + 6 * 64 + r * 64) as u32,
+            tactics: (TACTICS + r * 144 + bit(self.threatened, f) * 2) as u32,
+            near_to: (self.near_last_to + r * 32) as u32,
+            history_row: (f * 64) as u32,
+            undo_to: if self.own_to == f { self.own_from as u32 } else { 64 },
+            threat_value: value(THREAT + r),
+            quiet_defenders: if role == Role::Pawn {
+                self.our_attacks
+            } else {
+                self.our_double_attacks
+            },
+            cheaper: self.cheaper_attacks[r],
+            check: if role == Role::King {
+                if self.can_castle {
+                    !0
+                } else {
+                    0
+                }
+            } else {
+                self.check_squares[r]
+            },
+            new_threats: if bit(threats, f) != 0 { 0 } else { threats },
+            slow: bit(self.discoverers, f) != 0,
+        }
+    }
+
+    /// The part of a move's score that [`Info::move_terms`] gives (1/256 bit), the same integer,
+    /// computed from the prepared `origin` of its square left for every move but castles,
+    /// promotions and moves of a discoverer. `history` is this side's table (`from · 64 + to`)
+    /// and `params` the parameter table padded to a power of two.
+    #[inline(always)]
+    pub fn fast_move_score<const N: usize>(
+        &self,
+        board: &Board,
+        origin: &Origin,
+        m: Move,
+        history: &[u8; 4096],
+        params: &[i8; N],
+    ) -> Option<i32> {
+        const { assert!(N.is_power_of_two()) };
+        let bits = u32::from(m.bits());
+        let kind = bits >> 12;
+        if (SLOW_KINDS >> kind) & 1 != 0 || origin.slow {
+            return None;
+        }
+        // In range by the mask: no bounds check, no panic.
+        let param = |index: u32| i32::from(params[index as usize & (N - 1)]);
+        let t = (bits & 63) as usize;
+        let relative = (t ^ self.flip) as u32;
+        let mg = param(origin.pst_to + relative * 2);
+        let eg = param(origin.pst_to + relative * 2 + 1);
+        let mut flat = 0;
+        if self.opening.is_some() {
+            flat += param(origin.opening_to + relative);
+        }
+        let capture = (kind >> 2) & 1;
+        let (victim, defenders) = if capture != 0 {
+            // En passant finds no piece on the target square but takes a pawn.
+            let victim = board
+                .role_at(Square::from_index_masked(t as u32))
+                .map_or(1, |v| v.index().min(4) + 1);
+            (victim, self.our_double_attacks)
+        } else {
+            (0, origin.quiet_defenders)
+        };
+        let key = bit(self.their_attacks, t)
+            | bit(self.their_pawn_attacks, t) << 1
+            | bit(origin.cheaper, t) << 2
+            | bit(defenders, t) << 3
+            | bit(self.their_double_attacks, t) << 4;
+        let danger = u32::from(DANGER_CLASS[key]);
+        flat += param(origin.tactics + victim as u32 * 24 + danger * 4 + bit(origin.check, t) as u32);
+        if bit(origin.new_threats, t) != 0 {
+            flat += origin.threat_value;
+        }
+        if self.last_to < 64 {
+            let distance = DISTANCE[self.last_to & 63][t];
+            flat += param(origin.near_to + capture * 16 + u32::from(distance));
+        }
+        let played = u32::from(history[(origin.history_row as usize + t) & 4095].min(2));
+        flat += param(HISTORY as u32 + played * 2 + (origin.undo_to == t as u32) as u32);
+        Some(16 * flat + self.phase * mg + (16 - self.phase) * eg)
     }
 }
 
