@@ -64,6 +64,14 @@ fn main() {
         .filter(|_| run("lichess-decode"))
         .map(|moves| lichess::encode_game(&start, moves).expect("legal game"))
         .collect();
+    if run("entropy-decode") {
+        // FNV-1a of every code: equal before and after a change that must keep the format.
+        let hash = encoded.iter().flatten().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+        let size: usize = encoded.iter().map(Vec::len).sum();
+        println!("entropy codes: {size} bytes, FNV-1a {hash:016x}");
+    }
     let mut bytes = Vec::new();
     let mut decoded = Vec::new();
     let report = |name: &str, rate: f64| println!("{name:<16} {:.3} M plies/s", rate / 1e6);

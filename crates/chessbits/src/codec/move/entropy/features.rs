@@ -2,15 +2,18 @@
 //! per position. One generic function lists the terms of a move; the coder sums parameters through
 //! it, the offline tuner records them through it, so both always see the same features.
 //!
-//! Speed notes: the attack maps are built with Kogge-Stone fills (shifts and masks, no table
-//! lookups, so no cache misses on the large slider tables), and a feature that is off adds the
-//! always-zero parameter [`NONE`](layout::NONE) instead of branching, so scoring a move is mostly
-//! straight-line code. See the parent module's docs for the feature list and formulas.
+//! Speed notes: the attack maps are built one piece at a time with the library's attack tables
+//! (the move generator just used them, so they are in cache; this measured cheaper than
+//! Kogge-Stone fills of whole piece sets). The coder scores a move with
+//! [`Info::fast_move_score`], which folds everything that depends on the square left into an
+//! [`Origin`] once per moving piece; castles, promotions and discovered checks take the generic
+//! [`Info::move_terms`], which the tuner also uses (a test checks both give the same integers).
+//! See the parent module's docs for the feature list and formulas.
 
 use crate::attacks;
 use crate::moves::Move;
 use crate::position::{Board, Position};
-use crate::types::{Color, Role, Square};
+use crate::types::{Bitboard, Color, Role, Square};
 
 /// Parameter offsets. Tapered tables hold two parameters per entry: middle game, then end game.
 ///
@@ -75,55 +78,6 @@ pub(super) struct PlyMemory {
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = 0x8080_8080_8080_8080;
-
-/// Kogge-Stone occluded fill: the squares `S`-steps away from `gen` (step in square index,
-/// positive = towards h8) that a slider reaches through `empty`; `MASK` removes file wrap-around.
-#[inline(always)]
-fn slide<const S: i32, const MASK: u64>(gen: u64, empty: u64) -> u64 {
-    #[inline(always)]
-    fn sh<const S: i32>(x: u64, k: i32) -> u64 {
-        if S > 0 {
-            x << (S * k)
-        } else {
-            x >> (-S * k)
-        }
-    }
-    let mut g = gen;
-    let mut p = empty & MASK;
-    g |= p & sh::<S>(g, 1);
-    p &= sh::<S>(p, 1);
-    g |= p & sh::<S>(g, 2);
-    p &= sh::<S>(p, 2);
-    g |= p & sh::<S>(g, 4);
-    sh::<S>(g, 1) & MASK
-}
-
-/// Diagonal attacks of the sliders `gen`, one set per direction.
-#[inline(always)]
-fn diagonal_rays(gen: u64, empty: u64) -> [u64; 4] {
-    [
-        slide::<9, { !FILE_A }>(gen, empty),
-        slide::<7, { !FILE_H }>(gen, empty),
-        slide::<-7, { !FILE_A }>(gen, empty),
-        slide::<-9, { !FILE_H }>(gen, empty),
-    ]
-}
-
-/// Straight attacks of the sliders `gen`, one set per direction.
-#[inline(always)]
-fn straight_rays(gen: u64, empty: u64) -> [u64; 4] {
-    [
-        slide::<8, { !0 }>(gen, empty),
-        slide::<-8, { !0 }>(gen, empty),
-        slide::<1, { !FILE_A }>(gen, empty),
-        slide::<-1, { !FILE_H }>(gen, empty),
-    ]
-}
-
-#[inline(always)]
-fn union(sets: [u64; 4]) -> u64 {
-    sets[0] | sets[1] | sets[2] | sets[3]
-}
 
 /// Knight attacks of every knight in `knights`, one set per jump (two knights never reach the same
 /// square with the same jump, so the sets count attackers exactly).
@@ -279,7 +233,6 @@ impl Info {
         let us = pos.turn();
         let them = !us;
         let occupied = board.occupied().0;
-        let empty = !occupied;
         let ours = board.by_color(us).0;
         let theirs = board.by_color(them).0;
         let pawns = board.by_role(Role::Pawn).0;
@@ -292,49 +245,52 @@ impl Info {
         let material = (knights | bishops).count_ones() + 2 * rooks.count_ones() + 4 * queens.count_ones();
         let phase = (material.min(24) as i32 * 16 + 12) / 24;
 
-        // Their attacks, keeping minor pieces and rooks apart for the cheaper-attacker test.
+        // Their attacks, keeping minor pieces and rooks apart for the cheaper-attacker test. One
+        // attack set per piece: each (attacker, square) pair counts once, as it should.
+        let occ = board.occupied();
         let mut cover = Coverage::default();
         let (west, east) = pawn_captures(them, pawns & theirs);
         cover.add(west);
         cover.add(east);
         let mut minor = 0;
-        for set in knight_jumps(knights & theirs) {
+        for sq in Bitboard(knights & theirs) {
+            let set = attacks::knight(sq).0;
             cover.add(set);
             minor |= set;
         }
-        for set in diagonal_rays(bishops & theirs, empty) {
+        for sq in Bitboard(bishops & theirs) {
+            let set = attacks::bishop(sq, occ).0;
             cover.add(set);
             minor |= set;
         }
         let mut rook_attacks = 0;
-        for set in straight_rays(rooks & theirs, empty) {
+        for sq in Bitboard(rooks & theirs) {
+            let set = attacks::rook(sq, occ).0;
             cover.add(set);
             rook_attacks |= set;
         }
-        for set in diagonal_rays(queens & theirs, empty) {
-            cover.add(set);
-        }
-        for set in straight_rays(queens & theirs, empty) {
-            cover.add(set);
+        for sq in Bitboard(queens & theirs) {
+            cover.add(attacks::queen(sq, occ).0);
         }
         let their_king = pos.king(them);
         cover.add(attacks::king(their_king).0);
         let (their_attacks, their_double_attacks, their_pawn_attacks) = (cover.once, cover.twice, west | east);
 
-        // Ours: queens fill together with bishops and rooks (a slider blocks the one behind it,
-        // so one set per direction still counts attackers exactly).
         let mut cover = Coverage::default();
         let (west, east) = pawn_captures(us, pawns & ours);
         cover.add(west);
         cover.add(east);
-        for set in knight_jumps(knights & ours) {
-            cover.add(set);
+        for sq in Bitboard(knights & ours) {
+            cover.add(attacks::knight(sq).0);
         }
-        for set in diagonal_rays((bishops | queens) & ours, empty) {
-            cover.add(set);
+        for sq in Bitboard(bishops & ours) {
+            cover.add(attacks::bishop(sq, occ).0);
         }
-        for set in straight_rays((rooks | queens) & ours, empty) {
-            cover.add(set);
+        for sq in Bitboard(rooks & ours) {
+            cover.add(attacks::rook(sq, occ).0);
+        }
+        for sq in Bitboard(queens & ours) {
+            cover.add(attacks::queen(sq, occ).0);
         }
         cover.add(attacks::king(pos.king(us)).0);
         let (our_attacks, our_double_attacks) = (cover.once, cover.twice);
@@ -346,24 +302,12 @@ impl Info {
             & !kings;
 
         let attacked_by_last = match last.and_then(|l| board.piece_at(l.to).map(|p| (l.to, p))) {
-            Some((sq, piece)) if piece.color == them => {
-                let at = 1u64 << sq.index();
-                let reach = match piece.role {
-                    Role::Pawn => attacks::pawn(them, sq).0,
-                    Role::Knight => attacks::knight(sq).0,
-                    Role::Bishop => union(diagonal_rays(at, empty)),
-                    Role::Rook => union(straight_rays(at, empty)),
-                    Role::Queen => union(diagonal_rays(at, empty)) | union(straight_rays(at, empty)),
-                    Role::King => attacks::king(sq).0,
-                };
-                reach & ours
-            }
+            Some((sq, piece)) if piece.color == them => attacks::attacks(piece, sq, occ).0 & ours,
             _ => 0,
         };
 
-        let king_bit = 1u64 << their_king.index();
-        let bishop_checks = union(diagonal_rays(king_bit, empty));
-        let rook_checks = union(straight_rays(king_bit, empty));
+        let bishop_checks = attacks::bishop(their_king, occ).0;
+        let rook_checks = attacks::rook(their_king, occ).0;
         let check_squares = [
             attacks::pawn(them, their_king).0,
             attacks::knight(their_king).0,
@@ -393,12 +337,24 @@ impl Info {
         let for_minors = (theirs & (rooks | queens)) | loose;
         let for_rooks = (theirs & queens) | loose;
         let (west, east) = pawn_captures(them, for_pawns);
-        let rook_lines = union(straight_rays(for_rooks, empty));
-        let loose_lines = union(diagonal_rays(loose, empty)) | union(straight_rays(loose, empty));
+        // Rook and queen targets include the loose pieces, and minor targets include both.
+        let (mut bishop_lines, mut rook_lines, mut loose_lines) = (0, 0, 0);
+        for sq in Bitboard(for_minors) {
+            let diagonal = attacks::bishop(sq, occ).0;
+            bishop_lines |= diagonal;
+            let at = 1u64 << sq.index();
+            if for_rooks & at != 0 {
+                let straight = attacks::rook(sq, occ).0;
+                rook_lines |= straight;
+                if loose & at != 0 {
+                    loose_lines |= diagonal | straight;
+                }
+            }
+        }
         let threat_squares = [
             west | east,
             knight_jumps(for_minors).iter().fold(0, |a, &b| a | b),
-            union(diagonal_rays(for_minors, empty)),
+            bishop_lines,
             rook_lines,
             loose_lines,
             0,
@@ -673,31 +629,19 @@ impl Info {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::Bitboard;
 
     #[test]
-    fn fills_match_the_attack_tables() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        for _ in 0..2000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let occupied = x & x.rotate_left(17);
-            for sq in Square::all() {
-                let at = 1u64 << sq.index();
-                let bishop = union(diagonal_rays(at, !occupied));
-                let rook = union(straight_rays(at, !occupied));
-                assert_eq!(bishop, attacks::bishop(sq, Bitboard(occupied)).0);
-                assert_eq!(rook, attacks::rook(sq, Bitboard(occupied)).0);
-                let knights: u64 = knight_jumps(at).iter().fold(0, |a, &b| a | b);
-                assert_eq!(knights, attacks::knight(sq).0);
-                for color in Color::ALL {
-                    let (w, e) = pawn_captures(color, at);
-                    assert_eq!(w | e, attacks::pawn(color, sq).0);
-                }
-                assert_eq!(LINES[0][sq.index()], attacks::bishop(sq, Bitboard::EMPTY).0);
-                assert_eq!(LINES[1][sq.index()], attacks::rook(sq, Bitboard::EMPTY).0);
+    fn leaper_fills_match_the_attack_tables() {
+        for sq in Square::all() {
+            let at = 1u64 << sq.index();
+            let knights: u64 = knight_jumps(at).iter().fold(0, |a, &b| a | b);
+            assert_eq!(knights, attacks::knight(sq).0);
+            for color in Color::ALL {
+                let (w, e) = pawn_captures(color, at);
+                assert_eq!(w | e, attacks::pawn(color, sq).0);
             }
+            assert_eq!(LINES[0][sq.index()], attacks::bishop(sq, Bitboard::EMPTY).0);
+            assert_eq!(LINES[1][sq.index()], attacks::rook(sq, Bitboard::EMPTY).0);
         }
     }
 
