@@ -2,15 +2,18 @@
 //! per position. One generic function lists the terms of a move; the coder sums parameters through
 //! it, the offline tuner records them through it, so both always see the same features.
 //!
-//! Speed notes: the attack maps are built with Kogge-Stone fills (shifts and masks, no table
-//! lookups, so no cache misses on the large slider tables), and a feature that is off adds the
-//! always-zero parameter [`NONE`](layout::NONE) instead of branching, so scoring a move is mostly
-//! straight-line code. See the parent module's docs for the feature list and formulas.
+//! Speed notes: the attack maps are built one piece at a time with the library's attack tables
+//! (the move generator just used them, so they are in cache; this measured cheaper than
+//! Kogge-Stone fills of whole piece sets). The coder scores a move with
+//! [`Info::fast_move_score`], which folds everything that depends on the square left into an
+//! [`Origin`] once per moving piece; castles, promotions and discovered checks take the generic
+//! [`Info::move_terms`], which the tuner also uses (a test checks both give the same integers).
+//! See the parent module's docs for the feature list and formulas.
 
 use crate::attacks;
 use crate::moves::Move;
 use crate::position::{Board, Position};
-use crate::types::{Color, Role, Square};
+use crate::types::{Bitboard, Color, Role, Square};
 
 /// Parameter offsets. Tapered tables hold two parameters per entry: middle game, then end game.
 ///
@@ -75,55 +78,6 @@ pub(super) struct PlyMemory {
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = 0x8080_8080_8080_8080;
-
-/// Kogge-Stone occluded fill: the squares `S`-steps away from `gen` (step in square index,
-/// positive = towards h8) that a slider reaches through `empty`; `MASK` removes file wrap-around.
-#[inline(always)]
-fn slide<const S: i32, const MASK: u64>(gen: u64, empty: u64) -> u64 {
-    #[inline(always)]
-    fn sh<const S: i32>(x: u64, k: i32) -> u64 {
-        if S > 0 {
-            x << (S * k)
-        } else {
-            x >> (-S * k)
-        }
-    }
-    let mut g = gen;
-    let mut p = empty & MASK;
-    g |= p & sh::<S>(g, 1);
-    p &= sh::<S>(p, 1);
-    g |= p & sh::<S>(g, 2);
-    p &= sh::<S>(p, 2);
-    g |= p & sh::<S>(g, 4);
-    sh::<S>(g, 1) & MASK
-}
-
-/// Diagonal attacks of the sliders `gen`, one set per direction.
-#[inline(always)]
-fn diagonal_rays(gen: u64, empty: u64) -> [u64; 4] {
-    [
-        slide::<9, { !FILE_A }>(gen, empty),
-        slide::<7, { !FILE_H }>(gen, empty),
-        slide::<-7, { !FILE_A }>(gen, empty),
-        slide::<-9, { !FILE_H }>(gen, empty),
-    ]
-}
-
-/// Straight attacks of the sliders `gen`, one set per direction.
-#[inline(always)]
-fn straight_rays(gen: u64, empty: u64) -> [u64; 4] {
-    [
-        slide::<8, { !0 }>(gen, empty),
-        slide::<-8, { !0 }>(gen, empty),
-        slide::<1, { !FILE_A }>(gen, empty),
-        slide::<-1, { !FILE_H }>(gen, empty),
-    ]
-}
-
-#[inline(always)]
-fn union(sets: [u64; 4]) -> u64 {
-    sets[0] | sets[1] | sets[2] | sets[3]
-}
 
 /// Knight attacks of every knight in `knights`, one set per jump (two knights never reach the same
 /// square with the same jump, so the sets count attackers exactly).
@@ -273,12 +227,12 @@ pub(super) struct Info {
 
 impl Info {
     /// Prepares the features of `pos` given the opponent's last move and our own last move.
+    #[inline(never)]
     pub fn new(pos: &Position, last: Option<PlyMemory>, own_last: Option<PlyMemory>) -> Info {
         let board = pos.board();
         let us = pos.turn();
         let them = !us;
         let occupied = board.occupied().0;
-        let empty = !occupied;
         let ours = board.by_color(us).0;
         let theirs = board.by_color(them).0;
         let pawns = board.by_role(Role::Pawn).0;
@@ -291,49 +245,52 @@ impl Info {
         let material = (knights | bishops).count_ones() + 2 * rooks.count_ones() + 4 * queens.count_ones();
         let phase = (material.min(24) as i32 * 16 + 12) / 24;
 
-        // Their attacks, keeping minor pieces and rooks apart for the cheaper-attacker test.
+        // Their attacks, keeping minor pieces and rooks apart for the cheaper-attacker test. One
+        // attack set per piece: each (attacker, square) pair counts once, as it should.
+        let occ = board.occupied();
         let mut cover = Coverage::default();
         let (west, east) = pawn_captures(them, pawns & theirs);
         cover.add(west);
         cover.add(east);
         let mut minor = 0;
-        for set in knight_jumps(knights & theirs) {
+        for sq in Bitboard(knights & theirs) {
+            let set = attacks::knight(sq).0;
             cover.add(set);
             minor |= set;
         }
-        for set in diagonal_rays(bishops & theirs, empty) {
+        for sq in Bitboard(bishops & theirs) {
+            let set = attacks::bishop(sq, occ).0;
             cover.add(set);
             minor |= set;
         }
         let mut rook_attacks = 0;
-        for set in straight_rays(rooks & theirs, empty) {
+        for sq in Bitboard(rooks & theirs) {
+            let set = attacks::rook(sq, occ).0;
             cover.add(set);
             rook_attacks |= set;
         }
-        for set in diagonal_rays(queens & theirs, empty) {
-            cover.add(set);
-        }
-        for set in straight_rays(queens & theirs, empty) {
-            cover.add(set);
+        for sq in Bitboard(queens & theirs) {
+            cover.add(attacks::queen(sq, occ).0);
         }
         let their_king = pos.king(them);
         cover.add(attacks::king(their_king).0);
         let (their_attacks, their_double_attacks, their_pawn_attacks) = (cover.once, cover.twice, west | east);
 
-        // Ours: queens fill together with bishops and rooks (a slider blocks the one behind it,
-        // so one set per direction still counts attackers exactly).
         let mut cover = Coverage::default();
         let (west, east) = pawn_captures(us, pawns & ours);
         cover.add(west);
         cover.add(east);
-        for set in knight_jumps(knights & ours) {
-            cover.add(set);
+        for sq in Bitboard(knights & ours) {
+            cover.add(attacks::knight(sq).0);
         }
-        for set in diagonal_rays((bishops | queens) & ours, empty) {
-            cover.add(set);
+        for sq in Bitboard(bishops & ours) {
+            cover.add(attacks::bishop(sq, occ).0);
         }
-        for set in straight_rays((rooks | queens) & ours, empty) {
-            cover.add(set);
+        for sq in Bitboard(rooks & ours) {
+            cover.add(attacks::rook(sq, occ).0);
+        }
+        for sq in Bitboard(queens & ours) {
+            cover.add(attacks::queen(sq, occ).0);
         }
         cover.add(attacks::king(pos.king(us)).0);
         let (our_attacks, our_double_attacks) = (cover.once, cover.twice);
@@ -345,24 +302,12 @@ impl Info {
             & !kings;
 
         let attacked_by_last = match last.and_then(|l| board.piece_at(l.to).map(|p| (l.to, p))) {
-            Some((sq, piece)) if piece.color == them => {
-                let at = 1u64 << sq.index();
-                let reach = match piece.role {
-                    Role::Pawn => attacks::pawn(them, sq).0,
-                    Role::Knight => attacks::knight(sq).0,
-                    Role::Bishop => union(diagonal_rays(at, empty)),
-                    Role::Rook => union(straight_rays(at, empty)),
-                    Role::Queen => union(diagonal_rays(at, empty)) | union(straight_rays(at, empty)),
-                    Role::King => attacks::king(sq).0,
-                };
-                reach & ours
-            }
+            Some((sq, piece)) if piece.color == them => attacks::attacks(piece, sq, occ).0 & ours,
             _ => 0,
         };
 
-        let king_bit = 1u64 << their_king.index();
-        let bishop_checks = union(diagonal_rays(king_bit, empty));
-        let rook_checks = union(straight_rays(king_bit, empty));
+        let bishop_checks = attacks::bishop(their_king, occ).0;
+        let rook_checks = attacks::rook(their_king, occ).0;
         let check_squares = [
             attacks::pawn(them, their_king).0,
             attacks::knight(their_king).0,
@@ -392,12 +337,24 @@ impl Info {
         let for_minors = (theirs & (rooks | queens)) | loose;
         let for_rooks = (theirs & queens) | loose;
         let (west, east) = pawn_captures(them, for_pawns);
-        let rook_lines = union(straight_rays(for_rooks, empty));
-        let loose_lines = union(diagonal_rays(loose, empty)) | union(straight_rays(loose, empty));
+        // Rook and queen targets include the loose pieces, and minor targets include both.
+        let (mut bishop_lines, mut rook_lines, mut loose_lines) = (0, 0, 0);
+        for sq in Bitboard(for_minors) {
+            let diagonal = attacks::bishop(sq, occ).0;
+            bishop_lines |= diagonal;
+            let at = 1u64 << sq.index();
+            if for_rooks & at != 0 {
+                let straight = attacks::rook(sq, occ).0;
+                rook_lines |= straight;
+                if loose & at != 0 {
+                    loose_lines |= diagonal | straight;
+                }
+            }
+        }
         let threat_squares = [
             west | east,
             knight_jumps(for_minors).iter().fold(0, |a, &b| a | b),
-            union(diagonal_rays(for_minors, empty)),
+            bishop_lines,
             rook_lines,
             loose_lines,
             0,
@@ -517,34 +474,174 @@ impl Info {
     }
 }
 
+/// King distance between every two squares: `DISTANCE[a][b]`.
+static DISTANCE: [[u8; 64]; 64] = distances();
+
+const fn distances() -> [[u8; 64]; 64] {
+    let mut table = [[0u8; 64]; 64];
+    let mut a: usize = 0;
+    while a < 64 {
+        let mut b: usize = 0;
+        while b < 64 {
+            let df = (a % 8).abs_diff(b % 8);
+            let dr = (a / 8).abs_diff(b / 8);
+            table[a][b] = if df > dr { df as u8 } else { dr as u8 };
+            b += 1;
+        }
+        a += 1;
+    }
+    table
+}
+
+/// Move kinds the fast scorer leaves to [`Info::move_terms`]: castles (2, 3) and promotions (8..16).
+const SLOW_KINDS: u32 = 0xFF0C;
+
+/// What the fast scorer needs of one square left (one moving piece), prepared once per position
+/// by [`Info::origin`]: every term of [`Info::move_terms`] that depends on the square left only,
+/// folded into offsets, masks and values, so that scoring a move is a few loads.
+#[derive(Clone, Copy, Default)]
+pub(super) struct Origin {
+    /// [`Info::origin_terms`], phase-blended (1/256 bit).
+    pub score: i32,
+    /// `PST_TO + role · 128`.
+    pst_to: u32,
+    /// `OPENING + bucket · 768 + 384 + role · 64` (meaningless without opening tables).
+    opening_to: u32,
+    /// `TACTICS + role · 144 + threatened(from) · 2`.
+    tactics: u32,
+    /// `near_last_to + role · 32`.
+    near_to: u32,
+    /// `from · 64`: this piece's row of the history table.
+    history_row: u32,
+    /// Our last move's origin if this piece made it (so moving back undoes it), else 64.
+    undo_to: u32,
+    /// The parameter value of a new threat by this role.
+    threat_value: i32,
+    /// Squares reached by a non-capture that our pieces defend (attacked twice for a piece, once
+    /// for a pawn push).
+    quiet_defenders: u64,
+    /// [`Info::cheaper_attacks`] of the role.
+    cheaper: u64,
+    /// Squares where the move gives direct check (for the king: all squares if we may castle).
+    check: u64,
+    /// The threat squares of the role, or none if the square left is one already.
+    new_threats: u64,
+    /// A discoverer: its moves take the generic path.
+    slow: bool,
+}
+
+impl Info {
+    /// The [`Origin`] of the piece `role` on `from`.
+    #[inline(always)]
+    pub fn origin(&self, role: Role, from: Square, params: &[i8]) -> Origin {
+        let r = role.index();
+        let f = from.index();
+        let threats = self.threat_squares[r];
+        let value = |param: usize| params.get(param).map_or(0, |&v| i32::from(v));
+        Origin {
+            score: 0,
+            pst_to: (PST_TO + r * 128) as u32,
+            opening_to: self.opening.map_or(0, |opening| opening + 6 * 64 + r * 64) as u32,
+            tactics: (TACTICS + r * 144 + bit(self.threatened, f) * 2) as u32,
+            near_to: (self.near_last_to + r * 32) as u32,
+            history_row: (f * 64) as u32,
+            undo_to: if self.own_to == f { self.own_from as u32 } else { 64 },
+            threat_value: value(THREAT + r),
+            quiet_defenders: if role == Role::Pawn {
+                self.our_attacks
+            } else {
+                self.our_double_attacks
+            },
+            cheaper: self.cheaper_attacks[r],
+            check: if role == Role::King {
+                if self.can_castle {
+                    !0
+                } else {
+                    0
+                }
+            } else {
+                self.check_squares[r]
+            },
+            new_threats: if bit(threats, f) != 0 { 0 } else { threats },
+            slow: bit(self.discoverers, f) != 0,
+        }
+    }
+
+    /// The part of a move's score that [`Info::move_terms`] gives (1/256 bit), the same integer,
+    /// computed from the prepared `origin` of its square left for every move but castles,
+    /// promotions and moves of a discoverer. `history` is this side's table (`from · 64 + to`)
+    /// and `params` the parameter table padded to a power of two.
+    #[inline(always)]
+    pub fn fast_move_score<const N: usize>(
+        &self,
+        board: &Board,
+        origin: &Origin,
+        m: Move,
+        history: &[u8; 4096],
+        params: &[i8; N],
+    ) -> Option<i32> {
+        const { assert!(N.is_power_of_two()) };
+        let bits = u32::from(m.bits());
+        let kind = bits >> 12;
+        if (SLOW_KINDS >> kind) & 1 != 0 || origin.slow {
+            return None;
+        }
+        // In range by the mask: no bounds check, no panic.
+        let param = |index: u32| i32::from(params[index as usize & (N - 1)]);
+        let t = (bits & 63) as usize;
+        let relative = (t ^ self.flip) as u32;
+        let mg = param(origin.pst_to + relative * 2);
+        let eg = param(origin.pst_to + relative * 2 + 1);
+        let mut flat = 0;
+        if self.opening.is_some() {
+            flat += param(origin.opening_to + relative);
+        }
+        let capture = (kind >> 2) & 1;
+        let (victim, defenders) = if capture != 0 {
+            // En passant finds no piece on the target square but takes a pawn.
+            let victim = board
+                .role_at(Square::from_index_masked(t as u32))
+                .map_or(1, |v| v.index().min(4) + 1);
+            (victim, self.our_double_attacks)
+        } else {
+            (0, origin.quiet_defenders)
+        };
+        let key = bit(self.their_attacks, t)
+            | bit(self.their_pawn_attacks, t) << 1
+            | bit(origin.cheaper, t) << 2
+            | bit(defenders, t) << 3
+            | bit(self.their_double_attacks, t) << 4;
+        let danger = u32::from(DANGER_CLASS[key]);
+        flat += param(origin.tactics + victim as u32 * 24 + danger * 4 + bit(origin.check, t) as u32);
+        if bit(origin.new_threats, t) != 0 {
+            flat += origin.threat_value;
+        }
+        if self.last_to < 64 {
+            let distance = DISTANCE[self.last_to & 63][t];
+            flat += param(origin.near_to + capture * 16 + u32::from(distance));
+        }
+        let played = u32::from(history[(origin.history_row as usize + t) & 4095].min(2));
+        flat += param(HISTORY as u32 + played * 2 + (origin.undo_to == t as u32) as u32);
+        Some(16 * flat + self.phase * mg + (16 - self.phase) * eg)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::types::Bitboard;
 
     #[test]
-    fn fills_match_the_attack_tables() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        for _ in 0..2000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let occupied = x & x.rotate_left(17);
-            for sq in Square::all() {
-                let at = 1u64 << sq.index();
-                let bishop = union(diagonal_rays(at, !occupied));
-                let rook = union(straight_rays(at, !occupied));
-                assert_eq!(bishop, attacks::bishop(sq, Bitboard(occupied)).0);
-                assert_eq!(rook, attacks::rook(sq, Bitboard(occupied)).0);
-                let knights: u64 = knight_jumps(at).iter().fold(0, |a, &b| a | b);
-                assert_eq!(knights, attacks::knight(sq).0);
-                for color in Color::ALL {
-                    let (w, e) = pawn_captures(color, at);
-                    assert_eq!(w | e, attacks::pawn(color, sq).0);
-                }
-                assert_eq!(LINES[0][sq.index()], attacks::bishop(sq, Bitboard::EMPTY).0);
-                assert_eq!(LINES[1][sq.index()], attacks::rook(sq, Bitboard::EMPTY).0);
+    fn leaper_fills_match_the_attack_tables() {
+        for sq in Square::all() {
+            let at = 1u64 << sq.index();
+            let knights: u64 = knight_jumps(at).iter().fold(0, |a, &b| a | b);
+            assert_eq!(knights, attacks::knight(sq).0);
+            for color in Color::ALL {
+                let (w, e) = pawn_captures(color, at);
+                assert_eq!(w | e, attacks::pawn(color, sq).0);
             }
+            assert_eq!(LINES[0][sq.index()], attacks::bishop(sq, Bitboard::EMPTY).0);
+            assert_eq!(LINES[1][sq.index()], attacks::rook(sq, Bitboard::EMPTY).0);
         }
     }
 
