@@ -261,6 +261,9 @@ struct Options {
     rounds: usize,
     target: Duration,
     timed: bool,
+    /// `--once ENGINE`: run the modes once for that engine over all six positions (bulk at its
+    /// depth, make and list one ply less), untimed, for instruction counting under callgrind.
+    once: Option<usize>,
 }
 
 fn options() -> Options {
@@ -269,6 +272,7 @@ fn options() -> Options {
         rounds: 5,
         target: Duration::from_millis(150),
         timed: false,
+        once: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -280,6 +284,7 @@ fn options() -> Options {
                 let ms = args.next().and_then(|n| n.parse().ok()).unwrap_or(150);
                 opts.target = Duration::from_millis(ms);
             }
+            "--once" => opts.once = args.next().and_then(|name| ENGINES.iter().position(|e| *e == name)),
             name => opts.modes.extend(Mode::ALL.into_iter().filter(|m| m.name() == name)),
         }
     }
@@ -384,6 +389,25 @@ fn smoke(boards: &[Boards]) {
 fn main() {
     let opts = options();
     let boards: Vec<Boards> = CASES.iter().map(|c| Boards::new(c.fen)).collect();
+    if let Some(engine) = opts.once {
+        for &mode in &opts.modes {
+            let mut leaves = 0;
+            for (case, boards) in CASES.iter().zip(&boards) {
+                let depth = case.depths[mode.index()] - u32::from(mode != Mode::Bulk);
+                let nodes = boards.perft(engine, mode, depth);
+                assert_eq!(
+                    nodes,
+                    case.known[depth as usize - 1],
+                    "{} {}",
+                    ENGINES[engine],
+                    case.name
+                );
+                leaves += nodes;
+            }
+            println!("{} {}: {leaves} leaves", ENGINES[engine], mode.name());
+        }
+        return;
+    }
     if !opts.timed {
         smoke(&boards);
         return;

@@ -18,20 +18,58 @@ use crate::types::{Bitboard, Color, File, Piece, Rank, Role, Square};
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Board {
-    by_role: [Bitboard; 6],
+    /// By role index; the last two entries stay empty, so that any 3-bit role code of the
+    /// mailbox indexes it without a bounds check.
+    by_role: [Bitboard; 8],
     by_color: [Bitboard; 2],
     occupied: Bitboard,
-    squares: [Option<Piece>; 64],
+    /// One byte per square (see [`code`]): 64 bytes, one cache line, instead of 128 for
+    /// `[Option<Piece>; 64]`; make/unmake read and write it without decoding.
+    squares: [u8; 64],
+}
+
+/// The one-byte square codes of [`Board`]'s mailbox: `color << 3 | role`, or [`code::EMPTY`].
+pub(crate) mod code {
+    use crate::types::{Color, Piece, Role};
+
+    /// An empty square: role bits 6 (no role), color bit 0.
+    pub const EMPTY: u8 = 6;
+
+    #[inline(always)]
+    pub const fn encode(piece: Piece) -> u8 {
+        (piece.color as u8) << 3 | piece.role as u8
+    }
+
+    /// The role bits (0..8; 6 for an empty square).
+    #[inline(always)]
+    pub const fn role_bits(code: u8) -> usize {
+        (code & 7) as usize
+    }
+
+    /// The color bit (0 or 1; 0 for an empty square).
+    #[inline(always)]
+    pub const fn color_bit(code: u8) -> usize {
+        ((code >> 3) & 1) as usize
+    }
+
+    #[inline(always)]
+    pub const fn decode(code: u8) -> Option<Piece> {
+        let color = if code & 8 == 0 { Color::White } else { Color::Black };
+        match Role::from_index(role_bits(code)) {
+            Some(role) => Some(Piece::new(color, role)),
+            None => None,
+        }
+    }
 }
 
 impl Board {
     /// No pieces.
     pub const fn empty() -> Board {
         Board {
-            by_role: [Bitboard::EMPTY; 6],
+            by_role: [Bitboard::EMPTY; 8],
             by_color: [Bitboard::EMPTY; 2],
             occupied: Bitboard::EMPTY,
-            squares: [None; 64],
+            squares: [code::EMPTY; 64],
         }
     }
 
@@ -65,12 +103,18 @@ impl Board {
 
     #[inline(always)]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        self.squares[sq.index()]
+        code::decode(self.squares[sq.index()])
     }
 
     #[inline(always)]
     pub fn role_at(&self, sq: Square) -> Option<Role> {
-        self.squares[sq.index()].map(|p| p.role)
+        Role::from_index(code::role_bits(self.squares[sq.index()]))
+    }
+
+    /// The mailbox code on `sq` (see [`code`]).
+    #[inline(always)]
+    pub(crate) fn code_at(&self, sq: Square) -> u8 {
+        self.squares[sq.index()]
     }
 
     #[inline(always)]
@@ -127,34 +171,57 @@ impl Board {
     /// (the views would disagree); use [`Board::set`] to replace.
     #[inline(always)]
     pub fn put(&mut self, sq: Square, piece: Piece) {
-        debug_assert!(self.squares[sq.index()].is_none(), "put on occupied {sq}");
-        let bit = Bitboard::from_square(sq);
-        self.by_role[piece.role.index()] |= bit;
-        self.by_color[piece.color.index()] |= bit;
-        self.occupied |= bit;
-        self.squares[sq.index()] = Some(piece);
+        debug_assert!(self.squares[sq.index()] == code::EMPTY, "put on occupied {sq}");
+        self.put_code(sq, code::encode(piece));
     }
 
     /// Removes and returns the piece on `sq`.
     #[inline(always)]
     pub fn take(&mut self, sq: Square) -> Option<Piece> {
-        let piece = self.squares[sq.index()].take()?;
-        let bit = Bitboard::from_square(sq);
-        self.by_role[piece.role.index()] ^= bit;
-        self.by_color[piece.color.index()] ^= bit;
-        self.occupied ^= bit;
+        let code = self.squares[sq.index()];
+        let piece = code::decode(code)?;
+        self.take_code(sq, code);
         Some(piece)
+    }
+
+    /// Puts the piece with mailbox code `code` (not [`code::EMPTY`]) on the empty square `sq`.
+    #[inline(always)]
+    pub(crate) fn put_code(&mut self, sq: Square, code: u8) {
+        let bit = Bitboard::from_square(sq);
+        self.by_role[code::role_bits(code)] |= bit;
+        self.by_color[code::color_bit(code)] |= bit;
+        self.occupied |= bit;
+        self.squares[sq.index()] = code;
+    }
+
+    /// Removes the piece with mailbox code `code` (not [`code::EMPTY`]), which stands on `sq`.
+    #[inline(always)]
+    pub(crate) fn take_code(&mut self, sq: Square, code: u8) {
+        let bit = Bitboard::from_square(sq);
+        self.by_role[code::role_bits(code)] ^= bit;
+        self.by_color[code::color_bit(code)] ^= bit;
+        self.occupied ^= bit;
+        self.squares[sq.index()] = code::EMPTY;
+    }
+
+    /// Moves the piece with mailbox code `code` (not [`code::EMPTY`]) from `from` to the empty
+    /// square `to`.
+    #[inline(always)]
+    pub(crate) fn relocate_code(&mut self, from: Square, to: Square, code: u8) {
+        let bits = Bitboard::from_square(from) | Bitboard::from_square(to);
+        self.by_role[code::role_bits(code)] ^= bits;
+        self.by_color[code::color_bit(code)] ^= bits;
+        self.occupied ^= bits;
+        self.squares[from.index()] = code::EMPTY;
+        self.squares[to.index()] = code;
     }
 
     /// Moves the piece on `from` to the empty square `to`.
     #[inline(always)]
     pub fn relocate(&mut self, from: Square, to: Square) {
-        if let Some(piece) = self.squares[from.index()].take() {
-            let bits = Bitboard::from_square(from) | Bitboard::from_square(to);
-            self.by_role[piece.role.index()] ^= bits;
-            self.by_color[piece.color.index()] ^= bits;
-            self.occupied ^= bits;
-            self.squares[to.index()] = Some(piece);
+        let code = self.squares[from.index()];
+        if code != code::EMPTY {
+            self.relocate_code(from, to, code);
         }
     }
 

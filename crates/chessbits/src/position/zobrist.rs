@@ -35,6 +35,29 @@ const fn piece_keys() -> [[u64; 64]; 12] {
     keys
 }
 
+/// The key of the piece with mailbox code `code` (see `board::code`) on `sq`; zero for the
+/// unused codes, [`super::board::code::EMPTY`] included.
+#[inline(always)]
+pub(crate) fn code_key(code: u8, sq: Square) -> u64 {
+    CODE_KEYS[(code & 15) as usize][sq.index()]
+}
+
+/// [`PIECE_KEYS`] indexed by mailbox code (`color << 3 | role`), so that make/unmake need no
+/// decoding and no bounds check.
+static CODE_KEYS: [[u64; 64]; 16] = code_keys();
+
+const fn code_keys() -> [[u64; 64]; 16] {
+    let by_piece = piece_keys();
+    let mut keys = [[0; 64]; 16];
+    let mut piece = 0;
+    while piece < 12 {
+        let (color, role) = (piece / 6, piece % 6);
+        keys[color << 3 | role] = by_piece[piece];
+        piece += 1;
+    }
+    keys
+}
+
 /// The key of one castling right.
 #[inline(always)]
 pub fn castling_key(color: Color, side: CastlingSide) -> u64 {
