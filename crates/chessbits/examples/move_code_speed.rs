@@ -20,7 +20,9 @@ use cpu_time::ThreadTime;
 
 fn arg(name: &str) -> Option<String> {
     let args: Vec<String> = std::env::args().collect();
-    args.iter().position(|a| a == name).and_then(|i| args.get(i + 1).cloned())
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1).cloned())
 }
 
 /// Runs `work` `rounds` times and returns the best rate in plies per second.
@@ -38,14 +40,17 @@ fn main() {
     let limit: usize = arg("--games").and_then(|s| s.parse().ok()).unwrap_or(usize::MAX);
     let rounds: usize = arg("--rounds").and_then(|s| s.parse().ok()).unwrap_or(3);
     let only = arg("--only");
-    let run = |name: &str| only.as_deref().is_none_or(|o| o == name);
+    let run = |name: &str| only.as_deref().map_or(true, |o| o == name);
     let mut games: Vec<Vec<Move>> = Vec::new();
     for (name, _) in common::PGN_FILES {
         games.extend(common::load_pgn(name).into_iter().take(limit).map(|g| g.moves));
     }
     let plies: usize = games.iter().map(Vec::len).sum();
     let start = Position::startpos();
-    println!("{} games, {plies} plies, best of {rounds} rounds, thread CPU time", games.len());
+    println!(
+        "{} games, {plies} plies, best of {rounds} rounds, thread CPU time",
+        games.len()
+    );
 
     let mut encoder = entropy::GameEncoder::new();
     let mut decoder = entropy::GameDecoder::new();
@@ -108,7 +113,9 @@ fn main() {
             best_rate(rounds, plies, || {
                 for (moves, code) in games.iter().zip(&encoded) {
                     decoded.clear();
-                    decoder.decode_into(&start, code, moves.len(), &mut decoded).expect("decodes");
+                    decoder
+                        .decode_into(&start, code, moves.len(), &mut decoded)
+                        .expect("decodes");
                     assert_eq!(&decoded, moves);
                 }
             }),

@@ -327,7 +327,13 @@ impl MoveModel {
                 sink: |t| sink(i, t),
             };
             info.origin_terms(role, m.from(), &mut recorder);
-            info.move_terms(board, role, m, self.history[pos.turn().index() & 1][m.butterfly_index()], &mut recorder);
+            info.move_terms(
+                board,
+                role,
+                m,
+                self.history[pos.turn().index() & 1][m.butterfly_index()],
+                &mut recorder,
+            );
         }
     }
 }
@@ -391,7 +397,11 @@ mod tests {
                 seed ^= seed >> 7;
                 seed ^= seed << 17;
                 // Prefer captures and promotions now and then, so material comes off the board.
-                let tactical: Vec<Move> = moves.iter().copied().filter(|m| m.is_capture() || m.is_promotion()).collect();
+                let tactical: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| m.is_capture() || m.is_promotion())
+                    .collect();
                 let m = if !tactical.is_empty() && seed % 3 == 0 {
                     tactical[(seed >> 8) as usize % tactical.len()]
                 } else {
