@@ -2,6 +2,8 @@
 //! extended or arbitrary bytes never panic, and the entropy decoder accepts only what the encoder
 //! writes.
 
+mod common;
+
 use chessbits::codec::r#move::{entropy, lichess};
 use chessbits::lists::MoveList;
 use chessbits::moves::{Move, MoveKind};
@@ -22,22 +24,7 @@ const STARTS: [&str; 7] = [
 /// A random game of at most `max_plies` from start position `start`, choosing moves with `seed`.
 fn random_game(start: usize, seed: u64, max_plies: usize) -> (Position, Vec<Move>) {
     let start = Position::from_fen(STARTS[start % STARTS.len()]).unwrap();
-    let mut pos = start.clone();
-    let mut list = MoveList::new();
-    let mut moves = Vec::new();
-    let mut x = seed | 1;
-    for _ in 0..max_plies {
-        pos.legal_moves(&mut list);
-        if list.is_empty() {
-            break;
-        }
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let m = list[(x % list.len() as u64) as usize];
-        pos.make_move(m);
-        moves.push(m);
-    }
+    let moves = common::random_moves(&start, &mut common::Rng::new(seed), max_plies, false);
     (start, moves)
 }
 

@@ -115,17 +115,14 @@ fn fit(data: &Dataset, epochs: usize) -> Vec<f64> {
     let mut theta = vec![0.0f64; PARAM_COUNT];
     let (mut m1, mut m2) = (vec![0.0f64; PARAM_COUNT], vec![0.0f64; PARAM_COUNT]);
     let mut order: Vec<usize> = (0..data.positions.len()).collect();
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rng = common::Rng::new(0x9e37_79b9_7f4a_7c15);
     let batch_size = 2000;
     let l2 = 2e-5;
     let mut step = 0;
     let mut grad = vec![0.0f64; PARAM_COUNT];
     for epoch in 0..epochs {
         for i in (1..order.len()).rev() {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            order.swap(i, (seed % (i as u64 + 1)) as usize);
+            order.swap(i, rng.below(i + 1));
         }
         let lr = 0.05 * (1.0 - epoch as f64 / epochs as f64).max(0.05);
         let mut epoch_loss = 0.0;

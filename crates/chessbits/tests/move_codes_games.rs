@@ -4,9 +4,8 @@
 //!
 //! Run `cargo test -p chessbits --test move_codes_games -- --nocapture` to see the table of bits
 //! per move and speeds.
-//!
-//! The PGN reading here is a small test-only helper (tags, comments, variations, NAGs and move
-//! numbers skipped; SAN matched against the generated legal moves), not the library's PGN reader.
+
+mod common;
 
 use std::time::Instant;
 
@@ -16,180 +15,7 @@ use chessbits::codec::r#move::{direction_target, per_square};
 use chessbits::lists::MoveList;
 use chessbits::moves::Move;
 use chessbits::position::Position;
-use chessbits::types::{CastlingSide, File, Rank, Role, Square};
-
-/// A game: start position and moves.
-struct Game {
-    start: Position,
-    moves: Vec<Move>,
-}
-
-/// Splits PGN text into (tags, SAN tokens) per game.
-fn split_games(text: &str) -> Vec<(Vec<String>, Vec<String>)> {
-    let mut games = Vec::new();
-    let mut tags = Vec::new();
-    let mut movetext = String::new();
-    for line in text.lines() {
-        let line = line.trim_start_matches('\u{feff}');
-        if line.starts_with('[') && (movetext.trim().is_empty() || line.starts_with("[Event ")) {
-            if !movetext.trim().is_empty() {
-                games.push((std::mem::take(&mut tags), san_tokens(&std::mem::take(&mut movetext))));
-            }
-            tags.push(line.to_string());
-        } else {
-            movetext.push_str(line);
-            movetext.push('\n');
-        }
-    }
-    if !movetext.trim().is_empty() || !tags.is_empty() {
-        games.push((tags, san_tokens(&movetext)));
-    }
-    games
-}
-
-/// The main-line SAN tokens of a movetext.
-fn san_tokens(movetext: &str) -> Vec<String> {
-    let mut tokens = Vec::new();
-    let mut token = String::new();
-    let mut chars = movetext.chars();
-    let mut depth = 0;
-    while let Some(c) = chars.next() {
-        match c {
-            '{' => {
-                flush(&mut token, depth, &mut tokens);
-                chars.by_ref().find(|&c| c == '}');
-            }
-            ';' => {
-                flush(&mut token, depth, &mut tokens);
-                chars.by_ref().find(|&c| c == '\n');
-            }
-            '(' => {
-                flush(&mut token, depth, &mut tokens);
-                depth += 1;
-            }
-            ')' => {
-                flush(&mut token, depth, &mut tokens);
-                depth -= 1;
-            }
-            '$' => {
-                flush(&mut token, depth, &mut tokens);
-                token.push('$');
-            }
-            c if c.is_whitespace() => flush(&mut token, depth, &mut tokens),
-            c => token.push(c),
-        }
-    }
-    flush(&mut token, depth, &mut tokens);
-    tokens
-}
-
-/// Ends a token: keeps it if it is a main-line move (move numbers, NAGs, results dropped).
-fn flush(token: &mut String, depth: i32, tokens: &mut Vec<String>) {
-    let t = std::mem::take(token);
-    if depth > 0 || t.starts_with('$') || ["1-0", "0-1", "1/2-1/2", "*"].contains(&t.as_str()) {
-        return;
-    }
-    let san = if t.starts_with("0-0") {
-        t.as_str()
-    } else {
-        t.trim_start_matches(|c: char| c.is_ascii_digit())
-            .trim_start_matches('.')
-    };
-    if !san.is_empty() {
-        tokens.push(san.to_string());
-    }
-}
-
-/// The legal move of `pos` that `san` names.
-fn san_to_move(pos: &Position, san: &str) -> Result<Move, String> {
-    let san = san.trim_end_matches(['+', '#', '!', '?']);
-    let mut legal = MoveList::new();
-    pos.legal_moves(&mut legal);
-    let castle = match san {
-        "O-O" | "0-0" => Some(CastlingSide::KingSide),
-        "O-O-O" | "0-0-0" => Some(CastlingSide::QueenSide),
-        _ => None,
-    };
-    if let Some(side) = castle {
-        return legal
-            .iter()
-            .copied()
-            .find(|m| m.castling_side() == Some(side))
-            .ok_or_else(|| format!("no castle {san} in {}", pos.fen()));
-    }
-    let (body, promotion) = match san.split_once('=') {
-        Some((body, promo)) => (body, Some(promo)),
-        None if san.len() > 2
-            && san.ends_with(['N', 'B', 'R', 'Q'])
-            && san.starts_with(|c: char| c.is_ascii_lowercase()) =>
-        {
-            (&san[..san.len() - 1], Some(&san[san.len() - 1..]))
-        }
-        None => (san, None),
-    };
-    let promotion = match promotion {
-        Some(p) => Some(
-            p.chars()
-                .next()
-                .and_then(|c| Role::from_char(c.to_ascii_lowercase()))
-                .ok_or(san)?,
-        ),
-        None => None,
-    };
-    let (role, rest) = match body.chars().next() {
-        Some(c @ ('N' | 'B' | 'R' | 'Q' | 'K')) => (Role::from_char(c.to_ascii_lowercase()).ok_or(san)?, &body[1..]),
-        _ => (Role::Pawn, body),
-    };
-    let rest: String = rest.chars().filter(|&c| c != 'x' && c != ':' && c != '-').collect();
-    if rest.len() < 2 || !rest.is_ascii() {
-        return Err(format!("bad SAN {san}"));
-    }
-    let target: Square = rest[rest.len() - 2..].parse().map_err(|_| format!("bad SAN {san}"))?;
-    let hint = &rest[..rest.len() - 2];
-    let hint_file = hint.chars().find_map(File::from_char);
-    let hint_rank = hint.chars().find_map(Rank::from_char);
-    let candidates: Vec<Move> = legal
-        .iter()
-        .copied()
-        .filter(|m| {
-            !m.is_castle()
-                && m.to() == target
-                && m.promotion() == promotion
-                && pos.board().role_at(m.from()) == Some(role)
-                && hint_file.map_or(true, |f| m.from().file() == f)
-                && hint_rank.map_or(true, |r| m.from().rank() == r)
-        })
-        .collect();
-    match candidates[..] {
-        [m] => Ok(m),
-        _ => Err(format!("{san}: {} candidates in {}", candidates.len(), pos.fen())),
-    }
-}
-
-fn read_games(file: &str) -> Vec<Game> {
-    let path = format!("{}/../../../shared/data/pgn/{file}", env!("CARGO_MANIFEST_DIR"));
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let text = String::from_utf8_lossy(&bytes);
-    let mut games = Vec::new();
-    for (tags, sans) in split_games(&text) {
-        let fen = tags
-            .iter()
-            .find_map(|t| t.strip_prefix("[FEN \"").and_then(|t| t.strip_suffix("\"]")));
-        let start = match fen {
-            Some(fen) => Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}")),
-            None => Position::startpos(),
-        };
-        let mut pos = start.clone();
-        let mut moves = Vec::with_capacity(sans.len());
-        for san in &sans {
-            let m = san_to_move(&pos, san).unwrap_or_else(|e| panic!("{file}, game {}: {e}", games.len() + 1));
-            pos.make_move(m);
-            moves.push(m);
-        }
-        games.push(Game { start, moves });
-    }
-    games
-}
+use common::LoadedGame;
 
 /// Totals over a set of games.
 #[derive(Default, Debug)]
@@ -202,7 +28,7 @@ struct Tally {
     per_square_bytes: usize,
 }
 
-fn tally(games: &[Game]) -> Tally {
+fn tally(games: &[LoadedGame]) -> Tally {
     let mut t = Tally::default();
     let mut list = MoveList::new();
     for game in games {
@@ -224,20 +50,21 @@ fn tally(games: &[Game]) -> Tally {
 
 /// Round-trips every game through every game-level codec and per move through the others;
 /// returns (encode, decode) plies per second per codec.
-fn round_trip(games: &[Game]) -> Vec<(&'static str, f64, f64)> {
+fn round_trip(games: &[LoadedGame]) -> Vec<(&'static str, f64, f64)> {
     let plies: usize = games.iter().map(|g| g.moves.len()).sum();
     let rate = |secs: f64| plies as f64 / secs.max(1e-9);
     let mut speeds = Vec::new();
-    let mut time_codec = |name, encode: &dyn Fn(&Game) -> Vec<u8>, decode: &dyn Fn(&Game, &[u8]) -> Vec<Move>| {
-        let clock = Instant::now();
-        let encoded: Vec<Vec<u8>> = games.iter().map(encode).collect();
-        let encode_secs = clock.elapsed().as_secs_f64();
-        let clock = Instant::now();
-        for (game, bytes) in games.iter().zip(&encoded) {
-            assert_eq!(decode(game, bytes), game.moves, "{name}");
-        }
-        speeds.push((name, rate(encode_secs), rate(clock.elapsed().as_secs_f64())));
-    };
+    let mut time_codec =
+        |name, encode: &dyn Fn(&LoadedGame) -> Vec<u8>, decode: &dyn Fn(&LoadedGame, &[u8]) -> Vec<Move>| {
+            let clock = Instant::now();
+            let encoded: Vec<Vec<u8>> = games.iter().map(encode).collect();
+            let encode_secs = clock.elapsed().as_secs_f64();
+            let clock = Instant::now();
+            for (game, bytes) in games.iter().zip(&encoded) {
+                assert_eq!(decode(game, bytes), game.moves, "{name}");
+            }
+            speeds.push((name, rate(encode_secs), rate(clock.elapsed().as_secs_f64())));
+        };
     time_codec(
         "index byte (legal)",
         &|g| index::encode_game_bytes(&g.start, &g.moves).unwrap(),
@@ -332,7 +159,7 @@ fn bits_per_move_match_python_chess_and_games_round_trip() {
     let mut master = Tally::default();
     let mut master_games = Vec::new();
     for (file, games, plies, legal_bits, pseudo_bits) in PYTHON_CHESS {
-        let read = read_games(file);
+        let read = common::load_pgn(file);
         let t = tally(&read);
         assert_eq!((t.games, t.plies), (games, plies), "{file}");
         assert_eq!((t.legal_bits, t.pseudo_bits), (legal_bits, pseudo_bits), "{file}");
@@ -360,7 +187,7 @@ fn bits_per_move_match_python_chess_and_games_round_trip() {
 fn every_legal_move_of_the_lichess_positions_round_trips() {
     let mut list = MoveList::new();
     let mut checked = 0;
-    for game in read_games("shakmaty_lichess_db_1000k.pgn") {
+    for game in common::load_pgn("shakmaty_lichess_db_1000k.pgn") {
         let mut pos = game.start.clone();
         for &played in &game.moves {
             pos.legal_moves(&mut list);
@@ -377,16 +204,4 @@ fn every_legal_move_of_the_lichess_positions_round_trips() {
         }
     }
     assert!(checked > 28_538 * 20, "{checked}");
-}
-
-#[test]
-fn san_helper_reads_the_awkward_parts() {
-    let text = "[Event \"x\"]\n[FEN \"4k3/1P6/8/8/8/8/8/4K2R w K - 0 1\"]\n\n1. b8=Q+ {check} (1. O-O $1 Kd7) Kd7 2. O-O! 1-0\n";
-    let games = split_games(text);
-    assert_eq!(games.len(), 1);
-    assert_eq!(games[0].1, vec!["b8=Q+", "Kd7", "O-O!"]);
-    let pos = Position::from_fen("4k3/1P6/8/8/8/8/8/4K2R w K - 0 1").unwrap();
-    assert_eq!(san_to_move(&pos, "b8=Q+").unwrap().to_string(), "b7b8q");
-    assert_eq!(san_to_move(&pos, "O-O").unwrap().to_string(), "e1g1");
-    assert!(san_to_move(&pos, "Qb8").is_err());
 }

@@ -1,16 +1,15 @@
 //! The five position codes on chosen positions, constructed worst cases, random setups, random
 //! games and bad input.
 
-mod position_codes_support;
+mod common;
 
 use chessbits::codec::position::{
     self, compact, huffman, huffman_multi, huffman_tuned, stream, PositionCodeError, PositionCodec,
 };
-use chessbits::lists::MoveList;
 use chessbits::notation::fen::parse_board;
 use chessbits::position::{Board, Position, Setup};
 use chessbits::types::{Bitboard, CastlingRights, Color, Piece, Role, Square};
-use position_codes_support::setup;
+use common::setup;
 use proptest::prelude::*;
 
 fn without_fullmove(setup: &Setup) -> Setup {
@@ -260,38 +259,10 @@ fn truncated_and_extended_codes_are_refused() {
     }
 }
 
-/// Random legal games: every position in every code, within the bounds.
+/// Random legal games, preferring captures and promotions to reach the many-queens endgames:
+/// every position in every code, within the bounds.
 fn random_game(seed: u64, plies: usize) -> Vec<Setup> {
-    let mut state = seed | 1;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    let mut pos = Position::startpos();
-    let mut out = vec![pos.to_setup()];
-    let mut moves = MoveList::new();
-    for _ in 0..plies {
-        pos.legal_moves(&mut moves);
-        if moves.is_empty() {
-            break;
-        }
-        // Prefer captures and promotions a little, to reach the many-queens endgames.
-        let tactical: Vec<_> = moves
-            .iter()
-            .copied()
-            .filter(|m| m.is_capture() || m.is_promotion())
-            .collect();
-        let pick = if !tactical.is_empty() && next() % 3 == 0 {
-            tactical[next() as usize % tactical.len()]
-        } else {
-            moves[next() as usize % moves.len()]
-        };
-        pos.make_move(pick);
-        out.push(pos.to_setup());
-    }
-    out
+    common::random_setups(&Position::startpos(), seed, plies, true)
 }
 
 const BOUNDS: [(&str, u64); 5] = [

@@ -1,13 +1,13 @@
 //! Every position of the shared games through every position code: round trips, bounds, and (in
 //! ignored tests) the statistics and the training of the compact code's model.
 
-mod position_codes_support;
+mod common;
 
 use std::time::Instant;
 
 use chessbits::codec::position::{self, compact::ModelTrainer, PositionCodec};
 use chessbits::position::Setup;
-use position_codes_support::{file_setups, GAME_FILES};
+use common::{file_setups, PGN_FILES};
 
 /// The worst case each code documents for positions of real games (clocks below 127), in bits.
 const BOUNDS: [(&str, u64); 5] = [
@@ -36,7 +36,7 @@ fn without_fullmove(setup: &Setup) -> Setup {
 #[test]
 fn first_300_games_of_each_file_round_trip_within_the_bounds() {
     let mut checked = 0;
-    for (name, _) in GAME_FILES {
+    for (name, _) in PGN_FILES {
         for game in file_setups(name, 300) {
             for setup in &game {
                 for codec in position::all() {
@@ -65,7 +65,7 @@ fn first_300_games_of_each_file_round_trip_within_the_bounds() {
 fn stats() {
     let groups = [("lichess", true), ("masters", false)];
     for (group, lichess) in groups {
-        let setups: Vec<Setup> = GAME_FILES
+        let setups: Vec<Setup> = PGN_FILES
             .iter()
             .filter(|(_, is_lichess)| *is_lichess == lichess)
             .flat_map(|(name, _)| file_setups(name, usize::MAX).into_iter().flatten())
@@ -122,7 +122,7 @@ fn stats() {
 #[ignore]
 fn train_compact_model() {
     let mut trainer = ModelTrainer::new();
-    for (name, lichess) in GAME_FILES {
+    for (name, lichess) in PGN_FILES {
         if !lichess {
             for setup in file_setups(name, usize::MAX).iter().flatten() {
                 trainer.add(setup);

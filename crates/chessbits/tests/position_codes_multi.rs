@@ -1,13 +1,12 @@
 //! The Huffman multi-table code: every position of the shared games, every category, constructed
 //! worst cases, Chess960 through the fallback form, and garbage input.
 
-mod position_codes_support;
+mod common;
 
 use chessbits::codec::position::{huffman, huffman_multi, PositionCodeError};
-use chessbits::lists::MoveList;
 use chessbits::position::{Position, Setup};
 use chessbits::types::{CastlingRights, Color, Piece, Role, Square};
-use position_codes_support::{file_setups, setup, GAME_FILES};
+use common::{file_setups, setup, PGN_FILES};
 use proptest::prelude::*;
 
 /// The documented bound for positions reachable from the standard start (clock below 127).
@@ -36,7 +35,7 @@ fn round_trip(s: &Setup) -> u64 {
 fn every_shared_game_position_round_trips_within_the_bound() {
     for group in [true, false] {
         let (mut positions, mut multi_bits, mut plain_bits, mut worst) = (0u64, 0u64, 0u64, 0u64);
-        for (name, lichess) in GAME_FILES {
+        for (name, lichess) in PGN_FILES {
             if lichess != group {
                 continue;
             }
@@ -151,13 +150,8 @@ fn chess960_and_odd_setups_take_the_fallback_form() {
 /// Random Chess960 games from random start positions: the fallback form round-trips within its
 /// bound, and positions without rights use a category.
 fn chess960_game(seed: u64, plies: usize) -> Vec<Setup> {
-    let mut state = seed | 1;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut rng = common::Rng::new(seed);
+    let mut next = || rng.next();
     // Bishops on opposite colors, queen, knights, then rook-king-rook in the free files.
     let mut files: Vec<usize> = (0..8).collect();
     let mut back = ['.'; 8];
@@ -183,19 +177,8 @@ fn chess960_game(seed: u64, plies: usize) -> Vec<Setup> {
         "{black}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {}{rights} - 0 1",
         rights.to_uppercase()
     );
-    let mut pos = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-    let mut out = vec![pos.to_setup()];
-    let mut moves = MoveList::new();
-    for _ in 0..plies {
-        pos.legal_moves(&mut moves);
-        if moves.is_empty() {
-            break;
-        }
-        let pick = moves[next() as usize % moves.len()];
-        pos.make_move(pick);
-        out.push(pos.to_setup());
-    }
-    out
+    let start = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    common::random_setups(&start, next(), plies, false)
 }
 
 proptest! {

@@ -1,13 +1,15 @@
-//! Test- and example-only helper: reads the mainline SAN moves of the shared PGN files and resolves
-//! them against the legal moves of the position. Deliberately minimal (the real PGN reader lives in
-//! the library's `pgn` module); it knows just enough PGN for the shared data files: tag pairs,
-//! `{}` and `;` comments, nested `()` variations, `$n` NAGs, move numbers and results.
+//! Test-, example- and benchmark-only helpers, one home for all of them: the shared games (read with
+//! the library's PGN reader, which `pgn_shared.rs` checks on the same files), their positions, and
+//! random legal games.
 #![allow(dead_code)]
+
+use std::fs::File;
+use std::io::BufReader;
 
 use chessbits::lists::MoveList;
 use chessbits::moves::Move;
-use chessbits::position::Position;
-use chessbits::types::{Role, Square};
+use chessbits::pgn::PgnReader;
+use chessbits::position::{Position, Setup};
 
 /// The shared PGN files with real games: (file name, is lichess online play).
 pub const PGN_FILES: [(&str, bool); 4] = [
@@ -22,194 +24,127 @@ pub fn data_path(relative: &str) -> String {
     format!("{}/../../../shared/data/{relative}", env!("CARGO_MANIFEST_DIR"))
 }
 
-/// One game of a file: its 1-based number in the file and its mainline from the start position.
+/// One game of a file: its 1-based number in the file, its start position and its mainline.
 pub struct LoadedGame {
     pub number: usize,
+    pub start: Position,
     pub moves: Vec<Move>,
 }
 
-/// Reads every game of `pgn/<name>`; panics with the game number on a move it cannot resolve.
+impl LoadedGame {
+    /// Every position of the mainline: the start and the position after each move.
+    pub fn positions(&self) -> Vec<Position> {
+        let mut pos = self.start.clone();
+        let mut out = Vec::with_capacity(self.moves.len() + 1);
+        out.push(pos.clone());
+        for &m in &self.moves {
+            pos.make_move(m);
+            out.push(pos.clone());
+        }
+        out
+    }
+}
+
+/// Reads every game of `pgn/<name>`; panics with the game number on a game the reader rejects
+/// (the shared games are known to be clean).
 pub fn load_pgn(name: &str) -> Vec<LoadedGame> {
     let path = data_path(&format!("pgn/{name}"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    split_movetexts(&text)
-        .into_iter()
+    let file = File::open(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    PgnReader::new(BufReader::new(file))
+        .into_games()
         .enumerate()
-        .map(|(i, movetext)| {
-            let moves = resolve_mainline(&movetext).unwrap_or_else(|e| panic!("{name} game {}: {e}", i + 1));
-            LoadedGame { number: i + 1, moves }
+        .map(|(i, game)| {
+            let game = game.unwrap_or_else(|e| panic!("{name} game {}: {e}", i + 1));
+            let moves = game.mainline().collect();
+            LoadedGame {
+                number: i + 1,
+                start: game.start,
+                moves,
+            }
         })
         .collect()
 }
 
-/// The movetext of every game: the lines between one tag section and the next.
-fn split_movetexts(text: &str) -> Vec<String> {
-    let mut games = Vec::new();
-    let mut current = String::new();
-    let mut in_tags = false;
-    for line in text.lines() {
-        let line = line.trim_start_matches('\u{feff}');
-        if line.trim_start().starts_with('[') && !current_has_open_comment(&current) {
-            if !in_tags && !current.trim().is_empty() {
-                games.push(std::mem::take(&mut current));
-            }
-            current.clear();
-            in_tags = true;
-        } else {
-            in_tags = false;
-            current.push_str(line);
-            current.push('\n');
-        }
-    }
-    if !current.trim().is_empty() {
-        games.push(current);
-    }
-    games
-}
-
-/// Whether a `{` comment is still open at the end of `text` (tags cannot start inside one).
-fn current_has_open_comment(text: &str) -> bool {
-    let mut open = false;
-    for c in text.chars() {
-        match c {
-            '{' => open = true,
-            '}' => open = false,
-            _ => {}
-        }
-    }
-    open
-}
-
-/// The SAN tokens of the mainline of one movetext.
-fn mainline_tokens(movetext: &str) -> Vec<String> {
-    let mut tokens = Vec::new();
-    let mut chars = movetext.chars().peekable();
-    let mut depth = 0usize;
-    let mut token = String::new();
-    let flush = |token: &mut String, tokens: &mut Vec<String>, depth: usize| {
-        if depth == 0 && !token.is_empty() {
-            tokens.push(std::mem::take(token));
-        }
-        token.clear();
-    };
-    while let Some(c) = chars.next() {
-        match c {
-            '{' => {
-                flush(&mut token, &mut tokens, depth);
-                for c in chars.by_ref() {
-                    if c == '}' {
-                        break;
-                    }
-                }
-            }
-            ';' => {
-                flush(&mut token, &mut tokens, depth);
-                for c in chars.by_ref() {
-                    if c == '\n' {
-                        break;
-                    }
-                }
-            }
-            '(' => {
-                flush(&mut token, &mut tokens, depth);
-                depth += 1;
-            }
-            ')' => {
-                flush(&mut token, &mut tokens, depth);
-                depth = depth.saturating_sub(1);
-            }
-            c if c.is_whitespace() => flush(&mut token, &mut tokens, depth),
-            '.' => {
-                // "12." and "12..." are move numbers; a token ending at a dot is dropped.
-                token.clear();
-            }
-            c => token.push(c),
-        }
-    }
-    flush(&mut token, &mut tokens, depth);
-    tokens
-        .into_iter()
-        .filter(|t| {
-            !(t.starts_with('$')
-                || t.chars().all(|c| c.is_ascii_digit())
-                || matches!(t.as_str(), "1-0" | "0-1" | "1/2-1/2" | "*"))
-        })
+/// The positions of the first `max_games` games of `pgn/<name>`, game by game, as setups.
+pub fn file_setups(name: &str, max_games: usize) -> Vec<Vec<Setup>> {
+    load_pgn(name)
+        .iter()
+        .take(max_games)
+        .map(|game| game.positions().iter().map(Position::to_setup).collect())
         .collect()
 }
 
-/// Resolves the mainline of one movetext from the start position.
-pub fn resolve_mainline(movetext: &str) -> Result<Vec<Move>, String> {
-    let mut pos = Position::startpos();
+/// A setup from a FEN (through the core's parser).
+pub fn setup(fen: &str) -> Setup {
+    Position::from_fen(fen)
+        .unwrap_or_else(|e| panic!("{fen}: {e}"))
+        .to_setup()
+}
+
+/// A xorshift64 generator: deterministic, seedable, good enough to pick moves.
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from any seed (zero is mapped to a valid state).
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed | 1)
+    }
+
+    /// The next number.
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A number below `n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// A random legal game of at most `max_plies` from `start` (shorter if it ends in mate or
+/// stalemate). With `prefer_tactical`, a capture or promotion is chosen a third of the time when
+/// there is one, so material comes off the board and promotions happen.
+pub fn random_moves(start: &Position, rng: &mut Rng, max_plies: usize, prefer_tactical: bool) -> Vec<Move> {
+    let mut pos = start.clone();
     let mut list = MoveList::new();
     let mut moves = Vec::new();
-    for san in mainline_tokens(movetext) {
+    for _ in 0..max_plies {
         pos.legal_moves(&mut list);
-        let m = resolve_san(&pos, &list, &san)?;
+        if list.is_empty() {
+            break;
+        }
+        let tactical: Vec<Move> = if prefer_tactical {
+            list.iter()
+                .copied()
+                .filter(|m| m.is_capture() || m.is_promotion())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let m = if !tactical.is_empty() && rng.next() % 3 == 0 {
+            tactical[rng.below(tactical.len())]
+        } else {
+            list[rng.below(list.len())]
+        };
         pos.make_move(m);
         moves.push(m);
     }
-    Ok(moves)
+    moves
 }
 
-/// Finds the legal move `san` names (piece letter, disambiguation, target, promotion, castling).
-pub fn resolve_san(pos: &Position, legal: &[Move], san: &str) -> Result<Move, String> {
-    let text = san.trim_end_matches(['+', '#', '!', '?']);
-    let castle = match text {
-        "O-O" | "0-0" => Some(false),
-        "O-O-O" | "0-0-0" => Some(true),
-        _ => None,
-    };
-    if let Some(queen_side) = castle {
-        return legal
-            .iter()
-            .copied()
-            .find(|m| m.is_castle() && (m.to().index() < m.from().index()) == queen_side)
-            .ok_or_else(|| format!("illegal castling {san}"));
+/// The positions of a random legal game from `start` (see [`random_moves`]), as setups.
+pub fn random_setups(start: &Position, seed: u64, max_plies: usize, prefer_tactical: bool) -> Vec<Setup> {
+    let moves = random_moves(start, &mut Rng::new(seed), max_plies, prefer_tactical);
+    LoadedGame {
+        number: 0,
+        start: start.clone(),
+        moves,
     }
-    let bytes: Vec<char> = text.chars().collect();
-    let (role, mut rest) = match bytes
-        .first()
-        .and_then(|&c| "NBRQK".contains(c).then(|| Role::from_char(c)))
-    {
-        Some(Some(role)) => (role, &bytes[1..]),
-        _ => (Role::Pawn, &bytes[..]),
-    };
-    let mut promotion = None;
-    if let Some(&last) = rest.last() {
-        if "NBRQ".contains(last) {
-            promotion = Role::from_char(last);
-            rest = &rest[..rest.len() - 1];
-            if rest.last() == Some(&'=') {
-                rest = &rest[..rest.len() - 1];
-            }
-        }
-    }
-    if rest.len() < 2 {
-        return Err(format!("cannot read {san}"));
-    }
-    let target: String = rest[rest.len() - 2..].iter().collect();
-    let to: Square = target.parse().map_err(|_| format!("bad target in {san}"))?;
-    let hints: Vec<char> = rest[..rest.len() - 2].iter().copied().filter(|&c| c != 'x').collect();
-    let candidates: Vec<Move> = legal
-        .iter()
-        .copied()
-        .filter(|m| {
-            !m.is_castle()
-                && m.to() == to
-                && pos.board().role_at(m.from()) == Some(role)
-                && m.promotion() == promotion
-                && hints.iter().all(|&h| {
-                    if h.is_ascii_digit() {
-                        m.from().rank().char() == h
-                    } else {
-                        m.from().file().char() == h
-                    }
-                })
-        })
-        .collect();
-    match candidates.as_slice() {
-        [m] => Ok(*m),
-        [] => Err(format!("no legal move for {san} in {}", pos.fen())),
-        _ => Err(format!("ambiguous {san} in {}", pos.fen())),
-    }
+    .positions()
+    .iter()
+    .map(Position::to_setup)
+    .collect()
 }
