@@ -16,10 +16,12 @@ use chessbits::archive::{ArchiveError, ArchiveReader, ArchiveWriter, MoveCodec, 
 use chessbits::pgn::{PgnError, PgnReader, WriteOptions};
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::inputs::{expand_inputs, open_input, total_len};
+
 /// `chessbits pack IN.pgn... -o OUT.cbits`
 #[derive(clap::Args, Debug)]
 pub struct PackArgs {
-    /// PGN files to pack, in order (`-` reads standard input).
+    /// PGN files to pack, in order (`-` reads standard input; a directory, every `.pgn` file below it).
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
     /// The archive to write (`-` writes standard output).
@@ -194,18 +196,8 @@ fn display(path: &Path) -> String {
 /// out; a failure to read or write stops everything and leaves the output as it was.
 pub fn run_pack(args: PackArgs) -> Result<ExitCode, String> {
     let start = Instant::now();
-    let total: Option<u64> = args
-        .inputs
-        .iter()
-        .map(|path| {
-            if path.as_os_str() == "-" {
-                None
-            } else {
-                std::fs::metadata(path).ok().map(|m| m.len())
-            }
-        })
-        .sum();
-    let bar = progress(total, "bytes");
+    let inputs = expand_inputs(&args.inputs)?;
+    let bar = progress(total_len(&inputs), "bytes");
     let options = WriterOptions {
         codec: args.codec,
         threads: args.threads,
@@ -218,13 +210,9 @@ pub fn run_pack(args: PackArgs) -> Result<ExitCode, String> {
     let mut writer = ArchiveWriter::new(sink, options).map_err(|e| format!("{out_name}: {e}"))?;
     let bytes_in = Rc::new(Cell::new(0u64));
     let mut skipped = 0u64;
-    for path in &args.inputs {
+    for path in &inputs {
         let name = display(path);
-        let input: Box<dyn Read> = if path.as_os_str() == "-" {
-            Box::new(io::stdin().lock())
-        } else {
-            Box::new(File::open(path).map_err(|e| format!("{name}: {e}"))?)
-        };
+        let input = open_input(path)?;
         let counting = Counting {
             inner: input,
             count: Rc::clone(&bytes_in),

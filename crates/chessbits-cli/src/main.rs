@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod archive_cmd;
+mod inputs;
 mod moves_cmd;
 mod perft_cmd;
 mod pgn_cmd;

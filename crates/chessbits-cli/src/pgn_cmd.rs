@@ -16,6 +16,8 @@ use std::time::Instant;
 use chessbits::pgn::{MoveNotation, PgnError, PgnReader, Validator, WriteOptions};
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::inputs::{expand_inputs, open_input, total_len};
+
 /// `chessbits pgn ...`
 #[derive(clap::Args)]
 pub struct PgnArgs {
@@ -27,7 +29,7 @@ pub struct PgnArgs {
 enum PgnCommand {
     /// Validate every move of every game; print counts, errors (`file:line: reason`), speed.
     Check {
-        /// PGN files; `-` reads standard input.
+        /// PGN files; `-` reads standard input; a directory, every `.pgn` file below it.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Print one JSON object instead of text.
@@ -115,8 +117,9 @@ pub fn check(files: &[PathBuf], json: bool, threads: usize) -> Result<ExitCode, 
         n => n,
     };
     let start = Instant::now();
-    let bar = progress(files);
-    let report = check_files(files, threads, &bar);
+    let files = expand_inputs(files)?;
+    let bar = progress(&files);
+    let report = check_files(&files, threads, &bar);
     bar.finish_and_clear();
     let report = report?;
     let seconds = start.elapsed().as_secs_f64().max(1e-9);
@@ -184,30 +187,13 @@ fn json_string(text: &str) -> String {
     out
 }
 
-/// Opens `path`, or standard input for `-`.
-fn open(path: &Path) -> Result<Box<dyn Read>, String> {
-    if path.as_os_str() == "-" {
-        Ok(Box::new(io::stdin().lock()))
-    } else {
-        File::open(path)
-            .map(|f| Box::new(f) as Box<dyn Read>)
-            .map_err(|e| format!("{}: {e}", path.display()))
-    }
-}
-
 /// Inputs shorter than this get no progress bar: they are done before one would be read.
 const PROGRESS_MIN_BYTES: u64 = 16 << 20;
 
 /// A progress bar over the bytes of `files` when stderr is a terminal and the input is long
 /// (or of unknown length: standard input); hidden otherwise. Same style as `pack`'s.
 fn progress(files: &[PathBuf]) -> ProgressBar {
-    let total: Option<u64> = files
-        .iter()
-        .map(|path| match path.as_os_str() == "-" {
-            true => None,
-            false => std::fs::metadata(path).ok().map(|m| m.len()),
-        })
-        .sum();
+    let total = total_len(files);
     if !io::stderr().is_terminal() || total.is_some_and(|len| len < PROGRESS_MIN_BYTES) {
         return ProgressBar::hidden();
     }
@@ -232,13 +218,26 @@ fn check_files(files: &[PathBuf], threads: usize, bar: &ProgressBar) -> Result<C
     let mut report = CheckReport::default();
     for path in files {
         let name = path.display().to_string();
-        let input: Box<dyn Read> = Box::new(CountingReader::new(open(path)?, bar.clone()));
-        let file_report = if threads <= 1 {
-            check_stream(CountingReader::new(input, ProgressBar::hidden()), &name, 1)
-        } else {
-            check_parallel(input, &name, threads)
-        }
-        .map_err(|e| format!("{name}: {e}"))?;
+        // A file that cannot be read is reported like a bad game, and the other files are still checked.
+        let input = match open_input(path) {
+            Ok(input) => input,
+            Err(message) => {
+                report.errors.push(message);
+                continue;
+            }
+        };
+        let input: Box<dyn Read> = Box::new(CountingReader::new(input, bar.clone()));
+        let file_report = match threads {
+            0 | 1 => check_stream(CountingReader::new(input, ProgressBar::hidden()), &name, 1),
+            _ => check_parallel(input, &name, threads),
+        };
+        let file_report = match file_report {
+            Ok(file_report) => file_report,
+            Err(e) => {
+                report.errors.push(format!("{name}: {e}"));
+                continue;
+            }
+        };
         report.games += file_report.games;
         report.plies += file_report.plies;
         report.bytes += file_report.bytes;
@@ -439,7 +438,7 @@ pub fn convert(
     };
     let mut summary = ConvertSummary::default();
     let mut text = String::new();
-    for game in PgnReader::new(open(file)?).into_games() {
+    for game in PgnReader::new(open_input(file)?).into_games() {
         match game {
             Ok(game) => {
                 text.clear();
@@ -499,6 +498,21 @@ mod tests {
         let path = shared("pgn/notnil_Carlsen.pgn");
         assert!(std::fs::metadata(&path).unwrap().len() < PROGRESS_MIN_BYTES);
         assert!(progress(&[path]).is_hidden());
+    }
+
+    #[test]
+    fn directories_are_read_and_an_unreadable_file_does_not_stop_the_others() {
+        let missing = shared("pgn/no-such-file.pgn");
+        let files = expand_inputs(&[missing.clone(), shared("pgn")]).unwrap();
+        assert!(files.len() > 5, "{files:?}");
+        let report = check_report(&files, 2).unwrap();
+        let direct = check_report(&[shared("pgn/notnil_Carlsen.pgn")], 1).unwrap();
+        assert!(report.games > direct.games + 2245, "{}", report.games);
+        assert!(
+            report.errors[0].starts_with(&format!("{}: ", missing.display())),
+            "{:?}",
+            report.errors[0]
+        );
     }
 
     #[test]

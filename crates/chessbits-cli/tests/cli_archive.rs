@@ -8,6 +8,8 @@
 #[path = "../src/archive_cmd.rs"]
 #[allow(dead_code)]
 mod archive_cmd;
+#[path = "../src/inputs.rs"]
+mod inputs;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
