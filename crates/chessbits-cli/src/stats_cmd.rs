@@ -191,8 +191,7 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
         .par_iter()
         .map(Totals::measure_game)
         .reduce(Totals::new, Totals::add);
-    let plies = totals.plies.max(1) as f64;
-    let positions = totals.positions.max(1) as f64;
+    let (plies, positions) = (totals.plies, totals.positions);
 
     println!(
         "{}: {} games, {} plies, {} positions, {errors} games with errors",
@@ -209,7 +208,7 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
         } else {
             String::new()
         };
-        println!("{name:<36} {:>10.3}{note}", totals.move_bits[i] as f64 / plies);
+        println!("{name:<36} {:>10}{note}", ratio(totals.move_bits[i] as f64, plies, 3));
     }
     for (i, (name, _)) in PER_GAME_CODES.iter().enumerate() {
         let note = if totals.game_failures[i] > 0 {
@@ -217,8 +216,8 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
         } else {
             String::new()
         };
-        let bits = 8.0 * totals.game_bytes[i] as f64 / plies;
-        println!("{name:<36} {bits:>10.3}{note}  (whole bytes per game)");
+        let bits = ratio(8.0 * totals.game_bytes[i] as f64, plies, 3);
+        println!("{name:<36} {bits:>10}{note}  (whole bytes per game)");
     }
     println!();
     println!("{:<36} {:>10} {:>10}", "position code", "avg bits", "max bits");
@@ -229,9 +228,9 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
             String::new()
         };
         println!(
-            "{:<36} {:>10.1} {:>10}{note}",
+            "{:<36} {:>10} {:>10}{note}",
             codec.name(),
-            totals.position_bits[i] as f64 / positions,
+            ratio(totals.position_bits[i] as f64, positions, 1),
             totals.position_max[i]
         );
     }
@@ -239,7 +238,7 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
     let (gzip, zstd) = compressed_sizes(&bytes)?;
     println!("{:<36} {:>10} {:>10}", "size", "bytes", "bits/move");
     for (name, size) in [("PGN", bytes.len()), ("PGN gzip -6", gzip), ("PGN zstd -19", zstd)] {
-        println!("{name:<36} {size:>10} {:>10.2}", 8.0 * size as f64 / plies);
+        println!("{name:<36} {size:>10} {:>10}", ratio(8.0 * size as f64, plies, 2));
     }
     for codec in MoveCodec::ALL {
         let options = WriterOptions {
@@ -249,11 +248,19 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
         };
         let archived = archive_size(&games, options).map_err(|e| format!("archive ({codec}): {e}"))?;
         println!(
-            "{:<36} {:>10} {:>10.2}",
+            "{:<36} {:>10} {:>10}",
             format!("archive --codec {codec}"),
             archived,
-            8.0 * archived as f64 / plies
+            ratio(8.0 * archived as f64, plies, 2)
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `total / count` with `precision` decimals, or `-` when there is nothing to divide by.
+fn ratio(total: f64, count: u64, precision: usize) -> String {
+    match count {
+        0 => "-".to_string(),
+        n => format!("{:.precision$}", total / n as f64),
+    }
 }
