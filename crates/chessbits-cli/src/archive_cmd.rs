@@ -4,24 +4,21 @@
 //! output's directory that replaces the output only once everything went well, show a progress
 //! bar when standard error is a terminal, and end with a one-line summary on standard error.
 
-use std::cell::Cell;
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, IsTerminal, Read, Write};
+use std::io::{self, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::rc::Rc;
 use std::time::Instant;
 
 use chessbits::archive::{ArchiveError, ArchiveReader, ArchiveWriter, MoveCodec, WriterOptions};
 use chessbits::pgn::{PgnError, PgnReader, WriteOptions};
-use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::inputs::{expand_inputs, open_input, total_len};
+use crate::inputs::{expand_inputs, open_input, progress_bar, total_len, CountingReader};
 
 /// `chessbits pack IN.pgn... -o OUT.cbits`
 #[derive(clap::Args, Debug)]
 pub struct PackArgs {
-    /// PGN files to pack, in order (`-` reads standard input; a directory, every `.pgn` file below it).
+    /// PGN files to pack, in order, plain, gzip or zstd (`-` reads standard input; a directory, every `.pgn`, `.pgn.gz` and `.pgn.zst` file below it).
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
     /// The archive to write (`-` writes standard output).
@@ -143,35 +140,6 @@ impl Write for Sink {
     }
 }
 
-/// Counts the bytes read through it (for the progress bar and the summary).
-struct Counting<R> {
-    inner: R,
-    count: Rc<Cell<u64>>,
-}
-
-impl<R: Read> Read for Counting<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.count.set(self.count.get() + n as u64);
-        Ok(n)
-    }
-}
-
-/// A progress bar on a terminal, nothing otherwise.
-fn progress(len: Option<u64>, unit: &str) -> ProgressBar {
-    if !io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    match len {
-        Some(len) => {
-            let template = format!("{{bar:40}} {{percent:>3}}% {{pos}}/{{len}} {unit} {{elapsed}} eta {{eta}}");
-            let style = ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar());
-            ProgressBar::new(len).with_style(style)
-        }
-        None => ProgressBar::new_spinner(),
-    }
-}
-
 fn mb_per_second(bytes: u64, start: Instant) -> f64 {
     bytes as f64 / 1e6 / start.elapsed().as_secs_f64().max(1e-9)
 }
@@ -197,7 +165,7 @@ fn display(path: &Path) -> String {
 pub fn run_pack(args: PackArgs) -> Result<ExitCode, String> {
     let start = Instant::now();
     let inputs = expand_inputs(&args.inputs)?;
-    let bar = progress(total_len(&inputs), "bytes");
+    let bar = progress_bar(total_len(&inputs), "bytes");
     let options = WriterOptions {
         codec: args.codec,
         threads: args.threads,
@@ -208,15 +176,12 @@ pub fn run_pack(args: PackArgs) -> Result<ExitCode, String> {
     let sink = Sink::create(&args.output)?;
     let out_name = display(&args.output);
     let mut writer = ArchiveWriter::new(sink, options).map_err(|e| format!("{out_name}: {e}"))?;
-    let bytes_in = Rc::new(Cell::new(0u64));
+    let mut bytes_in = 0u64;
     let mut skipped = 0u64;
     for path in &inputs {
         let name = display(path);
-        let input = open_input(path)?;
-        let counting = Counting {
-            inner: input,
-            count: Rc::clone(&bytes_in),
-        };
+        let counting = CountingReader::new(open_input(path, &bar)?);
+        let counter = counting.counter();
         for game in PgnReader::new(counting).into_games() {
             match game {
                 Ok(game) => match writer.add_game(&game) {
@@ -233,8 +198,8 @@ pub fn run_pack(args: PackArgs) -> Result<ExitCode, String> {
                 }
                 Err(PgnError::Io(error)) => return Err(format!("{name}: {error}")),
             }
-            bar.set_position(bytes_in.get());
         }
+        bytes_in += counter.get();
     }
     let (sink, summary) = writer.finish().map_err(|e| format!("{out_name}: {e}"))?;
     sink.commit()?;
@@ -244,12 +209,12 @@ pub fn run_pack(args: PackArgs) -> Result<ExitCode, String> {
          (moves {:.2}), {:.1} MB/s",
         summary.games,
         summary.blocks,
-        bytes_in.get(),
+        bytes_in,
         summary.bytes,
-        100.0 * summary.bytes as f64 / bytes_in.get().max(1) as f64,
+        100.0 * summary.bytes as f64 / bytes_in.max(1) as f64,
         summary.bits_per_move(),
         bits_per_move(summary.share_bytes("moves"), summary.mainline_moves),
-        mb_per_second(bytes_in.get(), start),
+        mb_per_second(bytes_in, start),
     );
     Ok(ExitCode::SUCCESS)
 }
@@ -272,7 +237,7 @@ pub fn run_unpack(args: UnpackArgs) -> Result<ExitCode, String> {
     for problem in reader.problems() {
         eprintln!("{in_name}: {problem}");
     }
-    let bar = progress(Some(reader.block_infos().len() as u64), "blocks");
+    let bar = progress_bar(Some(reader.block_infos().len() as u64), "blocks");
     let archive_bytes = reader.file_len();
     let mut sink = Sink::create(&args.output)?;
     let out_name = display(&args.output);

@@ -1,13 +1,18 @@
 //! Input arguments: files, `-` for standard input, or directories standing for every PGN file below
-//! them.
+//! them; gzip and zstd input decompressed on the fly; counting what is read and showing progress.
 
+use std::cell::Cell;
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, BufReader, IsTerminal, Read};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
-/// `paths` with every directory replaced by the `.pgn` files below it (any depth, case-insensitive
-/// extension), sorted so runs are reproducible; files and `-` (standard input) are kept as given.
-/// An unreadable directory is an error naming it.
+use flate2::bufread::MultiGzDecoder;
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// `paths` with every directory replaced by the PGN files below it (any depth; `.pgn`, `.pgn.gz`
+/// and `.pgn.zst`, case-insensitive), sorted so runs are reproducible; files and `-` (standard
+/// input) are kept as given. An unreadable directory is an error naming it.
 pub fn expand_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     let mut files = Vec::new();
     for path in paths {
@@ -23,14 +28,112 @@ pub fn expand_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
-/// Opens `path`, or standard input for `-`; the error names the path.
-pub fn open_input(path: &Path) -> Result<Box<dyn Read>, String> {
-    if path.as_os_str() == "-" {
-        Ok(Box::new(io::stdin().lock()))
+/// The first bytes of a gzip member.
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+/// The first bytes of a zstd frame.
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+
+/// Opens `path`, or standard input for `-`, advancing `bar` by the bytes read from it (compressed
+/// bytes for compressed input, so the bar follows the file's length). Input that starts with the
+/// gzip or zstd magic number is decompressed (by content, not by name: this works on standard
+/// input too; concatenated gzip members and zstd frames are read to the end). Errors name the path.
+pub fn open_input(path: &Path, bar: &ProgressBar) -> Result<Box<dyn Read>, String> {
+    let raw: Box<dyn Read> = if path.as_os_str() == "-" {
+        Box::new(io::stdin().lock())
     } else {
-        File::open(path)
-            .map(|f| Box::new(f) as Box<dyn Read>)
-            .map_err(|e| format!("{}: {e}", path.display()))
+        Box::new(File::open(path).map_err(|e| format!("{}: {e}", path.display()))?)
+    };
+    let mut raw = ProgressReader {
+        inner: raw,
+        bar: bar.clone(),
+    };
+    // Up to four bytes decide the format; a short read from a pipe must not hide a magic number.
+    let mut head = [0u8; 4];
+    let len = read_full(&mut raw, &mut head).map_err(|e| format!("{}: {e}", path.display()))?;
+    let input = io::Cursor::new(head).take(len as u64).chain(raw);
+    let head = &head[..len];
+    Ok(if head.starts_with(&GZIP_MAGIC) {
+        Box::new(MultiGzDecoder::new(BufReader::with_capacity(1 << 16, input)))
+    } else if head.starts_with(&ZSTD_MAGIC) {
+        let buffered = BufReader::with_capacity(1 << 16, input);
+        let decoder =
+            zstd::stream::read::Decoder::with_buffer(buffered).map_err(|e| format!("{}: {e}", path.display()))?;
+        Box::new(decoder)
+    } else {
+        Box::new(input)
+    })
+}
+
+/// Reads into `buf` until it is full or the input ends; returns the bytes read.
+pub fn read_full(input: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match input.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+/// Advances a progress bar by the bytes passing through.
+struct ProgressReader<R> {
+    inner: R,
+    bar: ProgressBar,
+}
+
+impl<R: Read> Read for ProgressReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.bar.inc(n as u64);
+        Ok(n)
+    }
+}
+
+/// Counts the bytes read through it. The count stays readable through [`CountingReader::counter`]
+/// after the reader has been handed to a parser that consumes it.
+pub struct CountingReader<R> {
+    inner: R,
+    count: Rc<Cell<u64>>,
+}
+
+impl<R> CountingReader<R> {
+    pub fn new(inner: R) -> CountingReader<R> {
+        CountingReader {
+            inner,
+            count: Rc::new(Cell::new(0)),
+        }
+    }
+
+    /// The shared count of bytes read so far.
+    pub fn counter(&self) -> Rc<Cell<u64>> {
+        Rc::clone(&self.count)
+    }
+}
+
+impl<R: Read> Read for CountingReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.set(self.count.get() + n as u64);
+        Ok(n)
+    }
+}
+
+/// A progress bar counting `unit`s up to `len` (a spinner if the length is unknown) when standard
+/// error is a terminal; hidden otherwise.
+pub fn progress_bar(len: Option<u64>, unit: &str) -> ProgressBar {
+    if !io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    match len {
+        Some(len) => {
+            let template = format!("{{bar:40}} {{percent:>3}}% {{pos}}/{{len}} {unit} {{elapsed}} eta {{eta}}");
+            let style = ProgressStyle::with_template(&template).unwrap_or_else(|_| ProgressStyle::default_bar());
+            ProgressBar::new(len).with_style(style)
+        }
+        None => ProgressBar::new_spinner(),
     }
 }
 
@@ -52,11 +155,17 @@ fn collect_pgn_files(dir: &Path, found: &mut Vec<PathBuf>) -> Result<(), String>
         let path = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();
         if path.is_dir() {
             collect_pgn_files(&path, found)?;
-        } else if path.extension().is_some_and(|ext| ext.eq_ignore_ascii_case("pgn")) {
+        } else if is_pgn_name(&path) {
             found.push(path);
         }
     }
     Ok(())
+}
+
+/// Whether the file name ends in `.pgn`, `.pgn.gz` or `.pgn.zst` (any case).
+fn is_pgn_name(path: &Path) -> bool {
+    let name = path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase());
+    name.is_some_and(|name| [".pgn", ".pgn.gz", ".pgn.zst"].iter().any(|ext| name.ends_with(ext)))
 }
 
 #[cfg(test)]
@@ -68,7 +177,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let sub = dir.path().join("sub");
         std::fs::create_dir(&sub).unwrap();
-        for name in ["b.pgn", "a.PGN", "notes.txt"] {
+        for name in ["b.pgn", "a.PGN", "notes.txt", "d.pgn.zst", "e.PGN.gz", "f.gz"] {
             std::fs::write(dir.path().join(name), "").unwrap();
         }
         std::fs::write(sub.join("c.pgn"), "").unwrap();
@@ -78,6 +187,8 @@ mod tests {
             single,
             dir.path().join("a.PGN"),
             dir.path().join("b.pgn"),
+            dir.path().join("d.pgn.zst"),
+            dir.path().join("e.PGN.gz"),
             sub.join("c.pgn"),
             PathBuf::from("-"),
         ];
@@ -88,5 +199,60 @@ mod tests {
     fn missing_paths_are_kept_for_the_caller_to_report() {
         let missing = PathBuf::from("/nonexistent/chessbits/none.pgn");
         assert_eq!(expand_inputs(std::slice::from_ref(&missing)).unwrap(), vec![missing]);
+    }
+
+    fn read_all(path: &Path) -> Result<Vec<u8>, String> {
+        let bar = ProgressBar::hidden();
+        let mut input = open_input(path, &bar)?;
+        let mut out = Vec::new();
+        input.read_to_end(&mut out).map_err(|e| e.to_string())?;
+        assert_eq!(
+            bar.position(),
+            std::fs::metadata(path).unwrap().len(),
+            "the bar counts file bytes"
+        );
+        Ok(out)
+    }
+
+    #[test]
+    fn gzip_and_zstd_input_is_decompressed_by_content() {
+        use std::io::Write;
+        let dir = tempfile::tempdir().unwrap();
+        let text = b"[Event \"x\"]\n\n1. e4 e5 *\n".repeat(1000);
+        let plain = dir.path().join("plain.pgn");
+        std::fs::write(&plain, &text).unwrap();
+        // Two gzip members, as `cat a.gz b.gz` makes: both are read.
+        let (first, second) = text.split_at(7000);
+        let mut gz = Vec::new();
+        for part in [first, second] {
+            let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            encoder.write_all(part).unwrap();
+            gz.extend(encoder.finish().unwrap());
+        }
+        // Named .pgn on purpose: the content decides.
+        let gz_path = dir.path().join("gz.pgn");
+        std::fs::write(&gz_path, gz).unwrap();
+        let zst_path = dir.path().join("x.pgn.zst");
+        std::fs::write(&zst_path, zstd::encode_all(&text[..], 3).unwrap()).unwrap();
+        for path in [&plain, &gz_path, &zst_path] {
+            assert_eq!(read_all(path).unwrap(), text, "{}", path.display());
+        }
+    }
+
+    #[test]
+    fn short_and_damaged_input() {
+        let dir = tempfile::tempdir().unwrap();
+        for content in [&b""[..], b"*", b"\x1f", b"\x28\xb5\x2f"] {
+            let path = dir.path().join("short.pgn");
+            std::fs::write(&path, content).unwrap();
+            assert_eq!(read_all(&path).unwrap(), content);
+        }
+        // A gzip header followed by garbage: an error, not a panic.
+        let path = dir.path().join("bad.pgn.gz");
+        std::fs::write(&path, b"\x1f\x8b\x08\x00garbage garbage").unwrap();
+        assert!(read_all(&path).is_err());
+        let path = dir.path().join("bad.pgn.zst");
+        std::fs::write(&path, b"\x28\xb5\x2f\xfdgarbage garbage").unwrap();
+        assert!(read_all(&path).is_err());
     }
 }

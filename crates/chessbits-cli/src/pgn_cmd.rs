@@ -7,16 +7,16 @@
 //! same whatever the thread count.
 
 use std::fs::File;
-use std::io::{self, BufWriter, IsTerminal, Read, Write};
+use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::Instant;
 
 use chessbits::pgn::{MoveNotation, PgnError, PgnReader, Validator, WriteOptions};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 
-use crate::inputs::{expand_inputs, open_input, total_len};
+use crate::inputs::{expand_inputs, open_input, progress_bar, read_full, total_len, CountingReader};
 
 /// `chessbits pgn ...`
 #[derive(clap::Args)]
@@ -29,7 +29,7 @@ pub struct PgnArgs {
 enum PgnCommand {
     /// Validate every move of every game; print counts, errors (`file:line: reason`), speed.
     Check {
-        /// PGN files; `-` reads standard input; a directory, every `.pgn` file below it.
+        /// PGN files, plain, gzip or zstd; `-` reads standard input; a directory, every `.pgn`, `.pgn.gz` and `.pgn.zst` file below it.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Print one JSON object instead of text.
@@ -41,7 +41,7 @@ enum PgnCommand {
     },
     /// Rewrite the games of a file in export format, moves in the chosen notation.
     Convert {
-        /// The PGN file; `-` reads standard input.
+        /// The PGN file (plain, gzip or zstd); `-` reads standard input.
         file: PathBuf,
         /// Move notation of the output.
         #[arg(long, value_enum, default_value = "san")]
@@ -194,17 +194,10 @@ const PROGRESS_MIN_BYTES: u64 = 16 << 20;
 /// (or of unknown length: standard input); hidden otherwise. Same style as `pack`'s.
 fn progress(files: &[PathBuf]) -> ProgressBar {
     let total = total_len(files);
-    if !io::stderr().is_terminal() || total.is_some_and(|len| len < PROGRESS_MIN_BYTES) {
+    if total.is_some_and(|len| len < PROGRESS_MIN_BYTES) {
         return ProgressBar::hidden();
     }
-    match total {
-        Some(len) => {
-            let template = "{bar:40} {percent:>3}% {pos}/{len} bytes {elapsed} eta {eta}";
-            let style = ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar());
-            ProgressBar::new(len).with_style(style)
-        }
-        None => ProgressBar::new_spinner(),
-    }
+    progress_bar(total, "bytes")
 }
 
 /// Checks every game of `files` with `threads` threads (at least 1).
@@ -219,16 +212,15 @@ fn check_files(files: &[PathBuf], threads: usize, bar: &ProgressBar) -> Result<C
     for path in files {
         let name = path.display().to_string();
         // A file that cannot be read is reported like a bad game, and the other files are still checked.
-        let input = match open_input(path) {
+        let input = match open_input(path, bar) {
             Ok(input) => input,
             Err(message) => {
                 report.errors.push(message);
                 continue;
             }
         };
-        let input: Box<dyn Read> = Box::new(CountingReader::new(input, bar.clone()));
         let file_report = match threads {
-            0 | 1 => check_stream(CountingReader::new(input, ProgressBar::hidden()), &name, 1),
+            0 | 1 => check_stream(input, &name, 1),
             _ => check_parallel(input, &name, threads),
         };
         let file_report = match file_report {
@@ -246,30 +238,10 @@ fn check_files(files: &[PathBuf], threads: usize, bar: &ProgressBar) -> Result<C
     Ok(report)
 }
 
-/// Counts the bytes passing through, advancing a progress bar by them.
-struct CountingReader<R> {
-    inner: R,
-    count: u64,
-    bar: ProgressBar,
-}
-
-impl<R> CountingReader<R> {
-    fn new(inner: R, bar: ProgressBar) -> CountingReader<R> {
-        CountingReader { inner, count: 0, bar }
-    }
-}
-
-impl<R: Read> Read for CountingReader<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.count += n as u64;
-        self.bar.inc(n as u64);
-        Ok(n)
-    }
-}
-
 /// Checks one stream in this thread, its first line numbered `first_line`.
-fn check_stream<R: Read>(input: CountingReader<R>, name: &str, first_line: u32) -> io::Result<CheckReport> {
+fn check_stream<R: Read>(input: R, name: &str, first_line: u32) -> io::Result<CheckReport> {
+    let input = CountingReader::new(input);
+    let bytes = input.counter();
     let mut reader = PgnReader::with_first_line(input, first_line);
     let mut validator = Validator::new();
     let mut report = CheckReport::default();
@@ -280,7 +252,7 @@ fn check_stream<R: Read>(input: CountingReader<R>, name: &str, first_line: u32) 
             Err(error) => report.errors.push(format!("{name}:{}: {}", error.line, error.kind)),
         }
     }
-    report.bytes = reader.into_inner().count;
+    report.bytes = bytes.get();
     Ok(report)
 }
 
@@ -338,7 +310,7 @@ fn check_parallel(mut input: Box<dyn Read>, name: &str, threads: usize) -> io::R
                 let Ok(Ok((index, first_line, chunk))) = next else {
                     return;
                 };
-                let report = check_stream(CountingReader::new(&chunk[..], ProgressBar::hidden()), name, first_line);
+                let report = check_stream(&chunk[..], name, first_line);
                 if result_tx.send((index, report)).is_err() {
                     return;
                 }
@@ -362,20 +334,6 @@ fn check_parallel(mut input: Box<dyn Read>, name: &str, threads: usize) -> io::R
         }
         Ok(report)
     })
-}
-
-/// Reads into `buf` until it is full or the input ends; returns the bytes read.
-fn read_full(input: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
-    let mut filled = 0;
-    while filled < buf.len() {
-        match input.read(&mut buf[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(filled)
 }
 
 /// Reads `input` and hands out chunks that end at game boundaries, with their index and first
@@ -438,7 +396,7 @@ pub fn convert(
     };
     let mut summary = ConvertSummary::default();
     let mut text = String::new();
-    for game in PgnReader::new(open_input(file)?).into_games() {
+    for game in PgnReader::new(open_input(file, &ProgressBar::hidden())?).into_games() {
         match game {
             Ok(game) => {
                 text.clear();
@@ -498,6 +456,33 @@ mod tests {
         let path = shared("pgn/notnil_Carlsen.pgn");
         assert!(std::fs::metadata(&path).unwrap().len() < PROGRESS_MIN_BYTES);
         assert!(progress(&[path]).is_hidden());
+    }
+
+    #[test]
+    fn compressed_files_check_like_the_plain_file() {
+        use std::io::Write;
+        let plain = shared("pgn/shakmaty_lichess_db_1000k.pgn");
+        let text = std::fs::read(&plain).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let zst = dir.path().join("games.pgn.zst");
+        std::fs::write(&zst, zstd::encode_all(&text[..], 3).unwrap()).unwrap();
+        let gz = dir.path().join("games.pgn.gz");
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        encoder.write_all(&text).unwrap();
+        std::fs::write(&gz, encoder.finish().unwrap()).unwrap();
+        for threads in [1, 2] {
+            let expected = check_report(std::slice::from_ref(&plain), threads).unwrap();
+            assert!(expected.games > 400 && expected.errors.is_empty());
+            for path in [&zst, &gz] {
+                let report = check_report(std::slice::from_ref(path), threads).unwrap();
+                assert_eq!(
+                    (report.games, report.plies, report.bytes, report.errors.len()),
+                    (expected.games, expected.plies, text.len() as u64, 0),
+                    "{} with {threads} threads",
+                    path.display()
+                );
+            }
+        }
     }
 
     #[test]

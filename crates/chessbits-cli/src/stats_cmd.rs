@@ -1,8 +1,7 @@
 //! `chessbits stats`: what every move code and position code costs on a PGN file, and how the
 //! archive compares with the PGN and its gzip and zstd compressions.
 
-use std::fs::File;
-use std::io::{BufReader, Write};
+use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -12,11 +11,14 @@ use chessbits::codec::r#move::{direction_target, entropy, enumeration, index, li
 use chessbits::moves::Move;
 use chessbits::pgn::{Game, PgnReader};
 use chessbits::position::Position;
+use indicatif::ProgressBar;
 use rayon::prelude::*;
+
+use crate::inputs::open_input;
 
 #[derive(clap::Args)]
 pub struct StatsArgs {
-    /// The PGN file.
+    /// The PGN file (gzip or zstd compressed too; `-` reads standard input).
     file: PathBuf,
 }
 
@@ -174,11 +176,14 @@ fn archive_size(games: &[Game], options: WriterOptions) -> Result<u64, chessbits
 
 pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
     let path = &args.file;
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    // The whole (decompressed) PGN: its gzip and zstd sizes are part of the table.
+    let mut bytes = Vec::new();
+    open_input(path, &ProgressBar::hidden())?
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     let mut games = Vec::new();
     let mut errors = 0;
-    for game in PgnReader::new(BufReader::new(file)).into_games() {
+    for game in PgnReader::new(&bytes[..]).into_games() {
         match game {
             Ok(game) => games.push(game),
             Err(e) => {
