@@ -140,6 +140,11 @@ impl Write for Sink {
     }
 }
 
+/// `n` and `noun`, plural unless `n` is one: "1 game", "2 games".
+fn count(n: u64, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
 fn mb_per_second(bytes: u64, start: Instant) -> f64 {
     bytes as f64 / 1e6 / start.elapsed().as_secs_f64().max(1e-9)
 }
@@ -276,7 +281,12 @@ pub fn run_unpack(args: UnpackArgs) -> Result<ExitCode, String> {
     bar.finish_and_clear();
     let damaged = bad_blocks + problems > 0;
     let lost = if damaged {
-        format!(" ({bad_blocks} damaged blocks with {lost_games} games skipped, {problems} other problems)")
+        format!(
+            " ({} with {} skipped, {})",
+            count(bad_blocks, "damaged block"),
+            count(lost_games, "game"),
+            count(problems, "other problem")
+        )
     } else {
         String::new()
     };
