@@ -5,7 +5,7 @@
 //! bar when standard error is a terminal, and end with a one-line summary on standard error.
 
 use std::fs::File;
-use std::io::{self, BufReader, BufWriter, Write};
+use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -14,6 +14,7 @@ use chessbits::archive::{ArchiveError, ArchiveReader, ArchiveWriter, MoveCodec, 
 use chessbits::pgn::{PgnError, PgnReader, WriteOptions};
 
 use crate::inputs::{expand_inputs, open_input, progress_bar, total_len, CountingReader};
+use crate::output::Sink;
 
 /// `chessbits pack IN.pgn... -o OUT.cbits`
 #[derive(clap::Args, Debug)]
@@ -54,90 +55,6 @@ pub struct UnpackArgs {
     /// Threads that decode blocks (0: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
-}
-
-/// Where the output goes: standard output, or a temporary file renamed over the target at the
-/// end (so a failure leaves whatever the user had untouched).
-enum Sink {
-    Stdout(BufWriter<io::Stdout>),
-    File {
-        temp: BufWriter<tempfile::NamedTempFile>,
-        target: PathBuf,
-    },
-}
-
-impl Sink {
-    fn create(target: &Path) -> Result<Sink, String> {
-        if target.as_os_str() == "-" {
-            return Ok(Sink::Stdout(BufWriter::new(io::stdout())));
-        }
-        let dir = match target.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
-        let temp = tempfile::Builder::new()
-            .prefix(".chessbits-")
-            .suffix(".tmp")
-            .tempfile_in(dir)
-            .map_err(|e| format!("cannot create a temporary file in {}: {e}", dir.display()))?;
-        Ok(Sink::File {
-            temp: BufWriter::with_capacity(1 << 20, temp),
-            target: target.to_path_buf(),
-        })
-    }
-
-    /// Flushes and, for a file, moves it into place.
-    fn commit(self) -> Result<(), String> {
-        match self {
-            Sink::Stdout(mut out) => out.flush().map_err(|e| format!("standard output: {e}")),
-            Sink::File { temp, target } => {
-                let name = target.display().to_string();
-                let temp = temp.into_inner().map_err(|e| format!("{name}: {}", e.error()))?;
-                temp.as_file().sync_all().map_err(|e| format!("{name}: {e}"))?;
-                set_permissions(&temp, &target);
-                temp.persist(&target).map_err(|e| format!("{name}: {}", e.error))?;
-                Ok(())
-            }
-        }
-    }
-}
-
-/// Gives the new file the permissions of the file it replaces, or the usual 0644 (temporary
-/// files are created 0600).
-fn set_permissions(temp: &tempfile::NamedTempFile, target: &Path) {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(target)
-            .map(|m| m.permissions().mode())
-            .unwrap_or(0o644);
-        let _ = temp.as_file().set_permissions(std::fs::Permissions::from_mode(mode));
-    }
-    #[cfg(not(unix))]
-    let _ = (temp, target);
-}
-
-impl Write for Sink {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match self {
-            Sink::Stdout(out) => out.write(buf),
-            Sink::File { temp, .. } => temp.write(buf),
-        }
-    }
-
-    fn write_all(&mut self, buf: &[u8]) -> io::Result<()> {
-        match self {
-            Sink::Stdout(out) => out.write_all(buf),
-            Sink::File { temp, .. } => temp.write_all(buf),
-        }
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        match self {
-            Sink::Stdout(out) => out.flush(),
-            Sink::File { temp, .. } => temp.flush(),
-        }
-    }
 }
 
 /// `n` and `noun`, plural unless `n` is one: "1 game", "2 games".
@@ -257,8 +174,7 @@ pub fn run_unpack(args: UnpackArgs) -> Result<ExitCode, String> {
                     text.clear();
                     game.write_pgn(&mut text, &options)
                         .map_err(|e| format!("{out_name}: {e}"))?;
-                    sink.write_all(text.as_bytes())
-                        .map_err(|e| format!("{out_name}: {e}"))?;
+                    sink.write_all(text.as_bytes()).map_err(|e| sink.error(e))?;
                     games += 1;
                     moves += game.moves.nodes.len() as u64;
                     bytes_out += text.len() as u64;

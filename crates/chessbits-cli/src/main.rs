@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 mod archive_cmd;
 mod inputs;
 mod moves_cmd;
+mod output;
 mod perft_cmd;
 mod pgn_cmd;
 mod stats_cmd;

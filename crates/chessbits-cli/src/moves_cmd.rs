@@ -2,6 +2,7 @@
 
 use std::process::ExitCode;
 
+use crate::output::say;
 use chessbits::lists::MoveList;
 use chessbits::notation::san::san_of;
 use chessbits::position::Position;
@@ -25,9 +26,9 @@ pub fn run(args: MovesArgs) -> Result<ExitCode, String> {
     pos.legal_moves(&mut list);
     for &m in list.iter() {
         if args.san {
-            println!("{}", san_of(&pos, m));
+            say!("{}", san_of(&pos, m));
         } else {
-            println!("{}", m.uci(pos.is_chess960()));
+            say!("{}", m.uci(pos.is_chess960()));
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use crate::output::say;
 use chessbits::lists::MoveList;
 use chessbits::movegen::suite::parse_suite;
 use chessbits::movegen::{perft_with, PerftMode};
@@ -108,7 +109,7 @@ fn run_position(args: &PerftArgs) -> Result<ExitCode, String> {
     let nodes = if args.divide && args.depth > 0 {
         let results = divide(&pos, args.depth, args.threads, mode);
         for (m, n) in &results {
-            println!("{}: {n}", m.uci(pos.is_chess960()));
+            say!("{}: {n}", m.uci(pos.is_chess960()));
         }
         results.iter().map(|&(_, n)| n).sum()
     } else {
@@ -116,7 +117,7 @@ fn run_position(args: &PerftArgs) -> Result<ExitCode, String> {
     };
     let secs = start.elapsed().as_secs_f64();
     eprintln!("time {:.3} s, {:.1} Mnps", secs, nodes as f64 / secs.max(1e-9) / 1e6);
-    println!("nodes {nodes}");
+    say!("nodes {nodes}");
     Ok(ExitCode::SUCCESS)
 }
 
@@ -130,7 +131,7 @@ fn run_suite(path: &PathBuf, args: &PerftArgs) -> Result<ExitCode, String> {
         let pos = match Position::from_fen(&case.fen) {
             Ok(pos) => pos,
             Err(e) => {
-                println!("{} FAIL: {e}", case.id);
+                say!("{} FAIL: {e}", case.id);
                 failed += 1;
                 continue;
             }
@@ -150,7 +151,7 @@ fn run_suite(path: &PathBuf, args: &PerftArgs) -> Result<ExitCode, String> {
                 failed += 1;
             }
             if nodes != expected || cases.len() <= 32 {
-                println!(
+                say!(
                     "{} depth {depth}: {nodes} (expected {expected}) {verdict}  {:.1} Mnps",
                     case.fen,
                     nodes as f64 / secs.max(1e-9) / 1e6
@@ -159,11 +160,11 @@ fn run_suite(path: &PathBuf, args: &PerftArgs) -> Result<ExitCode, String> {
         }
     }
     let secs = started.elapsed().as_secs_f64();
-    println!(
+    say!(
         "total {total_nodes} nodes in {secs:.2} s, {:.1} Mnps",
         total_nodes as f64 / secs.max(1e-9) / 1e6
     );
-    println!("{passed} passed, {failed} failed");
+    say!("{passed} passed, {failed} failed");
     Ok(if failed == 0 {
         ExitCode::SUCCESS
     } else {

@@ -6,8 +6,7 @@
 //! read by its own [`PgnReader`] that knows the chunk's first line number, so messages are the
 //! same whatever the thread count.
 
-use std::fs::File;
-use std::io::{self, BufWriter, Read, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::mpsc;
@@ -17,6 +16,7 @@ use chessbits::pgn::{MoveNotation, PgnError, PgnReader, Validator, WriteOptions}
 use indicatif::ProgressBar;
 
 use crate::inputs::{expand_inputs, open_input, progress_bar, read_full, total_len, CountingReader};
+use crate::output::{write_error, Sink};
 
 /// `chessbits pgn ...`
 #[derive(clap::Args)]
@@ -75,18 +75,9 @@ pub fn run(args: PgnArgs) -> Result<ExitCode, String> {
     match args.command {
         PgnCommand::Check { files, json, threads } => check(&files, json, threads),
         PgnCommand::Convert { file, to, output } => {
-            let summary = match output {
-                Some(path) => {
-                    let out = File::create(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-                    convert(&file, to.into(), &mut BufWriter::new(out), &mut io::stderr())?
-                }
-                None => convert(
-                    &file,
-                    to.into(),
-                    &mut BufWriter::new(io::stdout().lock()),
-                    &mut io::stderr(),
-                )?,
-            };
+            let mut sink = Sink::create(&output.unwrap_or_else(|| PathBuf::from("-")))?;
+            let summary = convert(&file, to.into(), &mut sink, &mut io::stderr())?;
+            sink.commit()?;
             Ok(if summary.errors == 0 {
                 ExitCode::SUCCESS
             } else {
@@ -129,7 +120,7 @@ pub fn check(files: &[PathBuf], json: bool, threads: usize) -> Result<ExitCode, 
     } else {
         print_text(&mut out, &report, seconds)
     };
-    result.map_err(|e| format!("stdout: {e}"))?;
+    result.map_err(|e| write_error("standard output", e))?;
     Ok(if report.errors.is_empty() {
         ExitCode::SUCCESS
     } else {
@@ -402,7 +393,7 @@ pub fn convert(
                 text.clear();
                 game.write_pgn(&mut text, &options)
                     .map_err(|e| format!("{name}: {e}"))?;
-                out.write_all(text.as_bytes()).map_err(|e| format!("output: {e}"))?;
+                out.write_all(text.as_bytes()).map_err(|e| write_error("output", e))?;
                 summary.games += 1;
             }
             Err(PgnError::Game(error)) => {
@@ -412,7 +403,7 @@ pub fn convert(
             Err(PgnError::Io(e)) => return Err(format!("{name}: {e}")),
         }
     }
-    out.flush().map_err(|e| format!("output: {e}"))?;
+    out.flush().map_err(|e| write_error("output", e))?;
     Ok(summary)
 }
 

@@ -15,6 +15,7 @@ use indicatif::ProgressBar;
 use rayon::prelude::*;
 
 use crate::inputs::open_input;
+use crate::output::say;
 
 #[derive(clap::Args)]
 pub struct StatsArgs {
@@ -198,22 +199,22 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
         .reduce(Totals::new, Totals::add);
     let (plies, positions) = (totals.plies, totals.positions);
 
-    println!(
+    say!(
         "{}: {} games, {} plies, {} positions, {errors} games with errors",
         path.display(),
         totals.games,
         totals.plies,
         totals.positions
     );
-    println!();
-    println!("{:<36} {:>10}", "move code", "bits/move");
+    say!();
+    say!("{:<36} {:>10}", "move code", "bits/move");
     for (i, (name, _)) in PER_MOVE_CODES.iter().enumerate() {
         let note = if totals.move_failures[i] > 0 {
             format!("  ({} moves not encodable)", totals.move_failures[i])
         } else {
             String::new()
         };
-        println!("{name:<36} {:>10}{note}", ratio(totals.move_bits[i] as f64, plies, 3));
+        say!("{name:<36} {:>10}{note}", ratio(totals.move_bits[i] as f64, plies, 3));
     }
     for (i, (name, _)) in PER_GAME_CODES.iter().enumerate() {
         let note = if totals.game_failures[i] > 0 {
@@ -222,28 +223,28 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
             String::new()
         };
         let bits = ratio(8.0 * totals.game_bytes[i] as f64, plies, 3);
-        println!("{name:<36} {bits:>10}{note}  (whole bytes per game)");
+        say!("{name:<36} {bits:>10}{note}  (whole bytes per game)");
     }
-    println!();
-    println!("{:<36} {:>10} {:>10}", "position code", "avg bits", "max bits");
+    say!();
+    say!("{:<36} {:>10} {:>10}", "position code", "avg bits", "max bits");
     for (i, codec) in position_codes::all().iter().enumerate() {
         let note = if totals.position_failures[i] > 0 {
             format!("  ({} positions unsupported)", totals.position_failures[i])
         } else {
             String::new()
         };
-        println!(
+        say!(
             "{:<36} {:>10} {:>10}{note}",
             codec.name(),
             ratio(totals.position_bits[i] as f64, positions, 1),
             totals.position_max[i]
         );
     }
-    println!();
+    say!();
     let (gzip, zstd) = compressed_sizes(&bytes)?;
-    println!("{:<36} {:>10} {:>10}", "size", "bytes", "bits/move");
+    say!("{:<36} {:>10} {:>10}", "size", "bytes", "bits/move");
     for (name, size) in [("PGN", bytes.len()), ("PGN gzip -6", gzip), ("PGN zstd -19", zstd)] {
-        println!("{name:<36} {size:>10} {:>10}", ratio(8.0 * size as f64, plies, 2));
+        say!("{name:<36} {size:>10} {:>10}", ratio(8.0 * size as f64, plies, 2));
     }
     for codec in MoveCodec::ALL {
         let options = WriterOptions {
@@ -252,7 +253,7 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
             ..WriterOptions::default()
         };
         let archived = archive_size(&games, options).map_err(|e| format!("archive ({codec}): {e}"))?;
-        println!(
+        say!(
             "{:<36} {:>10} {:>10}",
             format!("archive --codec {codec}"),
             archived,

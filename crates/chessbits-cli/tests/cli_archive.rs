@@ -10,6 +10,9 @@
 mod archive_cmd;
 #[path = "../src/inputs.rs"]
 mod inputs;
+#[path = "../src/output.rs"]
+#[allow(unused_macros, unused_imports)]
+mod output;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};

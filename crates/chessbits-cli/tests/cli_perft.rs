@@ -83,3 +83,36 @@ fn bad_fen_is_a_clear_error() {
     assert_eq!(code, 2);
     assert!(err.contains("/nonexistent/suite.epd"), "{err}");
 }
+
+/// `chessbits ... | head`: the reader goes away before the output is written. That is no error
+/// (status 0, nothing on stderr), and never a panic.
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    use std::process::Stdio;
+    let pgn = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/data/pgn/notnil_Carlsen.pgn"
+    );
+    let commands: [&[&str]; 4] = [
+        &["perft", "--depth", "3", "--divide"],
+        &["moves", "--san"],
+        &["stats", pgn],
+        &["pgn", "convert", pgn, "--to", "uci"],
+    ];
+    for args in commands {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chessbits"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(
+            !stderr.contains("panicked") && !stderr.contains("Broken pipe"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
