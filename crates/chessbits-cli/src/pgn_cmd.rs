@@ -2,9 +2,9 @@
 //!
 //! `check` replays every move of every game (variations included) and reports the games, the
 //! main-line moves replayed, and each rejected game as `file:line: reason`. With several threads
-//! the input is cut into chunks at game boundaries (a tag line after a blank line), each chunk
-//! read by its own [`PgnReader`] that knows the chunk's first line number, so messages are the
-//! same whatever the thread count.
+//! one thread cuts the input into games ([`PgnReader::read_raw_game`]: exactly where the stream
+//! reader ends them) and workers replay them, each game read back with its own line numbers, so
+//! the report is the same whatever the thread count.
 
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
@@ -12,10 +12,12 @@ use std::process::ExitCode;
 use std::sync::mpsc;
 use std::time::Instant;
 
-use chessbits::pgn::{MoveNotation, PgnError, PgnReader, Validator, WriteOptions};
+use chessbits::pgn::{
+    GameError, GameSummary, MoveNotation, PgnError, PgnReader, RawGame, SyntaxError, Validator, WriteOptions,
+};
 use indicatif::ProgressBar;
 
-use crate::inputs::{expand_inputs, open_input, progress_bar, read_full, total_len, CountingReader};
+use crate::inputs::{expand_inputs, open_input, progress_bar, total_len, CountingReader};
 use crate::output::{write_error, Sink};
 
 /// `chessbits pgn ...`
@@ -211,15 +213,8 @@ fn check_files(files: &[PathBuf], threads: usize, bar: &ProgressBar) -> Result<C
             }
         };
         let file_report = match threads {
-            0 | 1 => check_stream(input, &name, 1),
+            0 | 1 => check_stream(input, &name),
             _ => check_parallel(input, &name, threads),
-        };
-        let file_report = match file_report {
-            Ok(file_report) => file_report,
-            Err(e) => {
-                report.errors.push(format!("{name}: {e}"));
-                continue;
-            }
         };
         report.games += file_report.games;
         report.plies += file_report.plies;
@@ -229,137 +224,143 @@ fn check_files(files: &[PathBuf], threads: usize, bar: &ProgressBar) -> Result<C
     Ok(report)
 }
 
-/// Checks one stream in this thread, its first line numbered `first_line`.
-fn check_stream<R: Read>(input: R, name: &str, first_line: u32) -> io::Result<CheckReport> {
+/// Adds one game's outcome to `report`.
+fn tally(report: &mut CheckReport, name: &str, result: Result<GameSummary, GameError>) {
+    report.games += 1;
+    match result {
+        Ok(summary) => report.plies += u64::from(summary.plies),
+        Err(error) => report.errors.push(format!("{name}:{}: {}", error.line, error.kind)),
+    }
+}
+
+/// What a read error in the middle of a file adds to the report: the games before it were
+/// checked, the one being read when it struck is lost. `line` is where the reader stood after
+/// the last whole game, the same whatever the thread count.
+fn read_failure(report: &mut CheckReport, name: &str, line: u32, error: &io::Error) {
+    report.errors.push(format!(
+        "{name}:{line}: read error: {error} (the games before this line were checked)"
+    ));
+}
+
+/// Checks one stream in this thread.
+fn check_stream<R: Read>(input: R, name: &str) -> CheckReport {
     let input = CountingReader::new(input);
     let bytes = input.counter();
-    let mut reader = PgnReader::with_first_line(input, first_line);
+    let mut reader = PgnReader::new(input);
     let mut validator = Validator::new();
     let mut report = CheckReport::default();
-    while let Some(result) = reader.read_game(&mut validator)? {
-        report.games += 1;
-        match result {
-            Ok(summary) => report.plies += u64::from(summary.plies),
-            Err(error) => report.errors.push(format!("{name}:{}: {}", error.line, error.kind)),
+    loop {
+        let line = reader.line();
+        match reader.read_game(&mut validator) {
+            Ok(Some(result)) => tally(&mut report, name, result),
+            Ok(None) => break,
+            Err(error) => {
+                read_failure(&mut report, name, line, &error);
+                break;
+            }
         }
     }
     report.bytes = bytes.get();
-    Ok(report)
+    report
 }
 
-/// Target size of a chunk handed to a worker.
-const CHUNK: usize = 1 << 18;
+/// Bytes of games handed to a worker at a time.
+const BATCH_BYTES: usize = 1 << 18;
 
-/// Where the last game in `bytes` that starts after `from` begins: a line that opens a tag
-/// (`[Name "`) right after a blank line, or an `[Event ` line. `None` if there is none.
-fn last_game_start(bytes: &[u8], from: usize) -> Option<usize> {
-    let mut end = bytes.len();
-    while end > from {
-        let newline = bytes[from..end].iter().rposition(|&b| b == b'\n')? + from;
-        let start = newline + 1;
-        let line = &bytes[start..];
-        if line.first() == Some(&b'[')
-            && (is_after_blank_line(bytes, newline) || line.starts_with(b"[Event "))
-            && looks_like_tag(line)
-        {
-            return Some(start);
+/// Games cut out of the input for a worker: their bytes back to back, and where each stands.
+#[derive(Default)]
+struct Batch {
+    bytes: Vec<u8>,
+    games: Vec<(RawGame, std::ops::Range<usize>)>,
+}
+
+/// Checks the games of a batch, each read back as the stream reader would have read it.
+fn check_batch(batch: &Batch, name: &str) -> CheckReport {
+    let mut validator = Validator::new();
+    let mut report = CheckReport::default();
+    for (raw, range) in &batch.games {
+        if raw.too_long {
+            report.games += 1;
+            let error = SyntaxError::GameTooLong;
+            report.errors.push(format!("{name}:{}: {error}", raw.first_line));
+            continue;
         }
-        end = newline;
+        // Reading from memory cannot fail.
+        let mut reader = raw.reader(&batch.bytes[range.clone()]);
+        while let Ok(Some(result)) = reader.read_game(&mut validator) {
+            tally(&mut report, name, result);
+        }
     }
-    None
+    report
 }
 
-/// Whether the line ending at the line feed `newline` is blank.
-fn is_after_blank_line(bytes: &[u8], newline: usize) -> bool {
-    let before = &bytes[..newline];
-    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-    before[line_start..].iter().all(|b| b.is_ascii_whitespace())
-}
-
-/// `[Name "` with a tag name of letters, digits and `_`: a tag, not `[%clk ...]` in a comment.
-fn looks_like_tag(line: &[u8]) -> bool {
-    let name_len = line[1..]
-        .iter()
-        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
-        .count();
-    let rest = &line[1 + name_len..];
-    let spaces = rest.iter().take_while(|&&b| b == b' ' || b == b'\t').count();
-    name_len > 0 && rest.get(spaces) == Some(&b'"')
-}
-
-/// Checks one stream with `threads` workers fed with chunks cut at game boundaries.
-fn check_parallel(mut input: Box<dyn Read>, name: &str, threads: usize) -> io::Result<CheckReport> {
-    // Bounded: the reader stays at most a few chunks ahead of the workers.
-    let (chunk_tx, chunk_rx) = mpsc::sync_channel::<(usize, u32, Vec<u8>)>(threads * 2);
-    let chunk_rx = std::sync::Mutex::new(chunk_rx);
-    let (result_tx, result_rx) = mpsc::channel::<(usize, io::Result<CheckReport>)>();
+/// Checks one stream with `threads` workers. This thread cuts the input into games (finding
+/// where each ends costs little next to replaying its moves) and hands them out in batches;
+/// the reports are put back in input order. Each game is cut where the stream reader would end
+/// it and read back with its line numbers, so the report is the one [`check_stream`] gives.
+/// Memory: a few batches per worker, and at most one game of up to `MAX_GAME_BYTES`.
+fn check_parallel(input: Box<dyn Read>, name: &str, threads: usize) -> CheckReport {
+    let (batch_tx, batch_rx) = mpsc::sync_channel::<(usize, Batch)>(threads * 2);
+    let batch_rx = std::sync::Mutex::new(batch_rx);
+    let (result_tx, result_rx) = mpsc::channel::<(usize, CheckReport)>();
     std::thread::scope(|scope| {
         for _ in 0..threads {
-            let (chunk_rx, result_tx) = (&chunk_rx, result_tx.clone());
+            let (batch_rx, result_tx) = (&batch_rx, result_tx.clone());
             scope.spawn(move || loop {
-                let next = chunk_rx.lock().map(|rx| rx.recv());
-                let Ok(Ok((index, first_line, chunk))) = next else {
+                let next = batch_rx.lock().map(|rx| rx.recv());
+                let Ok(Ok((index, batch))) = next else {
                     return;
                 };
-                let report = check_stream(&chunk[..], name, first_line);
-                if result_tx.send((index, report)).is_err() {
+                if result_tx.send((index, check_batch(&batch, name))).is_err() {
                     return;
                 }
             });
         }
         drop(result_tx);
-        let sent = split_into_chunks(&mut input, |index, first_line, chunk| {
-            chunk_tx.send((index, first_line, chunk)).is_ok()
-        });
-        drop(chunk_tx);
-        let mut results: Vec<(usize, io::Result<CheckReport>)> = result_rx.iter().collect();
-        sent?;
+        let input = CountingReader::new(input);
+        let bytes = input.counter();
+        let mut reader = PgnReader::new(input);
+        let mut batch = Batch::default();
+        let mut index = 0;
+        let mut failure = None;
+        loop {
+            let line = reader.line();
+            let start = batch.bytes.len();
+            match reader.read_raw_game(&mut batch.bytes) {
+                Ok(Some(raw)) => batch.games.push((raw, start..batch.bytes.len())),
+                Ok(None) => break,
+                Err(error) => {
+                    batch.bytes.truncate(start);
+                    failure = Some((line, error));
+                    break;
+                }
+            }
+            if batch.bytes.len() >= BATCH_BYTES {
+                if batch_tx.send((index, std::mem::take(&mut batch))).is_err() {
+                    break;
+                }
+                index += 1;
+            }
+        }
+        if !batch.games.is_empty() && batch_tx.send((index, batch)).is_ok() {
+            index += 1;
+        }
+        drop(batch_tx);
+        let mut results: Vec<(usize, CheckReport)> = result_rx.iter().collect();
         results.sort_by_key(|(index, _)| *index);
+        debug_assert_eq!(results.len(), index);
         let mut report = CheckReport::default();
-        for (_, result) in results {
-            let part = result?;
+        for (_, part) in results {
             report.games += part.games;
             report.plies += part.plies;
-            report.bytes += part.bytes;
             report.errors.extend(part.errors);
         }
-        Ok(report)
+        if let Some((line, error)) = failure {
+            read_failure(&mut report, name, line, &error);
+        }
+        report.bytes = bytes.get();
+        report
     })
-}
-
-/// Reads `input` and hands out chunks that end at game boundaries, with their index and first
-/// line number; stops early if `send` returns false.
-fn split_into_chunks(input: &mut dyn Read, mut send: impl FnMut(usize, u32, Vec<u8>) -> bool) -> io::Result<()> {
-    let mut pending: Vec<u8> = Vec::with_capacity(2 * CHUNK);
-    let (mut index, mut line) = (0usize, 1u32);
-    loop {
-        // Boundaries before the new block were looked for already (the byte before it may be
-        // the line feed that precedes one).
-        let searched = pending.len().saturating_sub(1);
-        let old = pending.len();
-        pending.resize(old + CHUNK, 0);
-        let n = read_full(input, &mut pending[old..])?;
-        pending.truncate(old + n);
-        let eof = n < CHUNK;
-        let cut = if eof {
-            Some(pending.len())
-        } else {
-            last_game_start(&pending, searched).filter(|&c| c > 0)
-        };
-        // No boundary yet: read on, the chunk grows.
-        let Some(cut) = cut else { continue };
-        let rest = pending.split_off(cut);
-        let chunk = std::mem::replace(&mut pending, rest);
-        let lines = chunk.iter().filter(|&&b| b == b'\n').count() as u32;
-        if !chunk.is_empty() && !send(index, line, chunk) {
-            return Ok(());
-        }
-        index += 1;
-        line += lines;
-        if eof {
-            return Ok(());
-        }
-    }
 }
 
 /// What `convert` did.
@@ -425,21 +426,6 @@ mod tests {
         }
         std::fs::write(&path, bytes).unwrap();
         path
-    }
-
-    #[test]
-    fn chunk_boundaries_are_tag_lines_after_blank_lines() {
-        let text = b"[Event \"a\"]\n\n1. e4 {\n\n[%clk 1:00]} *\n\n[Event \"b\"]\n1. d4 *\n1-0\n[Site \"c\"]\n";
-        let b = text.windows(11).position(|w| w == b"[Event \"b\"]").unwrap();
-        let c = text.windows(10).position(|w| w == b"[Site \"c\"]").unwrap();
-        assert_eq!(
-            last_game_start(text, 0),
-            Some(b),
-            "a tag line not after a blank line is inside a game"
-        );
-        assert_eq!(last_game_start(&text[..c], 0), Some(b));
-        assert_eq!(last_game_start(&text[..b], 0), None, "a [%clk] comment line is no tag");
-        assert!(looks_like_tag(b"[White \"x\"]") && !looks_like_tag(b"[%clk 0:01]") && !looks_like_tag(b"[ \"x\"]"));
     }
 
     #[test]

@@ -3,8 +3,8 @@
 use std::io::Read;
 
 use chessbits::pgn::{
-    Game, GameErrorKind, GameResult, MoveNotation, Nag, PgnReader, RawComment, RawTag, SanToken, Skip, Visitor,
-    WriteOptions,
+    Game, GameErrorKind, GameResult, MoveNotation, Nag, PgnReader, RawComment, RawTag, SanToken, Skip, SyntaxError,
+    Visitor, WriteOptions,
 };
 
 fn games(pgn: &[u8]) -> Vec<Result<Game, chessbits::pgn::GameError>> {
@@ -73,6 +73,9 @@ impl Visitor for Recorder {
     }
     fn outcome(&mut self, result: GameResult, line: u32) {
         self.events.push(format!("{line} result {result}"));
+    }
+    fn syntax_error(&mut self, error: SyntaxError, line: u32) {
+        self.events.push(format!("{line} error {error}"));
     }
     fn end_game(&mut self) -> Vec<String> {
         std::mem::take(&mut self.events)
@@ -163,26 +166,33 @@ fn tags_escapes_and_malformed_tags() {
     let pgn = br#"[Event "The \"Immortal\" \\ Game"]
 [Site "unterminated]
 [Broken]
-[Round "3"][White "w"]
+[Round "3"][White "w"] [Black ""Mr X""]
 1. e4 *"#;
     let events = record(pgn);
     assert_eq!(
-        events[0][..6],
+        events[0][..8],
         [
             "begin",
             "1 tag Event=The \"Immortal\" \\ Game",
-            "2 tag Site=unterminated",
+            "2 error malformed tag pair",
+            "3 error malformed tag pair",
             "4 tag Round=3",
             "4 tag White=w",
+            "4 tag Black=\"Mr X\"",
             "end_tags"
         ]
     );
-    let game = game(pgn);
+    // A malformed tag makes the game invalid (nothing of it is dropped silently).
+    let error = games(pgn).remove(0).unwrap_err();
+    assert_eq!(error.to_string(), "line 2: malformed tag pair");
+    // Inner quotes are kept, and written back escaped.
+    let game = game(br#"[Event "The \"Immortal\" \\ Game"] [Black ""Mr X""] 1. e4 *"#);
     let text = game.to_pgn();
     assert!(
-        text.starts_with("[Event \"The \\\"Immortal\\\" \\\\ Game\"]\n[Site \"unterminated\"]\n"),
+        text.starts_with("[Event \"The \\\"Immortal\\\" \\\\ Game\"]\n"),
         "{text}"
     );
+    assert!(text.contains("[Black \"\\\"Mr X\\\"\"]\n"), "{text}");
     assert_eq!(self::game(text.as_bytes()), game);
 }
 
@@ -335,16 +345,43 @@ fn setup_from_fen_and_chess960_variants() {
 }
 
 #[test]
-fn missing_pieces_of_syntax_are_survived() {
-    // Unterminated comment at the end of the input, stray closing brackets, an unclosed
-    // variation (its `*` does not end the game, being inside it: the next tags do).
-    let all = games(b"1. e4 ) e5 } 2. Nf3 (2. Nc3 Nc6 *\n\n[Event \"2\"]\n1. d4 {never closed");
+fn missing_pieces_of_syntax_are_reported_and_survived() {
+    // Stray closing brackets, an unclosed variation (its `*` does not end the game, being
+    // inside it: the next tags do), an unterminated comment at the end of the input.
+    let pgn = b"1. e4 ) e5 } 2. Nf3 (2. Nc3 Nc6 *\n\n[Event \"2\"]\n1. d4 {never closed";
+    let events = record(pgn);
+    assert_eq!(events.len(), 2);
+    assert!(
+        events[0].contains(&"1 error unexpected ')' in movetext".to_string()),
+        "{:?}",
+        events[0]
+    );
+    assert!(
+        events[0].contains(&"1 error unexpected '}' in movetext".to_string()),
+        "{:?}",
+        events[0]
+    );
+    assert_eq!(
+        events[0].last().unwrap(),
+        "1 error variation not closed before the next game or the end"
+    );
+    assert_eq!(
+        events[1][events[1].len() - 2..],
+        [
+            "4 comment \"never closed\"",
+            "4 error comment not closed before the next game or the end"
+        ]
+    );
+    let all = games(pgn);
     assert_eq!(all.len(), 2);
-    let first = all[0].as_ref().unwrap();
-    assert_eq!(sans(&first.moves), ["e4", "e5", "Nf3"]);
-    assert_eq!(sans(&first.moves.nodes[2].variations[0]), ["Nc3", "Nc6"]);
-    let second = all[1].as_ref().unwrap();
-    assert_eq!(second.moves.nodes[0].comments_after, ["never closed"]);
+    assert_eq!(
+        all[0].as_ref().unwrap_err().to_string(),
+        "line 1: unexpected ')' in movetext"
+    );
+    assert_eq!(
+        all[1].as_ref().unwrap_err().to_string(),
+        "line 4: comment not closed before the next game or the end"
+    );
     // Only whitespace, only a comment, nothing at all.
     assert_eq!(games(b" \n\r\n\t").len(), 0);
     assert_eq!(games(b"").len(), 0);

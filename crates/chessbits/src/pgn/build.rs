@@ -6,6 +6,7 @@ use std::io::Read;
 use super::game::{Game, GameError, GameErrorKind, Line, Node, SEVEN_TAG_ROSTER};
 use super::reader::PgnReader;
 use super::replay::{make, position_before, resolve_token, StartTags};
+use super::syntax::SyntaxError;
 use super::text::{decode, normalize_comment};
 use super::visitor::{GameResult, Nag, RawComment, RawTag, SanToken, Skip, Visitor};
 use crate::moves::Move;
@@ -75,9 +76,7 @@ impl GameBuilder {
     }
 
     fn fail(&mut self, line: u32, kind: GameErrorKind) {
-        if self.error.is_none() {
-            self.error = Some(GameError { line, kind });
-        }
+        GameError::record(&mut self.error, GameError { line, kind });
     }
 
     fn play(&mut self, token: &SanToken<'_>) -> Result<(), GameErrorKind> {
@@ -188,6 +187,10 @@ impl Visitor for GameBuilder {
             Some(node) if !frame.after_variation => node.comments_after.push(text),
             _ => frame.pending.push(text),
         }
+    }
+
+    fn syntax_error(&mut self, error: SyntaxError, line: u32) {
+        self.fail(line, GameErrorKind::Syntax(error));
     }
 
     fn begin_variation(&mut self, _line: u32) -> Skip {

@@ -3,6 +3,7 @@
 
 use core::fmt;
 
+use super::syntax::SyntaxError;
 use super::visitor::{GameResult, Nag};
 use crate::moves::Move;
 use crate::notation::fen::FenError;
@@ -252,6 +253,9 @@ pub enum GameErrorKind {
     },
     /// A `[Variant]` other than standard chess or Chess960.
     Variant(String),
+    /// A problem with the text of the game: an unclosed comment or variation, a stray
+    /// bracket, a malformed tag or NAG, too deep or too long.
+    Syntax(SyntaxError),
 }
 
 impl fmt::Display for GameErrorKind {
@@ -261,6 +265,18 @@ impl fmt::Display for GameErrorKind {
             GameErrorKind::NullMoveInCheck => f.write_str("null move while in check"),
             GameErrorKind::Fen { fen, error } => write!(f, "invalid FEN '{fen}': {error}"),
             GameErrorKind::Variant(variant) => write!(f, "unsupported variant '{variant}'"),
+            GameErrorKind::Syntax(error) => error.fmt(f),
+        }
+    }
+}
+
+impl GameError {
+    /// Keeps the first error of a game in `slot`, except that a game too long to keep
+    /// ([`SyntaxError::GameTooLong`]) is reported as such whatever came before: that is the
+    /// error a reader that cuts a file into games sees first.
+    pub(crate) fn record(slot: &mut Option<GameError>, error: GameError) {
+        if slot.is_none() || error.kind == GameErrorKind::Syntax(SyntaxError::GameTooLong) {
+            *slot = Some(error);
         }
     }
 }

@@ -31,6 +31,7 @@ mod game;
 mod reader;
 mod replay;
 mod scan;
+mod syntax;
 mod text;
 mod validate;
 mod visitor;
@@ -38,7 +39,8 @@ mod write;
 
 pub use build::{GameBuilder, Games, PgnError};
 pub use game::{Game, GameError, GameErrorKind, Line, Node, SEVEN_TAG_ROSTER};
-pub use reader::PgnReader;
+pub use reader::{PgnReader, RawGame};
+pub use syntax::{SyntaxError, MAX_GAME_BYTES, MAX_TOKEN_BYTES, MAX_VARIATION_DEPTH};
 pub use text::{decode as decode_text, normalize_comment};
 pub use validate::{GameSummary, Validator};
 pub use visitor::{GameResult, Nag, RawComment, RawTag, SanToken, Skip, Visitor};

@@ -2,6 +2,7 @@
 
 use super::game::{GameError, GameErrorKind};
 use super::replay::{make, position_before, resolve_token, StartTags};
+use super::syntax::SyntaxError;
 use super::visitor::{GameResult, RawTag, SanToken, Skip, Visitor};
 use crate::moves::Move;
 use crate::position::{Position, Undo};
@@ -96,6 +97,11 @@ impl Visitor for Validator {
                 self.error = Some(GameError { line: token.line, kind });
             }
         }
+    }
+
+    fn syntax_error(&mut self, error: SyntaxError, line: u32) {
+        let kind = GameErrorKind::Syntax(error);
+        GameError::record(&mut self.error, GameError { line, kind });
     }
 
     fn begin_variation(&mut self, _line: u32) -> Skip {

@@ -4,6 +4,7 @@
 use core::fmt;
 use std::borrow::Cow;
 
+use super::syntax::SyntaxError;
 use super::text;
 use crate::notation::san::{SanError, SanPlus};
 
@@ -321,6 +322,11 @@ pub trait Visitor {
 
     /// `)`: the variation ends (only called for variations that were begun and not skipped).
     fn end_variation(&mut self, _line: u32) {}
+
+    /// A problem with the text of the game at `line` (see [`SyntaxError`]); the reader goes on
+    /// and the game ends where it would have. The default ignores it: a visitor that reports
+    /// errors should not.
+    fn syntax_error(&mut self, _error: SyntaxError, _line: u32) {}
 
     /// The result token that ends the movetext (missing if the game ends without one).
     fn outcome(&mut self, _result: GameResult, _line: u32) {}

@@ -1,0 +1,319 @@
+//! The PGN reader on hostile input, each case built here: very long lines, old Mac line breaks,
+//! unclosed comments and variations, stray brackets, odd tags and NAGs, deep nesting, oversized
+//! tokens and games; and cutting a file into games ([`PgnReader::read_raw_game`], what several
+//! threads do) reads exactly like one stream.
+
+use std::io::Read;
+
+use chessbits::pgn::{
+    GameError, GameErrorKind, GameSummary, PgnReader, SyntaxError, Validator, MAX_GAME_BYTES, MAX_TOKEN_BYTES,
+    MAX_VARIATION_DEPTH,
+};
+
+type Outcome = Result<GameSummary, GameError>;
+
+/// Every game of `pgn` checked in one stream.
+fn stream<R: Read>(input: R) -> Vec<Outcome> {
+    let mut reader = PgnReader::new(input);
+    let mut validator = Validator::new();
+    let mut out = Vec::new();
+    while let Some(outcome) = reader.read_game(&mut validator).unwrap() {
+        out.push(outcome);
+    }
+    out
+}
+
+/// Every game of `pgn` cut out first, then checked on its own.
+fn split(pgn: &[u8]) -> Vec<Outcome> {
+    let mut reader = PgnReader::new(pgn);
+    let mut validator = Validator::new();
+    let mut bytes = Vec::new();
+    let mut out = Vec::new();
+    while let Some(raw) = reader.read_raw_game(&mut bytes).unwrap() {
+        if raw.too_long {
+            out.push(Err(GameError {
+                line: raw.first_line,
+                kind: GameErrorKind::Syntax(SyntaxError::GameTooLong),
+            }));
+        } else {
+            let mut games = raw.reader(&bytes[..]);
+            let outcome = games
+                .read_game(&mut validator)
+                .unwrap()
+                .expect("a raw game holds a game");
+            assert!(
+                games.read_game(&mut validator).unwrap().is_none(),
+                "a raw game holds one game"
+            );
+            out.push(outcome);
+        }
+        bytes.clear();
+    }
+    out
+}
+
+/// Hands out one byte per read: every buffer boundary falls everywhere.
+struct Trickle<'a>(&'a [u8]);
+
+impl Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match (self.0.split_first(), buf.first_mut()) {
+            (Some((&byte, rest)), Some(slot)) => {
+                *slot = byte;
+                self.0 = rest;
+                Ok(1)
+            }
+            _ => Ok(0),
+        }
+    }
+}
+
+/// Checks `pgn` in one stream, a byte at a time and cut into games; all three must agree.
+fn check(pgn: &[u8]) -> Vec<Outcome> {
+    let whole = stream(pgn);
+    assert_eq!(split(pgn), whole, "cut into games: {}", String::from_utf8_lossy(pgn));
+    if pgn.len() < 100_000 {
+        assert_eq!(
+            stream(Trickle(pgn)),
+            whole,
+            "byte by byte: {}",
+            String::from_utf8_lossy(pgn)
+        );
+    }
+    whole
+}
+
+fn errors(outcomes: &[Outcome]) -> Vec<String> {
+    outcomes
+        .iter()
+        .filter_map(|o| o.as_ref().err().map(|e| e.to_string()))
+        .collect()
+}
+
+fn plies(outcomes: &[Outcome]) -> Vec<u32> {
+    outcomes.iter().map(|o| o.as_ref().map_or(0, |s| s.plies)).collect()
+}
+
+const GAME: &str = "[Event \"Casual\"]\n[Site \"?\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n\
+                    1. e4 {open} e5 2. Nf3 (2. Bc4 $1) Nc6 3. Bb5 ; Spanish\na6 1-0\n\n";
+
+#[test]
+fn one_very_long_line_reads_in_linear_time() {
+    // Tags and moves of thousands of games on a single line (2 MB): every tag once looked to
+    // the end of its line, which made this quadratic.
+    let one_line = GAME.replace(['\n'], " ").replace("; Spanish ", "");
+    let pgn = one_line.repeat(20_000);
+    assert!(pgn.len() > 2_000_000);
+    let outcomes = check(pgn.as_bytes());
+    assert_eq!(outcomes.len(), 20_000);
+    assert!(outcomes.iter().all(|o| o.as_ref().is_ok_and(|s| s.plies == 6)));
+}
+
+#[test]
+fn every_line_break_style_counts_lines_the_same() {
+    let bad = "[Event \"x\"]\n\n1. e4 e5\n2. Ke3 *\n\n";
+    let lf = format!("{GAME}{bad}{GAME}");
+    let expected = check(lf.as_bytes());
+    assert_eq!(errors(&expected), ["line 13: illegal move 'Ke3'"]);
+    for style in ["\r\n", "\r"] {
+        let text = lf.replace('\n', style);
+        assert_eq!(check(text.as_bytes()), expected, "{style:?}");
+    }
+    // Many games with old Mac line breaks: one long line for a reader that knows only `\n`.
+    let pgn = GAME.replace('\n', "\r").repeat(5_000);
+    let outcomes = check(pgn.as_bytes());
+    assert_eq!(outcomes.len(), 5_000);
+    assert!(outcomes.iter().all(|o| o.as_ref().is_ok_and(|s| s.plies == 6)));
+    // An escape line and a `;` comment end at a lone `\r` too.
+    let text = b"%escaped\r1. e4 ; comment\re5 *";
+    assert_eq!(plies(&check(text)), [2]);
+}
+
+#[test]
+fn an_unclosed_comment_ends_at_the_next_game() {
+    let pgn = b"[Event \"a\"]\n\n1. e4 {never closed e5 2. Nf3\n\n[Event \"b\"]\n\n1. d4 d5 *\n";
+    let outcomes = check(pgn);
+    assert_eq!(outcomes.len(), 2);
+    assert_eq!(
+        errors(&outcomes),
+        ["line 3: comment not closed before the next game or the end"]
+    );
+    assert_eq!(plies(&outcomes), [0, 2]);
+    // Without a blank line before the tag line, or with a `[` that starts no tag pair, the
+    // comment goes on: lichess writes `[%clk ...]` in comments, some files break lines in them.
+    let pgn = b"1. e4 {a comment\n[Event \"quoted\"] over lines\n\n[%clk 0:01:00]} e5 *\n";
+    assert_eq!(plies(&check(pgn)), [2]);
+    // Still open at the end of the input.
+    assert_eq!(
+        errors(&check(b"1. e4 e5 {unclosed\n\n1. d4")),
+        ["line 1: comment not closed before the next game or the end"]
+    );
+    // Every line-break style, and a blank line of spaces.
+    for gap in ["\r\n\r\n", "\r\r", "\n \t \n"] {
+        let pgn = format!("1. e4 {{open{gap}[Event \"b\"]\n1. d4 *");
+        let outcomes = check(pgn.as_bytes());
+        assert_eq!(plies(&outcomes), [0, 1], "{gap:?}");
+    }
+}
+
+#[test]
+fn an_unclosed_variation_ends_at_the_next_game() {
+    let pgn = b"1. e4 e5 (1... c5 2. Nf3 *\n[Event \"b\"]\n1. d4 *\n";
+    let outcomes = check(pgn);
+    assert_eq!(
+        errors(&outcomes),
+        ["line 1: variation not closed before the next game or the end"]
+    );
+    assert_eq!(plies(&outcomes), [0, 1]);
+    assert_eq!(
+        errors(&check(b"1. e4 e5\n(1... c5 (1... d5\n")),
+        ["line 2: variation not closed before the next game or the end"]
+    );
+}
+
+#[test]
+fn a_stray_bracket_is_an_error_not_a_new_game() {
+    // Used to end the game at the `[` and store its first half as if complete.
+    let outcomes = check(b"1. e4 e5 [%clk 0:01:00] 2. Nf3 *\n\n1. d4 *");
+    assert_eq!(outcomes.len(), 2);
+    assert_eq!(errors(&outcomes), ["line 1: unexpected '[' in movetext"]);
+    for stray in ["]", "}", ")"] {
+        let pgn = format!("1. e4 {stray} e5 *");
+        assert_eq!(
+            errors(&check(pgn.as_bytes())),
+            [format!("line 1: unexpected '{stray}' in movetext")]
+        );
+    }
+}
+
+#[test]
+fn tags_and_nags_keep_their_meaning_or_are_reported() {
+    let mut games = PgnReader::new(&b"[White \"\"Socrates Expert\"\"]\n\n1. e4 *"[..]).into_games();
+    let game = games.next().unwrap().unwrap();
+    assert_eq!(game.tag("White"), Some("\"Socrates Expert\""));
+    let outcomes = check(b"1. e4 $255 *\n1. e4 $256 *\n1. e4 $ e5 *\n1. e4 $99999999999999999999 *\n1. e4 !!! *");
+    assert_eq!(
+        errors(&outcomes),
+        [
+            "line 2: bad NAG '$256' (0 to 255)",
+            "line 3: bad NAG '$' (0 to 255)",
+            "line 4: bad NAG '$99999999999999999999' (0 to 255)",
+            "line 5: unknown annotation '!!!'",
+        ]
+    );
+    assert_eq!(
+        errors(&check(b"[Event \"x\" junk\n\n1. e4 *")),
+        ["line 1: malformed tag pair"]
+    );
+}
+
+#[test]
+fn deep_nesting_is_an_error_and_costs_no_stack() {
+    // 70,000 nested variations: the reader counts depth, builds nothing deeper than the limit.
+    let depth = 70_000;
+    let mut pgn = b"1. e4 e5 ".to_vec();
+    for _ in 0..depth {
+        pgn.extend_from_slice(b"(1... c5 ");
+    }
+    pgn.extend(std::iter::repeat(b')').take(depth));
+    pgn.extend_from_slice(b" 2. Nf3 *\n\n1. d4 *\n");
+    let outcomes = check(&pgn);
+    assert_eq!(
+        errors(&outcomes),
+        [format!("line 1: variations nested deeper than {MAX_VARIATION_DEPTH}")]
+    );
+    assert_eq!(plies(&outcomes), [0, 1]);
+    let games: Vec<_> = PgnReader::new(&pgn[..]).into_games().collect();
+    assert!(games[0].is_err() && games[1].is_ok());
+    // At the limit, a game is built, written, compared and dropped.
+    let mut pgn = b"1. e4 e5 ".to_vec();
+    let limit = MAX_VARIATION_DEPTH as usize;
+    for _ in 0..limit {
+        pgn.extend_from_slice(b"(1... c5 ");
+    }
+    pgn.extend(std::iter::repeat(b')').take(limit));
+    pgn.extend_from_slice(b" *");
+    let game = PgnReader::new(&pgn[..]).read_owned_game().unwrap().unwrap().unwrap();
+    let again = PgnReader::new(game.to_pgn().as_bytes())
+        .read_owned_game()
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert_eq!(again, game);
+}
+
+#[test]
+fn oversized_comments_and_tags_are_reported_not_cut() {
+    let long = "x".repeat(MAX_TOKEN_BYTES + 10);
+    let pgn = format!("1. e4 {{{long}}} e5 *\n\n[Event \"{long}\"]\n\n1. d4 *\n\n1. e4 ;{long}\ne5 *\n\n1. c4 *");
+    let outcomes = check(pgn.as_bytes());
+    assert_eq!(
+        errors(&outcomes),
+        [
+            "line 1: comment or tag longer than 16 MiB",
+            "line 3: comment or tag longer than 16 MiB",
+            "line 7: comment or tag longer than 16 MiB",
+        ]
+    );
+    assert_eq!(plies(&outcomes), [0, 0, 0, 1]);
+    // Unclosed and too long: it still ends at the next game.
+    let pgn = format!("1. e4 {{{long}\n\n[Event \"b\"]\n1. d4 *");
+    assert_eq!(plies(&check(pgn.as_bytes())), [0, 1]);
+}
+
+#[test]
+fn an_oversized_game_is_reported_at_its_first_line() {
+    let moves = "1. Nf3 Nf6 2. Ng1 Ng8 ".repeat((MAX_GAME_BYTES as usize) / 22 + 10);
+    let pgn = format!("1. e4 *\n\n[Event \"huge\"]\n\n{moves} 3. Kf7 *\n\n1. d4 *");
+    let outcomes = check(pgn.as_bytes());
+    assert_eq!(errors(&outcomes), ["line 3: game longer than 64 MiB"]);
+    assert_eq!(plies(&outcomes), [1, 0, 1]);
+}
+
+/// Cutting into games agrees with the stream on inputs built from traps: every piece of
+/// syntax the boundaries depend on, mixed at random.
+#[test]
+fn cut_games_read_like_the_stream() {
+    let pieces: [&[u8]; 26] = [
+        b"[Event \"a\"]",
+        b"[Site \"b\"] ",
+        b"\n",
+        b"\r\n",
+        b"\r",
+        b"\n\n",
+        b" ",
+        b"1. e4 ",
+        b"e5 ",
+        b"Nf3 ",
+        b"{",
+        b"}",
+        b"(",
+        b")",
+        b"[%clk 0:01] ",
+        b"*",
+        b"1-0",
+        b";c",
+        b"%esc",
+        b"$3 ",
+        b"!? ",
+        b"[",
+        b"]",
+        b"\"",
+        b"\xef\xbb\xbf",
+        b"1/2-1/2 ",
+    ];
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    for _ in 0..3_000 {
+        let mut pgn = Vec::new();
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        for _ in 0..(seed % 60) {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            pgn.extend_from_slice(pieces[(seed % pieces.len() as u64) as usize]);
+        }
+        check(&pgn);
+    }
+}
