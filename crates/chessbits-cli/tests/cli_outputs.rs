@@ -212,6 +212,11 @@ fn devices_are_written_in_place_and_stay_devices() {
         assert!(out.status.success(), "{args:?}: {}", stderr(&out));
         assert!(fs::metadata("/dev/null").unwrap().file_type().is_char_device());
     }
+    // /dev/stdout (a link to /proc/self/fd/1, here a pipe) is written as a stream.
+    if Path::new("/dev/stdout").exists() {
+        let archive = fs::read(d.join("x.cbits")).unwrap();
+        assert_eq!(stdout_of(d, &["pack", "a.pgn", "-o", "/dev/stdout"]), archive);
+    }
     if !Path::new("/dev/full").exists() {
         eprintln!("note: no /dev/full; its checks skipped");
         return;
