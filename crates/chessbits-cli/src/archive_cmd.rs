@@ -1,7 +1,8 @@
 //! `chessbits pack` and `chessbits unpack`: PGN collections to and from `.cbits` archives.
 //!
-//! Both stream (a few blocks in memory whatever the file size), write to a temporary file in the
-//! output's directory that replaces the output only once everything went well, show a progress
+//! Both stream (a few blocks in memory whatever the file size), write through the output sink
+//! (`output.rs`: an output that is an input is refused; a file is written to a temporary file that
+//! replaces it only once everything went well; FIFOs and devices are streams), show a progress
 //! bar when standard error is a terminal, and end with a one-line summary on standard error.
 
 use std::fs::File;
@@ -14,7 +15,7 @@ use chessbits::archive::{ArchiveError, ArchiveReader, ArchiveWriter, MoveCodec, 
 use chessbits::pgn::{PgnError, PgnReader, WriteOptions};
 
 use crate::inputs::{expand_inputs, open_input, progress_bar, total_len, CountingReader};
-use crate::output::Sink;
+use crate::output::{write_error, Sink};
 
 /// `chessbits pack IN.pgn... -o OUT.cbits`
 #[derive(clap::Args, Debug)]
@@ -82,6 +83,26 @@ fn display(path: &Path) -> String {
     }
 }
 
+/// The name of an output in messages.
+fn output_name(path: &Path) -> String {
+    if path.as_os_str() == "-" {
+        "standard output".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// The message for a failed write of the archive to `out_name`: a closed pipe (`pack -o - | head`)
+/// ends the program quietly with status 0 like every other write to a closed pipe (see
+/// [`write_error`]); the library hands the writer's I/O error back unchanged in
+/// [`ArchiveError::Io`].
+fn archive_write_error(out_name: &str, error: ArchiveError) -> String {
+    match error {
+        ArchiveError::Io(error) => write_error(out_name, error),
+        error => format!("{out_name}: {error}"),
+    }
+}
+
 /// Runs `chessbits pack`: games that do not parse are reported as `file:line: error` and left
 /// out; a failure to read or write stops everything and leaves the output as it was.
 pub fn run_pack(args: PackArgs) -> Result<ExitCode, String> {
@@ -95,9 +116,9 @@ pub fn run_pack(args: PackArgs) -> Result<ExitCode, String> {
         zstd_level: args.level,
         ..WriterOptions::default()
     };
-    let sink = Sink::create(&args.output)?;
-    let out_name = display(&args.output);
-    let mut writer = ArchiveWriter::new(sink, options).map_err(|e| format!("{out_name}: {e}"))?;
+    let sink = Sink::create(&args.output, &inputs)?;
+    let out_name = output_name(&args.output);
+    let mut writer = ArchiveWriter::new(sink, options).map_err(|e| archive_write_error(&out_name, e))?;
     let mut bytes_in = 0u64;
     let mut skipped = 0u64;
     for path in &inputs {
@@ -112,7 +133,7 @@ pub fn run_pack(args: PackArgs) -> Result<ExitCode, String> {
                         bar.suspend(|| eprintln!("{name}: game skipped: {reason}"));
                         skipped += 1;
                     }
-                    Err(error) => return Err(format!("{out_name}: {error}")),
+                    Err(error) => return Err(archive_write_error(&out_name, error)),
                 },
                 Err(PgnError::Game(error)) => {
                     bar.suspend(|| eprintln!("{name}:{}: {} (game skipped)", error.line, error.kind));
@@ -123,7 +144,7 @@ pub fn run_pack(args: PackArgs) -> Result<ExitCode, String> {
         }
         bytes_in += counter.get();
     }
-    let (sink, summary) = writer.finish().map_err(|e| format!("{out_name}: {e}"))?;
+    let (sink, summary) = writer.finish().map_err(|e| archive_write_error(&out_name, e))?;
     sink.commit()?;
     bar.finish_and_clear();
     eprintln!(
@@ -161,8 +182,8 @@ pub fn run_unpack(args: UnpackArgs) -> Result<ExitCode, String> {
     }
     let bar = progress_bar(Some(reader.block_infos().len() as u64), "blocks");
     let archive_bytes = reader.file_len();
-    let mut sink = Sink::create(&args.output)?;
-    let out_name = display(&args.output);
+    let mut sink = Sink::create(&args.output, std::slice::from_ref(&args.input))?;
+    let out_name = output_name(&args.output);
     let (mut games, mut moves, mut bytes_out) = (0u64, 0u64, 0u64);
     let (mut bad_blocks, mut lost_games) = (0u64, 0u64);
     let mut text = String::new();

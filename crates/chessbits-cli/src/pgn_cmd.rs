@@ -77,8 +77,13 @@ pub fn run(args: PgnArgs) -> Result<ExitCode, String> {
     match args.command {
         PgnCommand::Check { files, json, threads } => check(&files, json, threads),
         PgnCommand::Convert { file, to, output } => {
-            let mut sink = Sink::create(&output.unwrap_or_else(|| PathBuf::from("-")))?;
-            let summary = convert(&file, to.into(), &mut sink, &mut io::stderr())?;
+            let output = output.unwrap_or_else(|| PathBuf::from("-"));
+            let mut sink = Sink::create(&output, std::slice::from_ref(&file))?;
+            let out_name = match output.as_os_str() == "-" {
+                true => "standard output".to_string(),
+                false => output.display().to_string(),
+            };
+            let summary = convert(&file, to.into(), &mut sink, &out_name, &mut io::stderr())?;
             sink.commit()?;
             Ok(if summary.errors == 0 {
                 ExitCode::SUCCESS
@@ -373,12 +378,13 @@ pub struct ConvertSummary {
 }
 
 /// `chessbits pgn convert FILE --to san|uci|lan`: writes every valid game of `file` to `out`
-/// in export format with moves in `notation`; each invalid game is skipped and reported to
-/// `errors` as `file:line: reason`.
+/// (named `out_name` in messages) in export format with moves in `notation`; each invalid game
+/// is skipped and reported to `errors` as `file:line: reason`.
 pub fn convert(
     file: &Path,
     notation: MoveNotation,
     out: &mut dyn Write,
+    out_name: &str,
     errors: &mut dyn Write,
 ) -> Result<ConvertSummary, String> {
     let name = file.display().to_string();
@@ -394,7 +400,7 @@ pub fn convert(
                 text.clear();
                 game.write_pgn(&mut text, &options)
                     .map_err(|e| format!("{name}: {e}"))?;
-                out.write_all(text.as_bytes()).map_err(|e| write_error("output", e))?;
+                out.write_all(text.as_bytes()).map_err(|e| write_error(out_name, e))?;
                 summary.games += 1;
             }
             Err(PgnError::Game(error)) => {
@@ -404,7 +410,7 @@ pub fn convert(
             Err(PgnError::Io(e)) => return Err(format!("{name}: {e}")),
         }
     }
-    out.flush().map_err(|e| write_error("output", e))?;
+    out.flush().map_err(|e| write_error(out_name, e))?;
     Ok(summary)
 }
 
@@ -511,7 +517,7 @@ mod tests {
         let original = check_report(std::slice::from_ref(&input), 1).unwrap();
         for notation in [MoveNotation::San, MoveNotation::Uci, MoveNotation::Lan] {
             let (mut out, mut errors) = (Vec::new(), Vec::new());
-            let summary = convert(&input, notation, &mut out, &mut errors).unwrap();
+            let summary = convert(&input, notation, &mut out, "out", &mut errors).unwrap();
             assert_eq!(summary, ConvertSummary { games: 4, errors: 0 });
             assert!(errors.is_empty());
             let path = temp_file(&format!("{notation:?}.pgn"), &[]);
@@ -527,7 +533,7 @@ mod tests {
         }
         let (mut out, mut errors) = (Vec::new(), Vec::new());
         let bad = shared("pgn-edgecases/pgn-extract-test-infield/vvars.txt");
-        let summary = convert(&bad, MoveNotation::Uci, &mut out, &mut errors).unwrap();
+        let summary = convert(&bad, MoveNotation::Uci, &mut out, "out", &mut errors).unwrap();
         assert_eq!(summary, ConvertSummary { games: 2, errors: 1 });
         assert_eq!(
             String::from_utf8(errors).unwrap(),
