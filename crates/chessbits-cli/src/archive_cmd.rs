@@ -11,8 +11,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use chessbits::archive::{ArchiveError, ArchiveReader, ArchiveWriter, MoveCodec, WriterOptions};
-use chessbits::pgn::{PgnError, PgnReader, WriteOptions};
+use chessbits::archive::{
+    ArchiveError, ArchiveReader, ArchiveWriter, MoveCodec, StoredAsText, StoredGame, WriterOptions,
+};
+use chessbits::pgn::{PgnReader, SyntaxError, WriteOptions};
 
 use crate::inputs::{expand_inputs, open_input, progress_bar, total_len, CountingReader};
 use crate::output::{write_error, Sink};
@@ -56,6 +58,10 @@ pub struct UnpackArgs {
     /// Threads that decode blocks (0: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
+    /// Write the Seven Tag Roster first, adding `?` for missing ones (export format); by
+    /// default every game's tags come back exactly as they were packed, nothing added.
+    #[arg(long)]
+    pub seven_tag_roster: bool,
 }
 
 /// `n` and `noun`, plural unless `n` is one: "1 game", "2 games".
@@ -103,8 +109,11 @@ fn archive_write_error(out_name: &str, error: ArchiveError) -> String {
     }
 }
 
-/// Runs `chessbits pack`: games that do not parse are reported as `file:line: error` and left
-/// out; a failure to read or write stops everything and leaves the output as it was.
+/// Runs `chessbits pack`: every game goes into the archive. A game that cannot be stored as
+/// moves (it does not parse, has an illegal move, a variant, ...) is stored as its PGN text,
+/// byte for byte, and reported as `file:line: reason (stored as text)`. Exit status 0 when every
+/// game is in the archive, 1 when a game was too long to keep (reported); a failure to read or
+/// write stops everything and leaves the output as it was (status 2).
 pub fn run_pack(args: PackArgs) -> Result<ExitCode, String> {
     let start = Instant::now();
     let inputs = expand_inputs(&args.inputs)?;
@@ -119,39 +128,55 @@ pub fn run_pack(args: PackArgs) -> Result<ExitCode, String> {
     let sink = Sink::create(&args.output, &inputs)?;
     let out_name = output_name(&args.output);
     let mut writer = ArchiveWriter::new(sink, options).map_err(|e| archive_write_error(&out_name, e))?;
-    let mut bytes_in = 0u64;
-    let mut skipped = 0u64;
-    for path in &inputs {
-        let name = display(path);
+    let names: Vec<String> = inputs.iter().map(|path| display(path)).collect();
+    let report = |notes: Vec<StoredAsText>| {
+        for note in notes {
+            let name = &names[note.source as usize];
+            bar.suspend(|| eprintln!("{name}:{}: {} (stored as text)", note.line, note.reason));
+        }
+    };
+    let (mut bytes_in, mut lost) = (0u64, 0u64);
+    let mut text = Vec::new();
+    for (source, path) in inputs.iter().enumerate() {
+        let name = &names[source];
         let counting = CountingReader::new(open_input(path, &bar)?);
         let counter = counting.counter();
-        for game in PgnReader::new(counting).into_games() {
-            match game {
-                Ok(game) => match writer.add_game(&game) {
-                    Ok(()) => {}
-                    Err(ArchiveError::InvalidGame { reason, .. }) => {
-                        bar.suspend(|| eprintln!("{name}: game skipped: {reason}"));
-                        skipped += 1;
-                    }
-                    Err(error) => return Err(archive_write_error(&out_name, error)),
-                },
-                Err(PgnError::Game(error)) => {
-                    bar.suspend(|| eprintln!("{name}:{}: {} (game skipped)", error.line, error.kind));
-                    skipped += 1;
+        let mut reader = PgnReader::new(counting);
+        loop {
+            let line = reader.line();
+            text.clear();
+            match reader.read_raw_game(&mut text) {
+                Ok(Some(raw)) if raw.too_long => {
+                    let error = SyntaxError::GameTooLong;
+                    bar.suspend(|| eprintln!("{name}:{}: {error}: not stored", raw.first_line));
+                    lost += 1;
                 }
-                Err(PgnError::Io(error)) => return Err(format!("{name}: {error}")),
+                Ok(Some(raw)) => writer
+                    .add_pgn(std::mem::take(&mut text), raw, source as u32)
+                    .map_err(|e| archive_write_error(&out_name, e))?,
+                Ok(None) => break,
+                Err(error) => return Err(format!("{name}:{line}: read error: {error}")),
             }
+            report(writer.take_stored_as_text());
         }
         bytes_in += counter.get();
     }
+    writer.flush().map_err(|e| archive_write_error(&out_name, e))?;
+    report(writer.take_stored_as_text());
     let (sink, summary) = writer.finish().map_err(|e| archive_write_error(&out_name, e))?;
     sink.commit()?;
     bar.finish_and_clear();
     eprintln!(
-        "packed {} games ({skipped} skipped) in {} blocks: {} PGN bytes -> {} archive bytes ({:.1}%), {:.2} bits/move \
+        "packed {} ({} stored as text{}) in {}: {} PGN bytes -> {} archive bytes ({:.1}%), {:.2} bits/move \
          (moves {:.2}), {:.1} MB/s",
-        summary.games,
-        summary.blocks,
+        count(summary.games, "game"),
+        summary.text_games,
+        if lost > 0 {
+            format!(", {} too long and not stored", count(lost, "game"))
+        } else {
+            String::new()
+        },
+        count(summary.blocks, "block"),
         bytes_in,
         summary.bytes,
         100.0 * summary.bytes as f64 / bytes_in.max(1) as f64,
@@ -159,7 +184,7 @@ pub fn run_pack(args: PackArgs) -> Result<ExitCode, String> {
         bits_per_move(summary.share_bytes("moves"), summary.mainline_moves),
         mb_per_second(bytes_in, start),
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(if lost > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
 /// Runs `chessbits unpack`: writes every game in the PGN writer's export format. A damaged
@@ -183,21 +208,25 @@ pub fn run_unpack(args: UnpackArgs) -> Result<ExitCode, String> {
     let bar = progress_bar(Some(reader.block_infos().len() as u64), "blocks");
     let archive_bytes = reader.file_len();
     let mut sink = Sink::create(&args.output, std::slice::from_ref(&args.input))?;
-    let out_name = output_name(&args.output);
     let (mut games, mut moves, mut bytes_out) = (0u64, 0u64, 0u64);
     let (mut bad_blocks, mut lost_games) = (0u64, 0u64);
-    let mut text = String::new();
-    let options = WriteOptions::default();
+    let mut text = Vec::new();
+    let options = WriteOptions {
+        seven_tag_roster: args.seven_tag_roster,
+        ..WriteOptions::default()
+    };
     reader.decode_blocks(args.threads, |info, block| {
         match block {
             Ok(block) => {
                 for game in block {
                     text.clear();
-                    game.write_pgn(&mut text, &options)
-                        .map_err(|e| format!("{out_name}: {e}"))?;
-                    sink.write_all(text.as_bytes()).map_err(|e| sink.error(e))?;
+                    // Writing to a Vec cannot fail.
+                    let _ = game.write_pgn(&mut text, &options);
+                    sink.write_all(&text).map_err(|e| sink.error(e))?;
                     games += 1;
-                    moves += game.moves.nodes.len() as u64;
+                    if let StoredGame::Game(game) = &game {
+                        moves += game.moves.nodes.len() as u64;
+                    }
                     bytes_out += text.len() as u64;
                 }
             }

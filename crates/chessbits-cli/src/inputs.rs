@@ -52,6 +52,12 @@ pub fn open_input(path: &Path, bar: &ProgressBar) -> Result<Box<dyn Read>, Strin
     let len = read_full(&mut raw, &mut head).map_err(|e| format!("{}: {e}", path.display()))?;
     let input = io::Cursor::new(head).take(len as u64).chain(raw);
     let head = &head[..len];
+    if is_utf16(head) {
+        return Err(format!(
+            "{}: the text is UTF-16, not PGN's UTF-8 or Latin-1: convert it first (iconv -f UTF-16 -t UTF-8)",
+            path.display()
+        ));
+    }
     Ok(if head.starts_with(&GZIP_MAGIC) {
         Box::new(MultiGzDecoder::new(BufReader::with_capacity(1 << 16, input)))
     } else if head.starts_with(&ZSTD_MAGIC) {
@@ -62,6 +68,16 @@ pub fn open_input(path: &Path, bar: &ProgressBar) -> Result<Box<dyn Read>, Strin
     } else {
         Box::new(input)
     })
+}
+
+/// Whether the first bytes of a text are UTF-16: a byte-order mark, or ASCII with every other byte
+/// zero (`[\0E\0` or `\0[\0E`). No PGN byte is zero.
+fn is_utf16(head: &[u8]) -> bool {
+    match head {
+        [0xff, 0xfe, ..] | [0xfe, 0xff, ..] => true,
+        [a, 0, b, 0] | [0, a, 0, b] => *a != 0 && *b != 0,
+        _ => false,
+    }
 }
 
 /// Reads into `buf` until it is full or the input ends; returns the bytes read.
@@ -236,6 +252,31 @@ mod tests {
         std::fs::write(&zst_path, zstd::encode_all(&text[..], 3).unwrap()).unwrap();
         for path in [&plain, &gz_path, &zst_path] {
             assert_eq!(read_all(path).unwrap(), text, "{}", path.display());
+        }
+    }
+
+    #[test]
+    fn utf16_input_is_refused_with_a_hint() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = "[Event \"x\"]\n\n1. e4 *\n";
+        let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        for (name, bytes) in [
+            ("le.pgn", le.clone()),
+            ("be.pgn", be.clone()),
+            ("bom-le.pgn", [&[0xff, 0xfe][..], &le].concat()),
+            ("bom-be.pgn", [&[0xfe, 0xff][..], &be].concat()),
+        ] {
+            let path = dir.path().join(name);
+            std::fs::write(&path, bytes).unwrap();
+            let error = read_all(&path).err().unwrap_or_default();
+            assert!(error.contains("UTF-16"), "{name}: {error}");
+        }
+        // Latin-1 and UTF-8 (with its byte-order mark) are read.
+        for bytes in [&b"[Event \"Andr\x82\"]"[..], b"\xef\xbb\xbf[Event \"x\"]"] {
+            let path = dir.path().join("ok.pgn");
+            std::fs::write(&path, bytes).unwrap();
+            assert_eq!(read_all(&path).unwrap(), bytes);
         }
     }
 

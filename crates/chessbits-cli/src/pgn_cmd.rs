@@ -51,6 +51,10 @@ enum PgnCommand {
         /// Output file (standard output if omitted).
         #[arg(short, long)]
         output: Option<PathBuf>,
+        /// Write the Seven Tag Roster first, adding `?` for missing ones (export format); by
+        /// default the tags are written as they are, nothing added.
+        #[arg(long)]
+        seven_tag_roster: bool,
     },
 }
 
@@ -76,14 +80,24 @@ impl From<Notation> for MoveNotation {
 pub fn run(args: PgnArgs) -> Result<ExitCode, String> {
     match args.command {
         PgnCommand::Check { files, json, threads } => check(&files, json, threads),
-        PgnCommand::Convert { file, to, output } => {
+        PgnCommand::Convert {
+            file,
+            to,
+            output,
+            seven_tag_roster,
+        } => {
             let output = output.unwrap_or_else(|| PathBuf::from("-"));
             let mut sink = Sink::create(&output, std::slice::from_ref(&file))?;
             let out_name = match output.as_os_str() == "-" {
                 true => "standard output".to_string(),
                 false => output.display().to_string(),
             };
-            let summary = convert(&file, to.into(), &mut sink, &out_name, &mut io::stderr())?;
+            let options = WriteOptions {
+                notation: to.into(),
+                seven_tag_roster,
+                ..WriteOptions::default()
+            };
+            let summary = convert(&file, &options, &mut sink, &out_name, &mut io::stderr())?;
             sink.commit()?;
             Ok(if summary.errors == 0 {
                 ExitCode::SUCCESS
@@ -382,25 +396,17 @@ pub struct ConvertSummary {
 /// is skipped and reported to `errors` as `file:line: reason`.
 pub fn convert(
     file: &Path,
-    notation: MoveNotation,
+    options: &WriteOptions,
     out: &mut dyn Write,
     out_name: &str,
     errors: &mut dyn Write,
 ) -> Result<ConvertSummary, String> {
     let name = file.display().to_string();
-    let options = WriteOptions {
-        notation,
-        ..WriteOptions::default()
-    };
     let mut summary = ConvertSummary::default();
-    let mut text = String::new();
     for game in PgnReader::new(open_input(file, &ProgressBar::hidden())?).into_games() {
         match game {
             Ok(game) => {
-                text.clear();
-                game.write_pgn(&mut text, &options)
-                    .map_err(|e| format!("{name}: {e}"))?;
-                out.write_all(text.as_bytes()).map_err(|e| write_error(out_name, e))?;
+                game.write_pgn(out, options).map_err(|e| write_error(out_name, e))?;
                 summary.games += 1;
             }
             Err(PgnError::Game(error)) => {
@@ -517,7 +523,11 @@ mod tests {
         let original = check_report(std::slice::from_ref(&input), 1).unwrap();
         for notation in [MoveNotation::San, MoveNotation::Uci, MoveNotation::Lan] {
             let (mut out, mut errors) = (Vec::new(), Vec::new());
-            let summary = convert(&input, notation, &mut out, "out", &mut errors).unwrap();
+            let options = WriteOptions {
+                notation,
+                ..WriteOptions::default()
+            };
+            let summary = convert(&input, &options, &mut out, "out", &mut errors).unwrap();
             assert_eq!(summary, ConvertSummary { games: 4, errors: 0 });
             assert!(errors.is_empty());
             let path = temp_file(&format!("{notation:?}.pgn"), &[]);
@@ -533,7 +543,11 @@ mod tests {
         }
         let (mut out, mut errors) = (Vec::new(), Vec::new());
         let bad = shared("pgn-edgecases/pgn-extract-test-infield/vvars.txt");
-        let summary = convert(&bad, MoveNotation::Uci, &mut out, "out", &mut errors).unwrap();
+        let options = WriteOptions {
+            notation: MoveNotation::Uci,
+            ..WriteOptions::default()
+        };
+        let summary = convert(&bad, &options, &mut out, "out", &mut errors).unwrap();
         assert_eq!(summary, ConvertSummary { games: 2, errors: 1 });
         assert_eq!(
             String::from_utf8(errors).unwrap(),

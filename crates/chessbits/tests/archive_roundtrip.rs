@@ -65,7 +65,12 @@ fn every_shared_game_round_trips_with_every_codec() {
             for (n, (back, original)) in reader.games().zip(&games).enumerate() {
                 let back = back.unwrap_or_else(|e| panic!("{} game {n}: {e}", path.display()));
                 assert_eq!(&back, original, "{} game {n} with {codec}", path.display());
-                assert_eq!(back.to_pgn(), original.to_pgn(), "{} game {n}", path.display());
+                assert_eq!(
+                    back.game().unwrap().to_pgn(),
+                    original.to_pgn(),
+                    "{} game {n}",
+                    path.display()
+                );
                 count += 1;
             }
             assert_eq!(count, games.len(), "{}", path.display());
@@ -83,7 +88,7 @@ fn seeking_to_game_n_equals_sequential_reading() {
         ..WriterOptions::default()
     };
     let mut reader = ArchiveReader::open(Cursor::new(pack(&games, options))).unwrap();
-    let sequential: Vec<Game> = reader.games().map(Result::unwrap).collect();
+    let sequential: Vec<Game> = reader.games().map(|g| g.unwrap().into_game().unwrap()).collect();
     assert_eq!(sequential, games);
     assert!(reader.block_infos().len() > 10);
     for n in (0..games.len())
@@ -132,7 +137,7 @@ fn nested(depth: usize) -> Game {
         if level > 0 {
             node.variations.push(line);
         }
-        node.comments_after.push(format!("level {level}"));
+        node.comments_after.push(format!("level {level}").as_str().into());
         line = Line {
             nodes: vec![node],
             comments: Vec::new(),
@@ -145,7 +150,8 @@ fn nested(depth: usize) -> Game {
 
 #[test]
 fn deep_variations_round_trip_up_to_the_limit() {
-    let deep = nested(200);
+    let limit = chessbits::pgn::MAX_VARIATION_DEPTH as usize;
+    let deep = nested(limit);
     let options = WriterOptions {
         threads: 2,
         ..WriterOptions::default()
@@ -154,7 +160,7 @@ fn deep_variations_round_trip_up_to_the_limit() {
     let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();
     assert_eq!(reader.game(0).unwrap(), deep);
     let mut writer = ArchiveWriter::new(Vec::new(), options).unwrap();
-    let error = writer.add_game(&nested(201)).unwrap_err();
+    let error = writer.add_game(&nested(limit + 1)).unwrap_err();
     assert!(error.to_string().contains("nested deeper"), "{error}");
     writer.add_game(&deep).unwrap();
     let (bytes, summary) = writer.finish().unwrap();

@@ -190,7 +190,7 @@ fn a_stray_bracket_is_an_error_not_a_new_game() {
 fn tags_and_nags_keep_their_meaning_or_are_reported() {
     let mut games = PgnReader::new(&b"[White \"\"Socrates Expert\"\"]\n\n1. e4 *"[..]).into_games();
     let game = games.next().unwrap().unwrap();
-    assert_eq!(game.tag("White"), Some("\"Socrates Expert\""));
+    assert_eq!(game.tag("White").as_deref(), Some("\"Socrates Expert\""));
     let outcomes = check(b"1. e4 $255 *\n1. e4 $256 *\n1. e4 $ e5 *\n1. e4 $99999999999999999999 *\n1. e4 !!! *");
     assert_eq!(
         errors(&outcomes),
@@ -234,7 +234,7 @@ fn deep_nesting_is_an_error_and_costs_no_stack() {
     pgn.extend(std::iter::repeat(b')').take(limit));
     pgn.extend_from_slice(b" *");
     let game = PgnReader::new(&pgn[..]).read_owned_game().unwrap().unwrap().unwrap();
-    let again = PgnReader::new(game.to_pgn().as_bytes())
+    let again = PgnReader::new(&game.to_pgn()[..])
         .read_owned_game()
         .unwrap()
         .unwrap()
@@ -266,7 +266,7 @@ fn an_oversized_game_is_reported_at_its_first_line() {
     let moves = "1. Nf3 Nf6 2. Ng1 Ng8 ".repeat((MAX_GAME_BYTES as usize) / 22 + 10);
     let pgn = format!("1. e4 *\n\n[Event \"huge\"]\n\n{moves} 3. Kf7 *\n\n1. d4 *");
     let outcomes = check(pgn.as_bytes());
-    assert_eq!(errors(&outcomes), ["line 3: game longer than 64 MiB"]);
+    assert_eq!(errors(&outcomes), ["line 3: game longer than 32 MiB"]);
     assert_eq!(plies(&outcomes), [1, 0, 1]);
 }
 
@@ -315,5 +315,52 @@ fn cut_games_read_like_the_stream() {
             pgn.extend_from_slice(pieces[(seed % pieces.len() as u64) as usize]);
         }
         check(&pgn);
+    }
+}
+
+/// Reads `bytes`, then fails.
+struct FailsAfter<'a>(&'a [u8]);
+
+impl Read for FailsAfter<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.0.is_empty() {
+            return Err(std::io::Error::other("damaged"));
+        }
+        let n = buf.len().min(self.0.len()).min(1000);
+        buf[..n].copy_from_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        Ok(n)
+    }
+}
+
+/// A read error in the middle of a file: every whole game before it is read, the game it cuts
+/// is not, and the error comes next, in one stream and cut into games alike.
+#[test]
+fn a_read_error_keeps_the_whole_games_before_it() {
+    let pgn = GAME.repeat(50);
+    let whole = GAME.len() * 37;
+    // The last cut leaves the 38th game without the 0 of its result: cut off too.
+    for cut in [whole, whole + 1, whole + 60, whole + GAME.len() - 4] {
+        let mut reader = PgnReader::new(FailsAfter(&pgn.as_bytes()[..cut]));
+        let mut validator = Validator::new();
+        let mut games = 0;
+        let error = loop {
+            match reader.read_game(&mut validator) {
+                Ok(Some(outcome)) => {
+                    assert!(outcome.is_ok(), "cut at {cut}");
+                    games += 1;
+                }
+                Ok(None) => panic!("the error must be reported"),
+                Err(error) => break error,
+            }
+        };
+        assert_eq!((games, error.to_string().as_str()), (37, "damaged"), "cut at {cut}");
+        let mut reader = PgnReader::new(FailsAfter(&pgn.as_bytes()[..cut]));
+        let mut bytes = Vec::new();
+        let mut raw_games = 0;
+        while let Ok(Some(_)) = reader.read_raw_game(&mut bytes) {
+            raw_games += 1;
+        }
+        assert_eq!(raw_games, 37, "cut at {cut}");
     }
 }

@@ -141,8 +141,8 @@ fn crlf_bom_and_escape_lines() {
     let game = game(pgn);
     assert_eq!(
         game.moves.nodes[1].comments_after,
-        ["a b"],
-        "line breaks in comments become spaces"
+        ["a\r\nb"],
+        "a comment keeps its line breaks"
     );
     // A % inside a line is no escape: it is a bad token.
     let error = games(b"1. e4 % e5 *").remove(0).unwrap_err();
@@ -153,11 +153,13 @@ fn crlf_bom_and_escape_lines() {
 fn latin1_and_utf8_text() {
     let pgn = b"[White \"M\xfcller, J\xf6rg\"]\n[Black \"Ma\xc3\xafa\"]\n\n1. e4 {tr\xe8s bien} *";
     let game = game(pgn);
-    assert_eq!(game.tag("White"), Some("Müller, Jörg"));
-    assert_eq!(game.tag("Black"), Some("Maïa"));
-    assert_eq!(game.moves.nodes[0].comments_after, ["très bien"]);
-    // Written back as UTF-8, read back the same.
-    let again = self::game(game.to_pgn().as_bytes());
+    assert_eq!(game.tag("White").as_deref(), Some("Müller, Jörg"));
+    assert_eq!(game.tag("Black").as_deref(), Some("Maïa"));
+    assert_eq!(game.moves.nodes[0].comments_after[0].text(), "très bien");
+    assert_eq!(game.moves.nodes[0].comments_after[0].as_bytes(), b"tr\xe8s bien");
+    // Written back byte for byte (Latin-1 stays Latin-1), read back the same.
+    assert!(game.to_pgn().starts_with(b"[White \"M\xfcller, J\xf6rg\"]\n"));
+    let again = self::game(&game.to_pgn());
     assert_eq!(again, game);
 }
 
@@ -187,12 +189,12 @@ fn tags_escapes_and_malformed_tags() {
     assert_eq!(error.to_string(), "line 2: malformed tag pair");
     // Inner quotes are kept, and written back escaped.
     let game = game(br#"[Event "The \"Immortal\" \\ Game"] [Black ""Mr X""] 1. e4 *"#);
-    let text = game.to_pgn();
+    let text = pgn_of(&game);
     assert!(
         text.starts_with("[Event \"The \\\"Immortal\\\" \\\\ Game\"]\n"),
         "{text}"
     );
-    assert!(text.contains("[Black \"\\\"Mr X\\\"\"]\n"), "{text}");
+    assert!(text.contains("[Black \"\"Mr X\"\"]\n"), "{text}");
     assert_eq!(self::game(text.as_bytes()), game);
 }
 
@@ -245,8 +247,8 @@ fn nested_variations_with_comments() {
     assert_eq!(sans(&nf6.nodes[1].variations[0]), ["Nf3"]);
     assert_eq!(game.moves.nodes[1].comments_before, ["after"]);
     assert_eq!(
-        game.to_pgn().split("\n\n").nth(1).unwrap(),
-        "1. e4 (1. d4 { a (not a variation) b } 1... d5 (1... Nf6 { inner } 2. c4\n(2. Nf3)) 2. c4) { after } 1... e5 *"
+        pgn_of(&game),
+        "1. e4 (1. d4 {a (not a variation) b} 1... d5 (1... Nf6 {inner} 2. c4 (2. Nf3))\n2. c4) {after} 1... e5 *\n\n"
     );
     // The visitor may skip variations, nested ones included.
     let events = record_with(&mut PgnReader::new(&pgn[..]), true);
@@ -257,10 +259,10 @@ fn nested_variations_with_comments() {
 #[test]
 fn semicolon_comments_run_to_the_end_of_the_line() {
     let game = game(b"1. e4 ; a {brace} ( paren\ne5 *");
-    assert_eq!(game.moves.nodes[0].comments_after, ["a {brace} ( paren"]);
+    assert_eq!(game.moves.nodes[0].comments_after, [" a {brace} ( paren"]);
     assert_eq!(sans(&game.moves), ["e4", "e5"]);
     // A comment holding a } is written back as a ; comment.
-    let text = game.to_pgn();
+    let text = pgn_of(&game);
     assert!(text.contains("1. e4 ; a {brace} ( paren\n1... e5 *"), "{text}");
     assert_eq!(self::game(text.as_bytes()), game);
 }
@@ -269,18 +271,23 @@ fn semicolon_comments_run_to_the_end_of_the_line() {
 fn results_and_game_boundaries() {
     let pgn = b"1. e4 1-0 1. d4 0-1\n1. c4 1/2-1/2 1. Nf3 * 1. g3 (1. b3 1-0) g6\n[Event \"next\"]\n1. f4";
     let all = games(pgn);
-    let results: Vec<GameResult> = all.iter().map(|g| g.as_ref().unwrap().result).collect();
+    let results: Vec<Option<GameResult>> = all.iter().map(|g| g.as_ref().unwrap().result).collect();
     use GameResult::*;
-    assert_eq!(results, [WhiteWins, BlackWins, Draw, Unknown, Unknown, Unknown]);
+    assert_eq!(
+        results,
+        [Some(WhiteWins), Some(BlackWins), Some(Draw), Some(Unknown), None, None]
+    );
     let g3 = all[4].as_ref().unwrap();
     assert_eq!(
         sans(&g3.moves),
         ["g3", "g6"],
         "a result inside a variation does not end the game"
     );
-    assert_eq!(all[5].as_ref().unwrap().tag("Event"), Some("next"));
-    // A missing result takes the Result tag's.
-    assert_eq!(game(b"[Result \"0-1\"]\n1. f3 e5 2. g4 Qh4#").result, BlackWins);
+    assert_eq!(all[5].as_ref().unwrap().tag("Event").as_deref(), Some("next"));
+    // A missing result token stays missing; the outcome takes the Result tag's.
+    let game = game(b"[Result \"0-1\"]\n1. f3 e5 2. g4 Qh4#");
+    assert_eq!((game.result, game.outcome()), (None, BlackWins));
+    assert!(pgn_of(&game).ends_with("2. g4 Qh4#\n\n"), "no result token is made up");
 }
 
 #[test]
@@ -291,7 +298,7 @@ fn a_bad_game_does_not_stop_the_file() {
     let all = games(pgn);
     assert_eq!(all.len(), 6);
     assert_eq!(all[0].as_ref().unwrap_err().to_string(), "line 5: illegal move 'Nf3'");
-    assert_eq!(all[1].as_ref().unwrap().tag("Event"), Some("good"));
+    assert_eq!(all[1].as_ref().unwrap().tag("Event").as_deref(), Some("good"));
     assert_eq!(all[2].as_ref().unwrap_err().to_string(), "line 14: illegal move 'Ng5'");
     assert_eq!(
         all[3].as_ref().unwrap_err().to_string(),
@@ -323,8 +330,8 @@ fn setup_from_fen_and_chess960_variants() {
         assert!(game.start.is_chess960(), "{variant}");
         assert_eq!(game.moves.nodes[2].mv.uci(true).to_string(), "f1g1");
         assert_eq!(game.moves.nodes[3].mv.uci(true).to_string(), "f8g8");
-        assert_eq!(self::game(game.to_pgn().as_bytes()), game);
-        let mut uci = String::new();
+        assert_eq!(self::game(&game.to_pgn()), game);
+        let mut uci = Vec::new();
         game.write_pgn(
             &mut uci,
             &WriteOptions {
@@ -333,11 +340,12 @@ fn setup_from_fen_and_chess960_variants() {
             },
         )
         .unwrap();
+        let uci = String::from_utf8(uci).unwrap();
         assert!(uci.contains("2. f1g1 f8g8 *"), "{uci}");
     }
     // Black to move from a FEN: the first move is numbered with dots.
     let game = game(b"[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 40\"]\n\n40... Kd7 41. e4 *");
-    assert!(game.to_pgn().ends_with("\n\n40... Kd7 41. e4 *\n\n"));
+    assert!(pgn_of(&game).ends_with("\n\n40... Kd7 41. e4 *\n\n"));
     assert!(matches!(
         games(b"[Variant \"Atomic\"]\n\n1. e4 *").remove(0).unwrap_err().kind,
         GameErrorKind::Variant(_)
@@ -387,7 +395,7 @@ fn missing_pieces_of_syntax_are_reported_and_survived() {
     assert_eq!(games(b"").len(), 0);
     let comment_only = game(b"{just a comment}");
     assert_eq!(comment_only.moves.comments, ["just a comment"]);
-    assert_eq!(self::game(comment_only.to_pgn().as_bytes()), comment_only);
+    assert_eq!(self::game(&comment_only.to_pgn()), comment_only);
 }
 
 /// Hands out one byte per read: every buffer boundary falls everywhere.
@@ -421,10 +429,7 @@ fn comments_longer_than_the_buffer_stay_whole() {
     let pgn = format!("1. e4 {{{long}}} e5 *\n\n1. d4 *");
     let all = games(pgn.as_bytes());
     assert_eq!(all.len(), 2);
-    assert_eq!(
-        all[0].as_ref().unwrap().moves.nodes[0].comments_after[0],
-        long.trim_end()
-    );
+    assert_eq!(all[0].as_ref().unwrap().moves.nodes[0].comments_after[0], long.as_str());
     let events = record_with(&mut PgnReader::new(Trickle(pgn.as_bytes())), false);
     assert_eq!(events[0].len(), 6);
 }
@@ -435,13 +440,20 @@ fn writer_export_format() {
                 {Start} 1. e4 e5 {Open} 2. Nf3 $1 (2. f4 exf4) 2... Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 \
                 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 11. c4 c6 12. cxb5 axb5 13. Nc3 Bb7 1-0";
     let game = game(pgn);
-    let text = game.to_pgn();
+    let mut text = Vec::new();
+    let export = WriteOptions {
+        seven_tag_roster: true,
+        ..WriteOptions::default()
+    };
+    game.write_pgn(&mut text, &export).unwrap();
     let expected = "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"W\"]\n[Black \"B\"]\n\
                     [Result \"1-0\"]\n[ECO \"C20\"]\n[Annotator \"me\"]\n\n\
-                    { Start } 1. e4 e5 { Open } 2. Nf3 $1 (2. f4 exf4) 2... Nc6 3. Bb5 a6 4. Ba4 Nf6\n\
+                    {Start} 1. e4 e5 {Open} 2. Nf3 $1 (2. f4 exf4) 2... Nc6 3. Bb5 a6 4. Ba4 Nf6\n\
                     5. O-O Be7 6. Re1 b5 7. Bb3 d6 8. c3 O-O 9. h3 Nb8 10. d4 Nbd7 11. c4 c6\n\
                     12. cxb5 axb5 13. Nc3 Bb7 1-0\n\n";
-    assert_eq!(text, expected);
+    assert_eq!(String::from_utf8(text).unwrap(), expected);
+    // By default the tags are written as the game holds them.
+    assert!(pgn_of(&game).starts_with("[Black \"B\"]\n[ECO \"C20\"]\n[White \"W\"]\n[Annotator \"me\"]\n\n{Start}"));
     // Narrow lines, LAN, no comments or variations.
     let options = WriteOptions {
         notation: MoveNotation::Lan,
@@ -449,9 +461,11 @@ fn writer_export_format() {
         nags: false,
         variations: false,
         max_width: 30,
+        seven_tag_roster: false,
     };
-    let mut lan = String::new();
+    let mut lan = Vec::new();
     game.write_pgn(&mut lan, &options).unwrap();
+    let lan = String::from_utf8(lan).unwrap();
     let movetext = lan.split("\n\n").nth(1).unwrap();
     assert!(
         movetext.starts_with("1. e2-e4 e7-e5 2. Ng1-f3\nNb8-c6 3. Bf1-b5 a7-a6\n"),
@@ -507,7 +521,7 @@ mod fuzz {
         #[test]
         fn any_bytes_read_without_panic(bytes in pgnish()) {
             for game in read_all(&bytes).into_iter().flatten() {
-                prop_assert_eq!(self::game(game.to_pgn().as_bytes()), game);
+                prop_assert_eq!(self::game(&game.to_pgn()), game);
             }
         }
 
@@ -518,7 +532,7 @@ mod fuzz {
                 bytes[at] = byte;
             }
             for game in read_all(&bytes).into_iter().flatten() {
-                prop_assert_eq!(self::game(game.to_pgn().as_bytes()), game);
+                prop_assert_eq!(self::game(&game.to_pgn()), game);
             }
         }
     }
@@ -532,4 +546,9 @@ mod fuzz {
             "SAN as it should be: Rd1 is no check"
         );
     }
+}
+
+/// The game as PGN text (the games of these tests are UTF-8).
+fn pgn_of(game: &Game) -> String {
+    String::from_utf8(game.to_pgn()).unwrap()
 }

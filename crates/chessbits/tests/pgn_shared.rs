@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use chessbits::pgn::{Game, GameBuilder, GameError, GameErrorKind, PgnReader, Validator};
+use chessbits::pgn::{Game, GameBuilder, GameError, GameErrorKind, GameResult, PgnReader, Validator};
 
 fn data(relative: &str) -> PathBuf {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data")).join(relative)
@@ -135,7 +135,7 @@ fn python_chess_quirks() {
     assert_eq!(uci.moves.nodes.len(), 113);
     assert_eq!(uci.moves.nodes[28].san.to_string(), "O-O-O");
     assert_eq!(uci.moves.nodes[35].san.to_string(), "O-O");
-    assert_eq!(uci.result.as_str(), "1/2-1/2");
+    assert_eq!(uci.result, Some(GameResult::Draw));
     // A byte-order mark before the first tag; games with no moves.
     let bom = games("utf8-bom.pgn");
     assert_eq!(
@@ -238,15 +238,15 @@ fn pgn_extract_cases() {
         promotions,
         ["d8=R#", "d8=N", "d8=B", "d8=Q#", "d8=R#", "d8=N", "d8=B", "d8=Q#"]
     );
-    // A comment before the first move, a comment broken over lines, a variation.
+    // A comment before the first move, a comment broken over lines (kept as it is), a variation.
     let barnes = games("test-notags.pgn").remove(0).unwrap();
     assert_eq!(
         barnes.moves.nodes[0].comments_before,
-        ["Game played inaccurately by White under extreme time pressure."]
+        [" Game played inaccurately by White under extreme time pressure. "]
     );
     assert_eq!(
         barnes.moves.nodes[42].comments_after,
-        ["2 minutes to time-control at move 36."]
+        [" 2 minutes to time-control at move 36.\n"]
     );
     assert_eq!(barnes.moves.nodes[54].variations[0].nodes[0].san.to_string(), "Bd6+");
     // The inputs of pgn-extract's checkmate and stalemate filters: which games end so.
@@ -272,7 +272,10 @@ fn puzzles_with_fen_replay_to_mate() {
         for (i, game) in games.into_iter().enumerate() {
             let game = game.unwrap_or_else(|e| panic!("mate in {n}, puzzle {i}: {e}"));
             assert!(game.tag("FEN").is_some());
-            assert_eq!(game.tag("Termination"), Some(format!("mate in {n}").as_str()));
+            assert_eq!(
+                game.tag("Termination").as_deref(),
+                Some(format!("mate in {n}").as_str())
+            );
             let last = game.moves.nodes.last().unwrap();
             assert_eq!(
                 last.san.suffix,
@@ -285,8 +288,19 @@ fn puzzles_with_fen_replay_to_mate() {
 }
 
 /// Reads the first game of `text`, which must be valid.
-fn reread(text: &str) -> Game {
-    PgnReader::new(text.as_bytes()).into_games().next().unwrap().unwrap()
+fn reread(text: &[u8]) -> Game {
+    PgnReader::new(text).into_games().next().unwrap().unwrap()
+}
+
+/// Every comment of a line and its variations.
+fn comments(line: &chessbits::pgn::Line, out: &mut Vec<chessbits::pgn::Comment>) {
+    out.extend(line.comments.iter().cloned());
+    for node in &line.nodes {
+        out.extend(node.comments_before.iter().chain(&node.comments_after).cloned());
+        for variation in &node.variations {
+            comments(variation, out);
+        }
+    }
 }
 
 #[test]
@@ -296,12 +310,20 @@ fn every_game_survives_write_and_read() {
         for game in owned(&read(&path)).into_iter().flatten() {
             let text = game.to_pgn();
             let again = reread(&text);
-            assert_eq!(again, game, "{}\n{text}", path.display());
+            assert_eq!(again, game, "{}\n{}", path.display(), String::from_utf8_lossy(&text));
             assert_eq!(again.to_pgn(), text);
+            // Every comment is written whole, exactly: the writer breaks lines between tokens.
+            let mut all = Vec::new();
+            comments(&game.moves, &mut all);
+            for comment in all.iter().filter(|c| !c.as_bytes().contains(&b'}')) {
+                let token = [&b"{"[..], comment.as_bytes(), b"}"].concat();
+                assert!(text.windows(token.len()).any(|w| w == token), "{comment:?}");
+            }
+            let text = String::from_utf8_lossy(&text);
             for line in text.lines().filter(|l| !l.starts_with('[')) {
-                // Only a single word too long for any line may stick out.
+                // Only a token too long for any line may stick out: a word or a comment.
                 assert!(
-                    line.chars().count() <= 80 || !line.contains(' '),
+                    line.chars().count() <= 80 || !line.contains(' ') || line.contains('{') || line.contains('}'),
                     "{}: {line}",
                     path.display()
                 );

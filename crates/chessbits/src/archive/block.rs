@@ -5,7 +5,7 @@
 //! per section, in increasing kind order:
 //!   u8      kind (see SectionKind)
 //!   u8      compression: 0 stored, 1 zstd (one frame)
-//!   varint  raw length (after decompression; at most 256 MiB)
+//!   varint  raw length (after decompression; all sections of a block at most 48 MiB)
 //!   varint  stored length
 //! the stored bytes of every section, in table order, and nothing after them
 //! ```
@@ -41,15 +41,17 @@ pub enum SectionKind {
     Evals,
     /// FEN of the start positions that are not the standard one (id 9).
     Positions,
+    /// The PGN text of games stored as written, because they could not be stored as moves.
+    Text,
 }
 
 impl SectionKind {
     /// Every kind, in id order.
     ///
     /// ```
-    /// assert_eq!(chessbits::archive::SectionKind::ALL.len(), 9);
+    /// assert_eq!(chessbits::archive::SectionKind::ALL.len(), 10);
     /// ```
-    pub const ALL: [SectionKind; 9] = [
+    pub const ALL: [SectionKind; 10] = [
         SectionKind::Structure,
         SectionKind::Flags,
         SectionKind::Moves,
@@ -59,6 +61,7 @@ impl SectionKind {
         SectionKind::Clocks,
         SectionKind::Evals,
         SectionKind::Positions,
+        SectionKind::Text,
     ];
 
     /// The id byte.
@@ -78,6 +81,7 @@ impl SectionKind {
             SectionKind::Clocks => 7,
             SectionKind::Evals => 8,
             SectionKind::Positions => 9,
+            SectionKind::Text => 10,
         }
     }
 
@@ -99,23 +103,28 @@ impl SectionKind {
             SectionKind::TagNames | SectionKind::TagValues => "tags",
             SectionKind::Comments | SectionKind::Clocks | SectionKind::Evals => "comments",
             SectionKind::Structure | SectionKind::Flags | SectionKind::Positions => "structure",
+            SectionKind::Text => "text",
         }
     }
 }
 
 const STORED: u8 = 0;
 const ZSTD: u8 = 1;
-const MAX_SECTION_LEN: u64 = 256 << 20;
+/// The most raw bytes a block's sections may declare in all: checked before anything is
+/// decompressed, so a crafted block cannot make a reader allocate more. The writer keeps blocks
+/// far below (a block closes at about 1 MiB of games, and a game is at most
+/// [`MAX_GAME_BYTES`](crate::pgn::MAX_GAME_BYTES), 32 MiB).
+pub const MAX_BLOCK_RAW_BYTES: u64 = 48 << 20;
 /// Sections shorter than this are not worth a zstd frame header.
 const MIN_COMPRESS_LEN: usize = 32;
 
 /// Bytes per section kind (indexed by [`SectionKind::ALL`] order).
 ///
 /// ```
-/// let sizes: chessbits::archive::SectionSizes = [0; 9];
+/// let sizes: chessbits::archive::SectionSizes = [0; 10];
 /// assert_eq!(sizes.len(), chessbits::archive::SectionKind::ALL.len());
 /// ```
-pub type SectionSizes = [u64; 9];
+pub type SectionSizes = [u64; 10];
 
 /// Builds a payload from the raw sections; returns it with the stored size of each section.
 pub(crate) fn encode_payload(sections: &[(SectionKind, Vec<u8>)], zstd_level: i32) -> (Vec<u8>, SectionSizes) {
@@ -134,7 +143,7 @@ pub(crate) fn encode_payload(sections: &[(SectionKind, Vec<u8>)], zstd_level: i3
     }
     stored.sort_by_key(|s| s.0.id());
     let mut out = Vec::new();
-    let mut sizes = [0u64; 9];
+    let mut sizes = [0u64; 10];
     put_varint(&mut out, stored.len() as u64);
     for (kind, compression, raw_len, bytes) in &stored {
         out.push(kind.id());
@@ -149,12 +158,17 @@ pub(crate) fn encode_payload(sections: &[(SectionKind, Vec<u8>)], zstd_level: i3
     (out, sizes)
 }
 
-/// The raw sections of a payload, indexed by [`SectionKind::slot`].
-pub(crate) fn decode_payload(payload: &[u8]) -> DecodeResult<Vec<Vec<u8>>> {
+/// One entry of the section table: kind, compression, raw length, stored length.
+type TableEntry = (SectionKind, u8, usize, usize);
+
+/// Parses the section table, checking what it declares before anything is allocated; returns
+/// the entries and the reader positioned at the first section's bytes.
+fn read_table(payload: &[u8]) -> DecodeResult<(Vec<TableEntry>, ByteReader<'_>)> {
     let mut table = ByteReader::new(payload, "section table");
     let count = table.varint_at_most(SectionKind::ALL.len() as u64)? as usize;
     let mut entries = Vec::with_capacity(count);
     let mut last_id = 0u8;
+    let mut declared = 0u64;
     for _ in 0..count {
         let id = table.u8()?;
         let kind = SectionKind::ALL
@@ -166,10 +180,29 @@ pub(crate) fn decode_payload(payload: &[u8]) -> DecodeResult<Vec<Vec<u8>>> {
         }
         last_id = id;
         let compression = table.u8()?;
-        let raw_len = table.varint_at_most(MAX_SECTION_LEN)? as usize;
+        let raw_len = table.varint()?;
+        declared = declared.saturating_add(raw_len);
+        if declared > MAX_BLOCK_RAW_BYTES {
+            return Err(Corrupt(format!(
+                "sections declare more than {} MiB",
+                MAX_BLOCK_RAW_BYTES >> 20
+            )));
+        }
         let stored_len = table.varint_at_most(payload.len() as u64)? as usize;
-        entries.push((kind, compression, raw_len, stored_len));
+        entries.push((kind, compression, raw_len as usize, stored_len));
     }
+    Ok((entries, table))
+}
+
+/// The raw bytes the sections of `payload` declare: what decoding it allocates (at most
+/// [`MAX_BLOCK_RAW_BYTES`]; 0 for a table that does not parse, which decodes to an error).
+pub(crate) fn declared_raw_len(payload: &[u8]) -> u64 {
+    read_table(payload).map_or(0, |(entries, _)| entries.iter().map(|e| e.2 as u64).sum())
+}
+
+/// The raw sections of a payload, indexed by [`SectionKind::slot`].
+pub(crate) fn decode_payload(payload: &[u8]) -> DecodeResult<Vec<Vec<u8>>> {
+    let (entries, mut table) = read_table(payload)?;
     let mut sections = vec![Vec::new(); SectionKind::ALL.len()];
     for (kind, compression, raw_len, stored_len) in entries {
         let bytes = table.bytes(stored_len)?;

@@ -152,8 +152,7 @@ impl CommentWriter {
     }
 
     /// Writes one comment, made at a move of `side`.
-    pub(crate) fn write(&mut self, comment: &str, side: Color) {
-        let bytes = comment.as_bytes();
+    pub(crate) fn write(&mut self, bytes: &[u8], side: Color) {
         self.template.clear();
         let literal = bytes.iter().any(|&b| b == CLOCK_MARK || b == EVAL_MARK);
         let mut rest = bytes;
@@ -232,7 +231,7 @@ impl<'a> CommentReader<'a> {
     }
 
     /// Reads one comment, made at a move of `side`.
-    pub(crate) fn read(&mut self, side: Color) -> DecodeResult<String> {
+    pub(crate) fn read(&mut self, side: Color) -> DecodeResult<Vec<u8>> {
         let code = self.texts.varint()?;
         let (template, is_template) = if code == 0 {
             self.previous
@@ -244,7 +243,7 @@ impl<'a> CommentReader<'a> {
             self.previous = Some(entry);
             entry
         };
-        let text = if is_template {
+        Ok(if is_template {
             let mut out = Vec::with_capacity(template.len() + 16);
             for &byte in template {
                 match byte {
@@ -256,8 +255,7 @@ impl<'a> CommentReader<'a> {
             out
         } else {
             template.to_vec()
-        };
-        String::from_utf8(text).map_err(|_| Corrupt::new("comment is not UTF-8"))
+        })
     }
 
     fn clock(&mut self, side: Color) -> DecodeResult<String> {
@@ -308,12 +306,12 @@ mod tests {
         let mut writer = CommentWriter::default();
         writer.start_game();
         for &(text, side) in comments {
-            writer.write(text, side);
+            writer.write(text.as_bytes(), side);
         }
         let mut reader = CommentReader::new(&writer.texts, &writer.clocks, &writer.evals);
         reader.start_game();
         for &(text, side) in comments {
-            assert_eq!(reader.read(side).as_deref(), Ok(text));
+            assert_eq!(reader.read(side).as_deref(), Ok(text.as_bytes()));
         }
         assert_eq!(reader.expect_end(), Ok(()));
         (writer.texts.len(), writer.clocks.len(), writer.evals.len())
@@ -385,7 +383,8 @@ mod tests {
             reader.read(Color::White).is_err(),
             "template needs a clock the section lacks"
         );
+        // Any bytes are a comment: they come back as they were.
         let mut reader = CommentReader::new(&[5, 0xff, 0xfe], &[], &[]);
-        assert!(reader.read(Color::White).is_err(), "not UTF-8");
+        assert_eq!(reader.read(Color::White), Ok(vec![0xff, 0xfe]));
     }
 }

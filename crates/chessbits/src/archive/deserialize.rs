@@ -10,19 +10,21 @@ use super::comments::CommentReader;
 use super::error::{Corrupt, DecodeResult};
 use super::serialize::standard_start;
 use super::serialize::{
-    FLAG_NULL, FLAG_VARIATIONS, MAX_NESTING, SHIFT_AFTER, SHIFT_BEFORE, SHIFT_NAGS, START_CHESS960, START_FEN,
+    FLAG_NULL, FLAG_VARIATIONS, MAX_NESTING, NO_RESULT, SHIFT_AFTER, SHIFT_BEFORE, SHIFT_NAGS, START_CHESS960,
+    START_FEN, STORED_AS_TEXT,
 };
+use super::stored::StoredGame;
 use super::tags::TagReader;
 use super::varint::ByteReader;
 use crate::lists::MoveList;
 use crate::moves::Move;
 use crate::notation::san::{san_of, San, SanPlus};
-use crate::pgn::{Game, GameResult, Line, Nag, Node};
+use crate::pgn::{Comment, Game, GameResult, Line, Nag, Node};
 use crate::position::Position;
 use crate::types::Color;
 
 /// Decodes every game of a block payload.
-pub(crate) fn decode_block(payload: &[u8], codec: MoveCodec, game_count: u32) -> DecodeResult<Vec<Game>> {
+pub(crate) fn decode_block(payload: &[u8], codec: MoveCodec, game_count: u32) -> DecodeResult<Vec<StoredGame>> {
     let sections = decode_payload(payload)?;
     let section = |kind: SectionKind| sections.get(kind.slot()).map(Vec::as_slice).unwrap_or(&[]);
     let mut decoder = BlockDecoder {
@@ -36,6 +38,7 @@ pub(crate) fn decode_block(payload: &[u8], codec: MoveCodec, game_count: u32) ->
             section(SectionKind::Evals),
         ),
         positions: ByteReader::new(section(SectionKind::Positions), "positions"),
+        text: ByteReader::new(section(SectionKind::Text), "text"),
         list: MoveList::new(),
     };
     // Each game takes at least one structure byte: a corrupt count cannot make a huge vector.
@@ -49,6 +52,7 @@ pub(crate) fn decode_block(payload: &[u8], codec: MoveCodec, game_count: u32) ->
     decoder.tags.expect_end()?;
     decoder.comments.expect_end()?;
     decoder.positions.expect_end()?;
+    decoder.text.expect_end()?;
     Ok(games)
 }
 
@@ -59,23 +63,29 @@ struct BlockDecoder<'a> {
     tags: TagReader<'a>,
     comments: CommentReader<'a>,
     positions: ByteReader<'a>,
+    text: ByteReader<'a>,
     list: MoveList,
 }
 
 impl BlockDecoder<'_> {
-    fn game(&mut self) -> DecodeResult<Game> {
+    fn game(&mut self) -> DecodeResult<StoredGame> {
+        let header = self.structure.varint()?;
+        if header == STORED_AS_TEXT {
+            return Ok(StoredGame::Text(self.text.prefixed()?.to_vec()));
+        }
+        if header >> 5 != 0 {
+            return Err(Corrupt(format!("unknown game header bits {header:#x}")));
+        }
         self.comments.start_game();
         self.moves.start_game();
         let tags = self.tags.read()?;
-        let header = self.structure.varint()?;
-        if header >> 4 != 0 {
-            return Err(Corrupt(format!("unknown game header bits {header:#x}")));
-        }
-        let result = match header & 3 {
-            0 => GameResult::Unknown,
-            1 => GameResult::WhiteWins,
-            2 => GameResult::BlackWins,
-            _ => GameResult::Draw,
+        let result = match (header & NO_RESULT != 0, header & 3) {
+            (true, 0) => None,
+            (true, _) => return Err(Corrupt::new("a result and no result")),
+            (false, 0) => Some(GameResult::Unknown),
+            (false, 1) => Some(GameResult::WhiteWins),
+            (false, 2) => Some(GameResult::BlackWins),
+            (false, _) => Some(GameResult::Draw),
         };
         let chess960 = header & START_CHESS960 != 0;
         let start = if header & START_FEN != 0 {
@@ -88,15 +98,15 @@ impl BlockDecoder<'_> {
             standard_start(chess960)
         };
         let moves = self.line(&mut start.clone(), 0)?;
-        Ok(Game {
+        Ok(StoredGame::Game(Game {
             tags,
             start,
             moves,
             result,
-        })
+        }))
     }
 
-    fn comments(&mut self, class: u8, side: Color) -> DecodeResult<Vec<String>> {
+    fn comments(&mut self, class: u8, side: Color) -> DecodeResult<Vec<Comment>> {
         let count = match class {
             3 => 3 + self.structure.count(0)?,
             n => usize::from(n),
@@ -105,7 +115,7 @@ impl BlockDecoder<'_> {
         // its end, so the loop is bounded by the section however large `count` claims to be.
         let mut comments = Vec::new();
         for _ in 0..count {
-            comments.push(self.comments.read(side)?);
+            comments.push(Comment::new(self.comments.read(side)?));
         }
         Ok(comments)
     }
@@ -119,7 +129,7 @@ impl BlockDecoder<'_> {
         if header & 1 == 1 {
             let count = self.structure.count(0)?;
             for _ in 0..count {
-                line.comments.push(self.comments.read(pos.turn())?);
+                line.comments.push(Comment::new(self.comments.read(pos.turn())?));
             }
         }
         // Each node takes one flag byte: the count cannot exceed the flags left.

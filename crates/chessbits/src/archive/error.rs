@@ -22,8 +22,9 @@ pub enum ArchiveError {
     BadMagic,
     /// The archive was written by a newer (or unknown) format version.
     UnsupportedVersion(u16),
-    /// The archive header uses flags this version does not know.
-    UnsupportedFlags(u8),
+    /// The archive's move model version (see [`MODEL_VERSION`](super::MODEL_VERSION)) is not
+    /// the one this version knows.
+    UnsupportedModel(u8),
     /// A codec id that this version does not know (in the header or in a block).
     UnknownCodec(u8),
     /// The file header's checksum does not match.
@@ -106,7 +107,7 @@ impl fmt::Display for ArchiveError {
             ArchiveError::Io(error) => write!(f, "i/o error: {error}"),
             ArchiveError::BadMagic => f.write_str("not a chessbits archive (bad magic bytes)"),
             ArchiveError::UnsupportedVersion(version) => write!(f, "unsupported archive format version {version}"),
-            ArchiveError::UnsupportedFlags(flags) => write!(f, "unsupported archive flags {flags:#04x}"),
+            ArchiveError::UnsupportedModel(model) => write!(f, "unsupported move model version {model}"),
             ArchiveError::UnknownCodec(id) => write!(f, "unknown move codec id {id}"),
             ArchiveError::CorruptHeader => f.write_str("archive header checksum mismatch"),
             ArchiveError::MissingFooter => f.write_str("no valid footer at the end of the archive (truncated?)"),

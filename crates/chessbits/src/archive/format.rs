@@ -13,12 +13,20 @@ use super::error::ArchiveError;
 /// assert_eq!(&chessbits::archive::MAGIC[1..6], b"CBITS");
 /// ```
 pub const MAGIC: [u8; 8] = *b"\x89CBITS\r\n";
-/// The format version this library writes and reads.
+/// The format version this library writes and reads. Version 1 (tags and comments as UTF-8
+/// text, games that could not be read left out) is no longer read.
 ///
 /// ```
-/// assert_eq!(chessbits::archive::FORMAT_VERSION, 1);
+/// assert_eq!(chessbits::archive::FORMAT_VERSION, 2);
 /// ```
-pub const FORMAT_VERSION: u16 = 1;
+pub const FORMAT_VERSION: u16 = 2;
+/// The version of the move model (the `entropy` codec's probabilities) this library writes and
+/// reads: an archive records it, and a model retuned later gets a new number.
+///
+/// ```
+/// assert_eq!(chessbits::archive::MODEL_VERSION, 1);
+/// ```
+pub const MODEL_VERSION: u8 = 1;
 /// Bytes of the file header.
 pub const HEADER_LEN: usize = 16;
 /// The first four bytes of every block header.
@@ -74,7 +82,7 @@ impl FileHeader {
         out[0..8].copy_from_slice(&MAGIC);
         out[8..10].copy_from_slice(&FORMAT_VERSION.to_le_bytes());
         out[10] = self.codec.id();
-        out[11] = 0; // flags: none defined in version 1
+        out[11] = MODEL_VERSION;
         let sum = crc(&out[0..12]);
         out[12..16].copy_from_slice(&sum.to_le_bytes());
         out
@@ -93,8 +101,8 @@ impl FileHeader {
         if version != FORMAT_VERSION {
             return Err(ArchiveError::UnsupportedVersion(version));
         }
-        if bytes[11] != 0 {
-            return Err(ArchiveError::UnsupportedFlags(bytes[11]));
+        if bytes[11] != MODEL_VERSION {
+            return Err(ArchiveError::UnsupportedModel(bytes[11]));
         }
         let codec = MoveCodec::from_id(bytes[10]).ok_or(ArchiveError::UnknownCodec(bytes[10]))?;
         Ok(FileHeader { codec })

@@ -10,9 +10,23 @@
 //! - Every failure is an [`ArchiveError`] naming what is damaged (the block, the index, ...);
 //!   no input makes the reader panic.
 //!
-//! A game comes back equal (`==`) to the game that was added, provided its SAN is the one
-//! [`san_of`](crate::notation::san::san_of) writes, which is what the PGN reader produces:
-//! the archive stores moves, not their spelling.
+//! Nothing is lost and nothing changed: a game comes back equal (`==`) to the game that was
+//! added (tags in their order, names and values byte for byte, comments byte for byte, NAGs,
+//! variations, the result token or its absence), provided its SAN is the one
+//! [`san_of`](crate::notation::san::san_of) writes, which is what the PGN reader produces: the
+//! archive stores moves, not their spelling. A game given as PGN text
+//! ([`ArchiveWriter::add_pgn`]) that cannot be stored as moves (it does not read without error,
+//! a variant, ...) is stored as its text and comes back byte for byte as
+//! [`StoredGame::Text`].
+//!
+//! Memory is bounded on both sides: a block closes at about 1 MiB of games (a larger game gets
+//! a block of its own), the raw sections of a block may declare at most
+//! [`MAX_BLOCK_RAW_BYTES`] (checked before anything is decompressed), and
+//! [`ArchiveReader::decode_blocks`] keeps at most [`DECODE_BUDGET_BYTES`] of declared sections
+//! in work: about 200 MB at most for any file, crafted ones included.
+//!
+//! Stability: an archive records its format version and the version of the move model; this
+//! library reads exactly the versions it writes, and any other gives a typed error.
 //!
 //! ```
 //! use chessbits::archive::{ArchiveReader, ArchiveWriter, MoveCodec, WriterOptions};
@@ -31,10 +45,10 @@
 //! let mut reader = ArchiveReader::open(Cursor::new(file.into_inner())).unwrap();
 //! let back = reader.games().next().unwrap().unwrap();
 //! assert_eq!(back, game);
-//! assert_eq!(back.to_pgn(), game.to_pgn());
+//! assert_eq!(back.game().unwrap().to_pgn(), game.to_pgn());
 //! ```
 //!
-//! # Byte layout (format version 1)
+//! # Byte layout (format version 2)
 //!
 //! All fixed-width integers are little-endian. `varint` is LEB128 (7 bits a byte, low groups
 //! first, high bit = more; at most 10 bytes). `zigzag(x)` = `(x << 1) ^ (x >> 63)`. CRC-32 is
@@ -45,9 +59,9 @@
 //!
 //! header  (16 bytes)
 //!   0   8  magic 89 43 42 49 54 53 0D 0A  ("\x89CBITS\r\n")
-//!   8   2  format version, u16 = 1
+//!   8   2  format version, u16 = 2
 //!  10   1  default move codec id (see MoveCodec: 1 index-byte, 2 index, 3 entropy)
-//!  11   1  flags, must be 0
+//!  11   1  move model version (MODEL_VERSION = 1)
 //!  12   4  CRC-32 of bytes 0..12
 //!
 //! block   = block header (36 bytes) + payload
@@ -85,20 +99,25 @@
 //! `varint count`, then per section `u8 kind, u8 compression (0 stored, 1 zstd frame),
 //! varint raw length, varint stored length`, in increasing kind order, then the stored bytes in
 //! table order. An absent section is empty. Kinds ([`SectionKind`]): 1 structure, 2 flags,
-//! 3 moves, 4 tag names, 5 tag values, 6 comments, 7 clocks, 8 evals, 9 positions.
+//! 3 moves, 4 tag names, 5 tag values, 6 comments, 7 clocks, 8 evals, 9 positions, 10 text.
+//! The raw lengths of all sections add up to at most [`MAX_BLOCK_RAW_BYTES`].
 //!
-//! The games of a block are visited in order; for each game, its tags, then its header and
-//! main line:
+//! The games of a block are visited in order; for each game its header (structure section)
+//! and, unless it is stored as text, its tags and main line. Text (names, values, comments) is
+//! stored as the bytes the PGN had, in any encoding:
 //!
-//! - **tag names** (one entry per game): varint `0` = the names of the previous game; else
-//!   `count + 1` then `count` name ids; an id equal to the dictionary size introduces a new name
-//!   (length-prefixed UTF-8 bytes follow).
+//! - **tag names** (one entry per game stored as moves): varint `0` = the names of the
+//!   previous game; else `count + 1` then `count` name ids; an id equal to the dictionary size
+//!   introduces a new name (length-prefixed bytes follow).
 //! - **tag values**: varint column count (= name dictionary size), then each column
 //!   length-prefixed; a column holds the values of one name in game order, each varint `0` =
 //!   same as the previous value of the column, or `len + 1` and the bytes.
-//! - **structure**, per game: varint `result | 4·(start is a FEN) | 8·(Chess960)` with result
-//!   0 `*`, 1 `1-0`, 2 `0-1`, 3 `1/2-1/2`; the FEN (Shredder castling) is the next
-//!   length-prefixed string of the **positions** section. Then the main line.
+//! - **structure**, per game: varint `result | 4·(start is a FEN) | 8·(Chess960) | 16·(no
+//!   result token) | 32·(stored as text)` with result 0 `*`, 1 `1-0`, 2 `0-1`, 3 `1/2-1/2` (0
+//!   when there is no result token); the FEN (Shredder castling) is the next length-prefixed
+//!   string of the **positions** section. A game stored as text is exactly `32`: its PGN text
+//!   is the next length-prefixed entry of the **text** section, and nothing else of it is
+//!   anywhere. Otherwise the main line follows.
 //! - A **line**: structure varint `(nodes << 1) | has line comments`; if set, a varint count
 //!   and that many comments (comments of a line without moves). Then each node:
 //!   - one **flags** byte: bit 0 null move; bits 1-2 comments before, bits 3-4 comments after,
@@ -137,14 +156,16 @@ mod pipeline;
 mod reader;
 mod scan;
 mod serialize;
+mod stored;
 mod tags;
 mod varint;
 mod writer;
 
-pub use block::{SectionKind, SectionSizes};
+pub use block::{SectionKind, SectionSizes, MAX_BLOCK_RAW_BYTES};
 pub use codec::{MoveCodec, UnknownCodecName};
 pub use error::ArchiveError;
-pub use format::{FOOTER_MAGIC, FORMAT_VERSION, MAGIC};
-pub use reader::{ArchiveReader, BlockInfo, Games, RawBlock};
+pub use format::{FOOTER_MAGIC, FORMAT_VERSION, MAGIC, MODEL_VERSION};
+pub use reader::{ArchiveReader, BlockInfo, Games, RawBlock, DECODE_BUDGET_BYTES};
 pub use serialize::BlockStats;
-pub use writer::{ArchiveSummary, ArchiveWriter, WriterOptions};
+pub use stored::StoredGame;
+pub use writer::{ArchiveSummary, ArchiveWriter, StoredAsText, WriterOptions};

@@ -2,6 +2,7 @@
 
 use std::io::{ErrorKind, Read, Seek, SeekFrom};
 
+use super::block::declared_raw_len;
 use super::codec::MoveCodec;
 use super::deserialize::decode_block;
 use super::error::ArchiveError;
@@ -10,7 +11,7 @@ use super::format::{
 };
 use super::pipeline::Pipeline;
 use super::scan::scan_blocks;
-use crate::pgn::Game;
+use super::stored::StoredGame;
 
 /// Where a block is and which games it holds.
 ///
@@ -59,7 +60,7 @@ impl RawBlock {
     /// The block's games.
     ///
     /// ```
-    /// use chessbits::archive::{ArchiveReader, ArchiveWriter, WriterOptions};
+    /// use chessbits::archive::{ArchiveReader, ArchiveWriter, StoredGame, WriterOptions};
     /// use chessbits::pgn::Game;
     /// use std::io::Cursor;
     /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
@@ -67,9 +68,9 @@ impl RawBlock {
     /// let (bytes, _) = writer.finish().unwrap();
     /// let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();
     /// let block = reader.read_block(0).unwrap();
-    /// assert_eq!(block.decode().unwrap(), vec![Game::default()]);
+    /// assert_eq!(block.decode().unwrap(), vec![StoredGame::Game(Game::default())]);
     /// ```
-    pub fn decode(&self) -> Result<Vec<Game>, ArchiveError> {
+    pub fn decode(&self) -> Result<Vec<StoredGame>, ArchiveError> {
         decode_block(&self.payload, self.codec, self.info.game_count)
             .map_err(|corrupt| ArchiveError::payload(self.info.number, corrupt))
     }
@@ -91,6 +92,9 @@ impl RawBlock {
         self.payload.len()
     }
 }
+
+/// The raw bytes that [`ArchiveReader::decode_blocks`] lets the blocks in work declare in all.
+pub const DECODE_BUDGET_BYTES: u64 = 96 << 20;
 
 /// Where a block was found: by the index (`end` = where the next block starts), or by a scan.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -125,7 +129,7 @@ pub(crate) struct Location {
 /// assert_eq!(reader.block_infos().len(), 2);
 /// let games: Vec<_> = reader.games().map(Result::unwrap).collect();
 /// assert_eq!(reader.game(2).unwrap(), games[2]);
-/// assert_eq!(games[2].to_pgn(), "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n\n1. c4 c5 *\n\n");
+/// assert_eq!(games[2].game().unwrap().to_pgn(), b"1. c4 c5 *\n\n");
 /// ```
 pub struct ArchiveReader<R: Read + Seek> {
     inner: R,
@@ -197,7 +201,7 @@ impl<R: Read + Seek> ArchiveReader<R> {
                 error @ (ArchiveError::BadMagic
                 | ArchiveError::Io(_)
                 | ArchiveError::UnsupportedVersion(_)
-                | ArchiveError::UnsupportedFlags(_)),
+                | ArchiveError::UnsupportedModel(_)),
             ) => return Err(error),
             Err(error) => {
                 problems.push(error);
@@ -392,7 +396,8 @@ impl<R: Read + Seek> ArchiveReader<R> {
     /// writer.add_game(&Game::default()).unwrap();
     /// let (bytes, _) = writer.finish().unwrap();
     /// let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();
-    /// assert_eq!(reader.games().map(Result::unwrap).collect::<Vec<_>>(), [Game::default()]);
+    /// let games: Vec<_> = reader.games().map(|g| g.unwrap().into_game().unwrap()).collect();
+    /// assert_eq!(games, [Game::default()]);
     /// ```
     pub fn games(&mut self) -> Games<'_, R> {
         Games {
@@ -412,7 +417,7 @@ impl<R: Read + Seek> ArchiveReader<R> {
     /// let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();
     /// assert!(matches!(reader.game(0), Err(ArchiveError::GameOutOfRange { game: 0, count: 0 })));
     /// ```
-    pub fn game(&mut self, n: u64) -> Result<Game, ArchiveError> {
+    pub fn game(&mut self, n: u64) -> Result<StoredGame, ArchiveError> {
         let count = self.game_count();
         let i = self
             .blocks
@@ -431,8 +436,14 @@ impl<R: Read + Seek> ArchiveReader<R> {
     }
 
     /// Reads the blocks in order and decodes up to `threads` of them at once (0: one per
-    /// core) while `visit` gets the games of each block (or its error), in order. Memory
-    /// holds about `threads` blocks. Stops at the first error `visit` returns.
+    /// core) while `visit` gets the games of each block (or its error), in order. Stops at the
+    /// first error `visit` returns.
+    ///
+    /// Memory is bounded whatever the file holds: blocks are only taken into work while the raw
+    /// bytes their sections declare (each block at most
+    /// [`MAX_BLOCK_RAW_BYTES`](super::MAX_BLOCK_RAW_BYTES)) add up to at most
+    /// [`DECODE_BUDGET_BYTES`] (at least one block at a time), so a file of crafted blocks
+    /// takes about twice that at most (sections and the games decoded from them).
     ///
     /// ```
     /// use chessbits::archive::{ArchiveReader, ArchiveWriter, WriterOptions};
@@ -454,22 +465,31 @@ impl<R: Read + Seek> ArchiveReader<R> {
     /// ```
     pub fn decode_blocks<E, F>(&mut self, threads: usize, mut visit: F) -> Result<(), E>
     where
-        F: FnMut(BlockInfo, Result<Vec<Game>, ArchiveError>) -> Result<(), E>,
+        F: FnMut(BlockInfo, Result<Vec<StoredGame>, ArchiveError>) -> Result<(), E>,
     {
         let mut pipeline = Pipeline::new(threads);
-        let mut infos = std::collections::VecDeque::new();
+        // Each block in work: its info and the raw bytes it declares.
+        let mut in_work = std::collections::VecDeque::new();
+        let mut budget_used = 0u64;
         let mut next = 0;
         loop {
             while pipeline.has_room() && next < self.blocks.len() {
                 let info = self.blocks[next].info;
                 let raw = self.read_block(next);
+                let declared = raw.as_ref().map_or(0, |raw| declared_raw_len(&raw.payload));
+                if !in_work.is_empty() && budget_used + declared > DECODE_BUDGET_BYTES {
+                    // Over budget: wait for the blocks in work (read again after).
+                    break;
+                }
                 next += 1;
-                infos.push_back(info);
+                budget_used += declared;
+                in_work.push_back((info, declared));
                 pipeline.submit(move || raw.and_then(|raw| raw.decode()));
             }
-            let (Some(done), Some(info)) = (pipeline.next(), infos.pop_front()) else {
+            let (Some(done), Some((info, declared))) = (pipeline.next(), in_work.pop_front()) else {
                 return Ok(());
             };
+            budget_used -= declared;
             let games = done.unwrap_or_else(|_| {
                 Err(ArchiveError::CorruptPayload {
                     block: info.number,
@@ -493,12 +513,12 @@ impl<R: Read + Seek> ArchiveReader<R> {
 pub struct Games<'a, R: Read + Seek> {
     reader: &'a mut ArchiveReader<R>,
     next_block: usize,
-    current: std::vec::IntoIter<Game>,
+    current: std::vec::IntoIter<StoredGame>,
     failed: bool,
 }
 
 impl<R: Read + Seek> Iterator for Games<'_, R> {
-    type Item = Result<Game, ArchiveError>;
+    type Item = Result<StoredGame, ArchiveError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {

@@ -2,8 +2,10 @@
 //!
 //! Structure section, per game: varint game header = result (bits 0-1: 0 `*`, 1 `1-0`, 2 `0-1`,
 //! 3 `1/2-1/2`) | 4 if the start position is not the standard one (its FEN, Shredder castling,
-//! is the next length-prefixed string of the positions section) | 8 if the game is Chess960;
-//! then the main line.
+//! is the next length-prefixed string of the positions section) | 8 if the game is Chess960 |
+//! 16 if the movetext had no result token (bits 0-1 are then 0) | 32 if the game is stored as
+//! its PGN text (the next length-prefixed entry of the text section; nothing else of the game
+//! is in any other section, not even its tags); then, unless stored as text, the main line.
 //!
 //! A line: varint `(node count << 1) | has line comments`; if it has line comments, varint their
 //! count and the comments (comments section); then its nodes. A node: one byte in the flags
@@ -23,12 +25,13 @@ use super::tags::TagWriter;
 use super::varint::{put_bytes, put_varint};
 use crate::lists::MoveList;
 use crate::notation::fen::CastlingNotation;
-use crate::pgn::{Game, GameResult, Line, Node};
+use crate::pgn::{Comment, Game, GameResult, Line, Node};
 use crate::position::Position;
 use crate::types::Color;
 
-/// Variations nested deeper than this are refused (the decoder recurses once per level).
-pub(crate) const MAX_NESTING: usize = 200;
+/// Variations nested deeper than this are refused (the decoder recurses once per level): the
+/// deepest the PGN reader builds.
+pub(crate) const MAX_NESTING: usize = crate::pgn::MAX_VARIATION_DEPTH as usize;
 
 pub(crate) const FLAG_NULL: u8 = 1;
 pub(crate) const SHIFT_BEFORE: u8 = 1;
@@ -38,13 +41,16 @@ pub(crate) const FLAG_VARIATIONS: u8 = 0x80;
 
 pub(crate) const START_FEN: u64 = 4;
 pub(crate) const START_CHESS960: u64 = 8;
+pub(crate) const NO_RESULT: u64 = 16;
+pub(crate) const STORED_AS_TEXT: u64 = 32;
 
-pub(crate) fn result_code(result: GameResult) -> u64 {
+pub(crate) fn result_code(result: Option<GameResult>) -> u64 {
     match result {
-        GameResult::Unknown => 0,
-        GameResult::WhiteWins => 1,
-        GameResult::BlackWins => 2,
-        GameResult::Draw => 3,
+        None => NO_RESULT,
+        Some(GameResult::Unknown) => 0,
+        Some(GameResult::WhiteWins) => 1,
+        Some(GameResult::BlackWins) => 2,
+        Some(GameResult::Draw) => 3,
     }
 }
 
@@ -80,6 +86,8 @@ pub struct BlockStats {
     pub moves: u64,
     /// Main-line moves (what "bits per move" divides by).
     pub mainline_moves: u64,
+    /// Games stored as their PGN text (they could not be stored as moves).
+    pub text_games: u64,
     /// Stored bytes per section kind, in [`SectionKind::ALL`] order.
     pub section_bytes: SectionSizes,
     /// Bytes of the payload (sections and their table).
@@ -94,6 +102,7 @@ pub(crate) struct BlockEncoder {
     tags: TagWriter,
     comments: CommentWriter,
     positions: Vec<u8>,
+    text: Vec<u8>,
     stats: BlockStats,
     list: MoveList,
 }
@@ -107,9 +116,18 @@ impl BlockEncoder {
             tags: TagWriter::default(),
             comments: CommentWriter::default(),
             positions: Vec::new(),
+            text: Vec::new(),
             stats: BlockStats::default(),
             list: MoveList::new(),
         }
+    }
+
+    /// Adds a game as its PGN text, byte for byte.
+    pub(crate) fn add_text(&mut self, pgn: &[u8]) {
+        put_varint(&mut self.structure, STORED_AS_TEXT);
+        put_bytes(&mut self.text, pgn);
+        self.stats.games += 1;
+        self.stats.text_games += 1;
     }
 
     /// Adds a game that [`check_game`] accepted.
@@ -146,7 +164,7 @@ impl BlockEncoder {
         if has_line_comments {
             put_varint(&mut self.structure, line.comments.len() as u64);
             for comment in &line.comments {
-                self.comments.write(comment, pos.turn());
+                self.comments.write(comment.as_bytes(), pos.turn());
             }
         }
         for node in &line.nodes {
@@ -194,12 +212,12 @@ impl BlockEncoder {
         Ok(())
     }
 
-    fn write_comments(&mut self, comments: &[String], side: Color) {
+    fn write_comments(&mut self, comments: &[Comment], side: Color) {
         if comments.len() >= 3 {
             put_varint(&mut self.structure, comments.len() as u64 - 3);
         }
         for comment in comments {
-            self.comments.write(comment, side);
+            self.comments.write(comment.as_bytes(), side);
         }
     }
 
@@ -216,6 +234,7 @@ impl BlockEncoder {
             (SectionKind::Clocks, self.comments.clocks),
             (SectionKind::Evals, self.comments.evals),
             (SectionKind::Positions, self.positions),
+            (SectionKind::Text, self.text),
         ];
         let (payload, sizes) = encode_payload(&sections, zstd_level);
         let mut stats = self.stats;
@@ -225,17 +244,19 @@ impl BlockEncoder {
     }
 }
 
-/// Checks that a game can be stored: a start position that reads back from its FEN, legal
-/// moves, no null move in check, variations nested at most [`MAX_NESTING`] deep.
-pub(crate) fn check_game(game: &Game) -> Result<(), String> {
+/// Checks that a game can be stored with `codec`: a start position that reads back from its
+/// FEN, legal moves, no null move in check, variations nested at most [`MAX_NESTING`] deep, and
+/// for `index-byte` every move at an index a byte holds. Checked before a game joins a block, so
+/// that encoding the block cannot fail.
+pub(crate) fn check_game(game: &Game, codec: MoveCodec) -> Result<(), String> {
     if game.start != standard_start(game.start.is_chess960()) {
         start_fen(&game.start)?;
     }
-    check_line(&mut game.start.clone(), &game.moves, 0)
+    check_line(&mut game.start.clone(), &game.moves, 0, codec)
 }
 
 /// Replays a line from `pos`, checking that every move is legal and the nesting not too deep.
-fn check_line(pos: &mut Position, line: &Line, depth: usize) -> Result<(), String> {
+fn check_line(pos: &mut Position, line: &Line, depth: usize, codec: MoveCodec) -> Result<(), String> {
     if depth > MAX_NESTING {
         return Err(format!("variations nested deeper than {MAX_NESTING}"));
     }
@@ -247,9 +268,18 @@ fn check_line(pos: &mut Position, line: &Line, depth: usize) -> Result<(), Strin
             }
         } else if !pos.is_legal(m) {
             return Err(format!("illegal move {m} in {}", pos.fen()));
+        } else if codec == MoveCodec::IndexByte && pos.count_legal_moves() > 256 {
+            let mut list = MoveList::new();
+            pos.legal_moves(&mut list);
+            if list.iter().position(|&legal| legal == m).is_some_and(|i| i > 255) {
+                return Err(format!(
+                    "move {m} is at index 256 or above in {}: the index-byte codec cannot store it",
+                    pos.fen()
+                ));
+            }
         }
         for variation in &node.variations {
-            check_line(&mut pos.clone(), variation, depth + 1)?;
+            check_line(&mut pos.clone(), variation, depth + 1, codec)?;
         }
         if m.is_null() {
             pos.make_null_move();

@@ -10,30 +10,34 @@
 //! Tag values section: varint `columns` (the size of the name dictionary), then per name id a
 //! length-prefixed column; a column is the values of that name in game order, each varint `0` =
 //! the same value as the previous one in this column, or varint `len + 1` and `len` bytes.
+//!
+//! Names and values are the bytes of the file (values as between their quotes, escapes
+//! included), in any encoding: nothing is decoded or checked.
 
 use super::error::{Corrupt, DecodeResult};
 use super::varint::{put_bytes, put_varint, ByteReader};
+use crate::pgn::Tag;
 
 /// Writes the tag sections of a block.
 #[derive(Default)]
 pub(crate) struct TagWriter {
     pub names: Vec<u8>,
-    dictionary: Vec<String>,
-    columns: Vec<(Vec<u8>, Option<String>)>,
+    dictionary: Vec<Vec<u8>>,
+    columns: Vec<(Vec<u8>, Option<Vec<u8>>)>,
     previous_ids: Option<Vec<usize>>,
     ids: Vec<usize>,
 }
 
 impl TagWriter {
     /// Writes the tags of one game.
-    pub(crate) fn write(&mut self, tags: &[(String, String)]) {
+    pub(crate) fn write(&mut self, tags: &[Tag]) {
         self.ids.clear();
         let mut new_names = Vec::new();
-        for (name, _) in tags {
-            let id = match self.dictionary.iter().position(|known| known == name) {
+        for tag in tags {
+            let id = match self.dictionary.iter().position(|known| known == tag.name()) {
                 Some(id) => id,
                 None => {
-                    self.dictionary.push(name.clone());
+                    self.dictionary.push(tag.name().to_vec());
                     self.columns.push((Vec::new(), None));
                     new_names.push(self.dictionary.len() - 1);
                     self.dictionary.len() - 1
@@ -49,19 +53,20 @@ impl TagWriter {
                 put_varint(&mut self.names, id as u64);
                 if new_names.first() == Some(&id) {
                     new_names.remove(0);
-                    put_bytes(&mut self.names, self.dictionary[id].as_bytes());
+                    put_bytes(&mut self.names, &self.dictionary[id]);
                 }
             }
             self.previous_ids = Some(self.ids.clone());
         }
-        for (&id, (_, value)) in self.ids.iter().zip(tags) {
+        for (&id, tag) in self.ids.iter().zip(tags) {
             let (column, previous) = &mut self.columns[id];
-            if previous.as_deref() == Some(value.as_str()) {
+            let value = tag.raw_value();
+            if previous.as_deref() == Some(value) {
                 put_varint(column, 0);
             } else {
                 put_varint(column, value.len() as u64 + 1);
-                column.extend_from_slice(value.as_bytes());
-                *previous = Some(value.clone());
+                column.extend_from_slice(value);
+                *previous = Some(value.to_vec());
             }
         }
     }
@@ -77,15 +82,11 @@ impl TagWriter {
     }
 }
 
-fn text(bytes: &[u8], what: &str) -> DecodeResult<String> {
-    String::from_utf8(bytes.to_vec()).map_err(|_| Corrupt(format!("{what} is not UTF-8")))
-}
-
 /// Reads the tag sections of a block.
 pub(crate) struct TagReader<'a> {
     names: ByteReader<'a>,
-    dictionary: Vec<String>,
-    columns: Vec<(ByteReader<'a>, Option<String>)>,
+    dictionary: Vec<&'a [u8]>,
+    columns: Vec<(ByteReader<'a>, Option<&'a [u8]>)>,
     previous_ids: Option<Vec<usize>>,
 }
 
@@ -107,7 +108,7 @@ impl<'a> TagReader<'a> {
     }
 
     /// Reads the tags of one game.
-    pub(crate) fn read(&mut self) -> DecodeResult<Vec<(String, String)>> {
+    pub(crate) fn read(&mut self) -> DecodeResult<Vec<Tag>> {
         let count = self.names.count(0)?;
         let ids = if count == 0 {
             self.previous_ids
@@ -119,7 +120,7 @@ impl<'a> TagReader<'a> {
             for _ in 0..count {
                 let id = self.names.count(0)?;
                 if id == self.dictionary.len() {
-                    let name = text(self.names.prefixed()?, "tag name")?;
+                    let name = self.names.prefixed()?;
                     self.dictionary.push(name);
                 } else if id > self.dictionary.len() {
                     return Err(Corrupt(format!("tag name id {id} beyond the dictionary")));
@@ -137,17 +138,15 @@ impl<'a> TagReader<'a> {
                 .ok_or_else(|| Corrupt(format!("no value column for tag name {id}")))?;
             let code = column.varint()?;
             let value = if code == 0 {
-                previous
-                    .clone()
-                    .ok_or_else(|| Corrupt::new("tag value repeats before the first"))?
+                previous.ok_or_else(|| Corrupt::new("tag value repeats before the first"))?
             } else {
                 let len = usize::try_from(code - 1).map_err(|_| Corrupt::new("tag value too long"))?;
-                let value = text(column.bytes(len)?, "tag value")?;
-                *previous = Some(value.clone());
+                let value = column.bytes(len)?;
+                *previous = Some(value);
                 value
             };
-            let name = self.dictionary.get(id).cloned().unwrap_or_default();
-            tags.push((name, value));
+            let name = self.dictionary.get(id).copied().unwrap_or_default();
+            tags.push(Tag::from_raw(name, value));
         }
         Ok(tags)
     }
@@ -165,8 +164,8 @@ impl<'a> TagReader<'a> {
 mod tests {
     use super::*;
 
-    fn tags(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
-        pairs.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect()
+    fn tags(pairs: &[(&str, &str)]) -> Vec<Tag> {
+        pairs.iter().map(|(n, v)| Tag::new(n, v)).collect()
     }
 
     #[test]
@@ -183,6 +182,10 @@ mod tests {
             ]),
             tags(&[]),
             tags(&[("ECO", ""), ("Annotator", "Café")]),
+            vec![
+                Tag::from_raw(b"White", b"M\xfcller \"\"x\\"),
+                Tag::from_raw(b"\xff", b""),
+            ],
         ];
         let mut writer = TagWriter::default();
         let mut names_len = Vec::new();

@@ -8,7 +8,7 @@ use super::error::ArchiveError;
 use super::format::{encode_index, BlockHeader, FileHeader, Footer, IndexEntry, BLOCK_HEADER_LEN, HEADER_LEN};
 use super::pipeline::{JobLost, Pipeline};
 use super::serialize::{BlockEncoder, BlockStats};
-use crate::pgn::{Game, Line};
+use crate::pgn::{Game, GameBuilder, Line, RawGame, SyntaxError};
 use crate::position::Position;
 
 /// How an [`ArchiveWriter`] cuts and encodes blocks.
@@ -62,6 +62,9 @@ pub struct ArchiveSummary {
     pub moves: u64,
     /// Main-line moves written.
     pub mainline_moves: u64,
+    /// Games stored as their PGN text, because they could not be stored as moves (see
+    /// [`ArchiveWriter::add_pgn`]).
+    pub text_games: u64,
     /// Bytes of the whole archive.
     pub bytes: u64,
     /// Stored bytes per section kind, in [`SectionKind::ALL`] order.
@@ -107,6 +110,7 @@ impl ArchiveSummary {
         self.games += stats.games;
         self.moves += stats.moves;
         self.mainline_moves += stats.mainline_moves;
+        self.text_games += stats.text_games;
         for (total, bytes) in self.section_bytes.iter_mut().zip(stats.section_bytes) {
             *total += bytes;
         }
@@ -141,12 +145,40 @@ pub struct ArchiveWriter<W: Write> {
     options: WriterOptions,
     pipeline: Pipeline<EncodedBlock>,
     offset: u64,
-    current: Vec<Game>,
+    current: Vec<Entry>,
     current_bytes: usize,
     games_added: u64,
     index: Vec<IndexEntry>,
     games_written: u64,
     summary: ArchiveSummary,
+    stored_as_text: Vec<StoredAsText>,
+}
+
+/// A game [`ArchiveWriter::add_pgn`] stored as its PGN text: which one, and why.
+///
+/// ```
+/// use chessbits::archive::StoredAsText;
+/// let note = StoredAsText { game: 3, source: 0, line: 12, reason: "illegal move 'Ke3'".to_string() };
+/// assert_eq!(note.line, 12);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredAsText {
+    /// The game's number in the archive.
+    pub game: u64,
+    /// What the caller passed as the game's source (a file number, say).
+    pub source: u32,
+    /// The line the error is on, in the source.
+    pub line: u32,
+    /// Why the game could not be stored as moves.
+    pub reason: String,
+}
+
+/// A game waiting in the current block: built, or PGN text to be read by the encoder.
+// Most games are stored as games: boxing them would cost an allocation each for nothing.
+#[allow(clippy::large_enum_variant)]
+enum Entry {
+    Game(Game),
+    Pgn { text: Vec<u8>, raw: RawGame, source: u32 },
 }
 
 impl<W: Write> ArchiveWriter<W> {
@@ -171,6 +203,7 @@ impl<W: Write> ArchiveWriter<W> {
             index: Vec::new(),
             games_written: 0,
             summary: ArchiveSummary::default(),
+            stored_as_text: Vec::new(),
         })
     }
 
@@ -206,9 +239,89 @@ impl<W: Write> ArchiveWriter<W> {
     /// ```
     pub fn add_game(&mut self, game: &Game) -> Result<(), ArchiveError> {
         let number = self.game_count();
-        super::serialize::check_game(game).map_err(|reason| ArchiveError::InvalidGame { game: number, reason })?;
-        self.current_bytes += approximate_bytes(game);
-        self.current.push(game.clone());
+        super::serialize::check_game(game, self.options.codec)
+            .map_err(|reason| ArchiveError::InvalidGame { game: number, reason })?;
+        self.add(Entry::Game(game.clone()), approximate_bytes(game))
+    }
+
+    /// Adds a game given as its PGN text, as [`PgnReader::read_raw_game`](crate::pgn::PgnReader::read_raw_game) cut it out of its
+    /// file (`raw` says where it stood; `source` is any number the caller wants to see again in
+    /// [`take_stored_as_text`](Self::take_stored_as_text), a file number say). The game is read
+    /// on the encoding threads; if it cannot be read or stored as moves, its text is stored
+    /// byte for byte instead, and comes back as [`StoredGame::Text`](super::StoredGame::Text).
+    /// Nothing is ever left out.
+    ///
+    /// ```
+    /// use chessbits::archive::{ArchiveReader, ArchiveWriter, StoredGame, WriterOptions};
+    /// use chessbits::pgn::PgnReader;
+    /// use std::io::Cursor;
+    /// let pgn = b"[Event \"ok\"]\n\n1. e4 e5 *\n\n[Event \"bad\"]\n\n1. e4 e4 *\n";
+    /// let mut reader = PgnReader::new(&pgn[..]);
+    /// let mut writer = ArchiveWriter::new(Cursor::new(Vec::new()), WriterOptions::default()).unwrap();
+    /// let mut text = Vec::new();
+    /// while let Some(raw) = reader.read_raw_game(&mut text).unwrap() {
+    ///     writer.add_pgn(std::mem::take(&mut text), raw, 0).unwrap();
+    /// }
+    /// let (file, summary) = writer.finish().unwrap();
+    /// assert_eq!((summary.games, summary.text_games), (2, 1));
+    /// let mut archive = ArchiveReader::open(Cursor::new(file.into_inner())).unwrap();
+    /// let games: Vec<StoredGame> = archive.games().map(Result::unwrap).collect();
+    /// assert!(games[0].game().is_some());
+    /// assert_eq!(games[1], StoredGame::Text(b"[Event \"bad\"]\n\n1. e4 e4 *".to_vec()));
+    /// ```
+    pub fn add_pgn(&mut self, text: Vec<u8>, raw: RawGame, source: u32) -> Result<(), ArchiveError> {
+        if raw.too_long {
+            return Err(ArchiveError::InvalidGame {
+                game: self.game_count(),
+                reason: SyntaxError::GameTooLong.to_string(),
+            });
+        }
+        let bytes = text.len();
+        self.add(Entry::Pgn { text, raw, source }, bytes)
+    }
+
+    /// The games stored as text since the last call, in order (blocks are encoded on other
+    /// threads: a game is listed once its block is written).
+    ///
+    /// ```
+    /// use chessbits::archive::{ArchiveWriter, WriterOptions};
+    /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
+    /// assert!(writer.take_stored_as_text().is_empty());
+    /// ```
+    pub fn take_stored_as_text(&mut self) -> Vec<StoredAsText> {
+        std::mem::take(&mut self.stored_as_text)
+    }
+
+    /// Encodes and writes every game added so far (the current block closes early): after
+    /// this, [`take_stored_as_text`](Self::take_stored_as_text) lists every game stored as text.
+    ///
+    /// ```
+    /// use chessbits::archive::{ArchiveWriter, WriterOptions};
+    /// use chessbits::pgn::Game;
+    /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
+    /// writer.add_game(&Game::default()).unwrap();
+    /// writer.flush().unwrap();
+    /// let (_, summary) = writer.finish().unwrap();
+    /// assert_eq!((summary.games, summary.blocks), (1, 1));
+    /// ```
+    pub fn flush(&mut self) -> Result<(), ArchiveError> {
+        if !self.current.is_empty() {
+            self.submit_current()?;
+        }
+        while let Some(done) = self.pipeline.next() {
+            self.write_encoded(done)?;
+        }
+        Ok(())
+    }
+
+    /// Adds an entry of about `bytes` to the current block; a block that would grow past its
+    /// size closes first, so a large game gets a block of its own.
+    fn add(&mut self, entry: Entry, bytes: usize) -> Result<(), ArchiveError> {
+        if !self.current.is_empty() && self.current_bytes + bytes > self.options.max_block_bytes {
+            self.submit_current()?;
+        }
+        self.current_bytes += bytes;
+        self.current.push(entry);
         self.games_added += 1;
         if self.current.len() >= self.options.max_games_per_block.max(1) as usize
             || self.current_bytes >= self.options.max_block_bytes
@@ -218,7 +331,6 @@ impl<W: Write> ArchiveWriter<W> {
         Ok(())
     }
 
-    /// Hands the current block to the pipeline, writing the blocks that are done.
     fn submit_current(&mut self) -> Result<(), ArchiveError> {
         let games = std::mem::take(&mut self.current);
         self.current_bytes = 0;
@@ -227,8 +339,10 @@ impl<W: Write> ArchiveWriter<W> {
                 self.write_encoded(done)?;
             }
         }
-        let (codec, level) = (self.options.codec, self.options.zstd_level);
-        self.pipeline.submit(move || encode_block(&games, codec, level));
+        let (codec, level, first_game) = (self.options.codec, self.options.zstd_level, self.games_added);
+        let first_game = first_game - games.len() as u64;
+        self.pipeline
+            .submit(move || encode_block(games, first_game, codec, level));
         while let Some(done) = self.pipeline.next_ready() {
             self.write_encoded(done)?;
         }
@@ -240,9 +354,10 @@ impl<W: Write> ArchiveWriter<W> {
             game: self.games_written,
             reason,
         };
-        let (payload, stats) = done
+        let (payload, stats, notes) = done
             .map_err(|_| invalid("the encoder thread died".to_string()))?
             .map_err(invalid)?;
+        self.stored_as_text.extend(notes);
         self.write_block(&payload, &stats)
     }
 
@@ -281,12 +396,7 @@ impl<W: Write> ArchiveWriter<W> {
     /// assert_eq!(summary.blocks, 0);
     /// ```
     pub fn finish(mut self) -> Result<(W, ArchiveSummary), ArchiveError> {
-        if !self.current.is_empty() {
-            self.submit_current()?;
-        }
-        while let Some(done) = self.pipeline.next() {
-            self.write_encoded(done)?;
-        }
+        self.flush()?;
         let index = encode_index(&self.index);
         let footer = Footer {
             index_offset: self.offset,
@@ -302,21 +412,60 @@ impl<W: Write> ArchiveWriter<W> {
 }
 
 /// A block's payload and what it holds, or why it could not be encoded.
-type EncodedBlock = Result<(Vec<u8>, BlockStats), String>;
+type EncodedBlock = Result<(Vec<u8>, BlockStats, Vec<StoredAsText>), String>;
 
-/// Encodes one block of (already checked) games.
-fn encode_block(games: &[Game], codec: MoveCodec, zstd_level: i32) -> EncodedBlock {
+/// Encodes the games of a block, the first of them game number `first_game`: PGN text is read
+/// here, and stored as text if it does not give a game that can be stored as moves.
+fn encode_block(entries: Vec<Entry>, first_game: u64, codec: MoveCodec, zstd_level: i32) -> EncodedBlock {
     let mut encoder = BlockEncoder::new(codec);
-    for game in games {
-        encoder.add(game)?;
+    let mut builder = GameBuilder::new();
+    let mut notes = Vec::new();
+    for (number, entry) in (first_game..).zip(entries) {
+        match entry {
+            Entry::Game(game) => encoder.add(&game)?,
+            Entry::Pgn { text, raw, source } => match read_for_storing(&text, raw, codec, &mut builder) {
+                Ok(game) => encoder.add(&game)?,
+                Err((line, reason)) => {
+                    encoder.add_text(&text);
+                    notes.push(StoredAsText {
+                        game: number,
+                        source,
+                        line,
+                        reason,
+                    });
+                }
+            },
+        }
     }
-    Ok(encoder.finish(zstd_level))
+    let (payload, stats) = encoder.finish(zstd_level);
+    Ok((payload, stats, notes))
 }
 
-/// About what a game weighs in a block before compression: its text and a byte a move.
+/// The game in `text` if it reads without error and can be stored as moves; else the line and
+/// the reason.
+fn read_for_storing(
+    text: &[u8],
+    raw: RawGame,
+    codec: MoveCodec,
+    builder: &mut GameBuilder,
+) -> Result<Game, (u32, String)> {
+    let mut reader = raw.reader(text);
+    let game = match reader.read_game(builder) {
+        Ok(Some(Ok(game))) => game,
+        Ok(Some(Err(error))) => return Err((error.line, error.kind.to_string())),
+        Ok(None) | Err(_) => return Err((raw.first_line, "no game in the text".to_string())),
+    };
+    // A text holds one game; anything after it means it was not cut where the reader ends games.
+    if !matches!(reader.skip_game(), Ok(false)) {
+        return Err((raw.first_line, "more than one game in the text".to_string()));
+    }
+    super::serialize::check_game(&game, codec).map_err(|reason| (raw.first_line, reason))?;
+    Ok(game)
+}
+
 fn approximate_bytes(game: &Game) -> usize {
     fn line_bytes(line: &Line) -> usize {
-        let comments: usize = line.comments.iter().map(String::len).sum();
+        let comments: usize = line.comments.iter().map(|c| c.as_bytes().len()).sum();
         comments
             + line
                 .nodes
@@ -327,12 +476,12 @@ fn approximate_bytes(game: &Game) -> usize {
                             .comments_before
                             .iter()
                             .chain(&node.comments_after)
-                            .map(String::len)
+                            .map(|c| c.as_bytes().len())
                             .sum::<usize>()
                         + node.variations.iter().map(line_bytes).sum::<usize>()
                 })
                 .sum::<usize>()
     }
-    let tags: usize = game.tags.iter().map(|(n, v)| n.len() + v.len() + 2).sum();
+    let tags: usize = game.tags.iter().map(|t| t.name().len() + t.raw_value().len() + 2).sum();
     tags + line_bytes(&game.moves) + usize::from(game.start != Position::startpos()) * 80
 }

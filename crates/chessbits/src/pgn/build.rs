@@ -3,11 +3,11 @@
 
 use std::io::Read;
 
-use super::game::{Game, GameError, GameErrorKind, Line, Node, SEVEN_TAG_ROSTER};
+use super::game::{Game, GameError, GameErrorKind, Line, Node};
 use super::reader::PgnReader;
 use super::replay::{make, position_before, resolve_token, StartTags};
 use super::syntax::SyntaxError;
-use super::text::{decode, normalize_comment};
+use super::text::{Comment, Tag};
 use super::visitor::{GameResult, Nag, RawComment, RawTag, SanToken, Skip, Visitor};
 use crate::moves::Move;
 use crate::notation::san::{San, SanPlus, Suffix};
@@ -19,7 +19,7 @@ struct Frame {
     pos: Position,
     last: Option<(Move, Undo)>,
     line: Line,
-    pending: Vec<String>,
+    pending: Vec<Comment>,
     after_variation: bool,
 }
 
@@ -57,7 +57,7 @@ impl Frame {
 /// ```
 #[derive(Default)]
 pub struct GameBuilder {
-    tags: Vec<(String, String)>,
+    tags: Vec<Tag>,
     start_tags: StartTags,
     start: Option<Position>,
     frames: Vec<Frame>,
@@ -116,26 +116,6 @@ impl GameBuilder {
             }
         }
     }
-
-    /// The tags in export order: the roster (with defaults) first, then the others in order.
-    fn export_tags(&mut self, result: GameResult) -> Vec<(String, String)> {
-        let mut tags = Vec::with_capacity(self.tags.len() + SEVEN_TAG_ROSTER.len());
-        for (name, default) in SEVEN_TAG_ROSTER {
-            let value = match self.tags.iter().find(|(n, _)| n == name) {
-                Some((_, value)) => value.clone(),
-                None if name == "Result" => result.as_str().to_string(),
-                None => default.to_string(),
-            };
-            tags.push((name.to_string(), value));
-        }
-        let is_roster = |name: &str| SEVEN_TAG_ROSTER.iter().any(|(n, _)| *n == name);
-        tags.extend(
-            std::mem::take(&mut self.tags)
-                .into_iter()
-                .filter(|(n, _)| !is_roster(n)),
-        );
-        tags
-    }
 }
 
 impl Visitor for GameBuilder {
@@ -152,7 +132,7 @@ impl Visitor for GameBuilder {
 
     fn tag(&mut self, name: &[u8], value: RawTag<'_>, line: u32) {
         self.start_tags.tag(name, value, line);
-        self.tags.push((decode(name).into_owned(), value.decode().into_owned()));
+        self.tags.push(Tag::from_raw(name, value.as_bytes()));
     }
 
     fn end_tags(&mut self) -> Skip {
@@ -182,7 +162,7 @@ impl Visitor for GameBuilder {
         let Some(frame) = self.frames.last_mut() else {
             return;
         };
-        let text = normalize_comment(&comment.decode());
+        let text = Comment::new(comment.as_bytes().to_vec());
         match frame.line.nodes.last_mut() {
             Some(node) if !frame.after_variation => node.comments_after.push(text),
             _ => frame.pending.push(text),
@@ -225,17 +205,11 @@ impl Visitor for GameBuilder {
             self.close_variation();
         }
         let moves = self.frames.pop().map(Frame::finish).unwrap_or_default();
-        let tag_result = self
-            .tags
-            .iter()
-            .find(|(n, _)| n == "Result")
-            .and_then(|(_, v)| GameResult::from_bytes(v.trim().as_bytes()));
-        let result = self.result.or(tag_result).unwrap_or(GameResult::Unknown);
         Ok(Game {
-            tags: self.export_tags(result),
+            tags: std::mem::take(&mut self.tags),
             start: self.start.take().unwrap_or_else(Position::startpos),
             moves,
-            result,
+            result: self.result,
         })
     }
 }

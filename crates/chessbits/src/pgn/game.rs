@@ -2,8 +2,10 @@
 //! and the result.
 
 use core::fmt;
+use std::borrow::Cow;
 
 use super::syntax::SyntaxError;
+use super::text::{Comment, Tag};
 use super::visitor::{GameResult, Nag};
 use crate::moves::Move;
 use crate::notation::fen::FenError;
@@ -47,11 +49,11 @@ pub struct Node {
     /// Its SAN, as [`san_of`](crate::notation::san::san_of) writes it (whatever the file had).
     pub san: SanPlus,
     /// Comments before the move: at the start of a line, or after a variation.
-    pub comments_before: Vec<String>,
+    pub comments_before: Vec<Comment>,
     /// NAGs after the move.
     pub nags: Vec<Nag>,
     /// Comments after the move.
-    pub comments_after: Vec<String>,
+    pub comments_after: Vec<Comment>,
     /// Alternatives to this move, each starting from the position before it.
     pub variations: Vec<Line>,
 }
@@ -90,35 +92,36 @@ pub struct Line {
     pub nodes: Vec<Node>,
     /// Comments of a line that has no moves (`{only a comment} *`); a line with moves keeps
     /// its comments on them.
-    pub comments: Vec<String>,
+    pub comments: Vec<Comment>,
 }
 
 /// A game read from PGN (or built by hand).
 ///
-/// Tags come in export order: the Seven Tag Roster first (always present, `?` where the file
-/// had none), then the other tags in the order of the file. The start position is the standard
-/// one, or the `[FEN]`; `[Variant "Chess960"]` marks it Chess960.
+/// Tags are kept as the file had them: every tag, in the file's order, its name and value
+/// byte for byte ([`Tag`]); nothing is added. The start position is the standard one, or the
+/// `[FEN]`; `[Variant "Chess960"]` marks it Chess960. Comments keep their bytes too
+/// ([`Comment`]).
 ///
 /// ```
 /// use chessbits::pgn::{Game, GameResult, PgnReader};
 /// let pgn = b"[White \"Morphy\"]\n[Black \"Allies\"]\n[Opening \"Philidor\"]\n\n1. e4 e5 1-0";
 /// let game = PgnReader::new(&pgn[..]).read_owned_game().unwrap().unwrap().unwrap();
-/// assert_eq!(game.tags[0], ("Event".to_string(), "?".to_string()));
-/// assert_eq!(game.tag("Result"), Some("1-0"));
-/// assert_eq!(game.tags[7].0, "Opening");
-/// assert_eq!(game.result, GameResult::WhiteWins);
+/// assert_eq!(game.tags.len(), 3);
+/// assert_eq!(game.tag("White").as_deref(), Some("Morphy"));
+/// assert_eq!(game.tags[2].name(), b"Opening");
+/// assert_eq!(game.result, Some(GameResult::WhiteWins));
 /// assert_eq!(game.mainline().count(), 2);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
-    /// Tag pairs (name, value), in export order.
-    pub tags: Vec<(String, String)>,
+    /// Tag pairs, in the order of the file.
+    pub tags: Vec<Tag>,
     /// The position before the first move.
     pub start: Position,
     /// The main line.
     pub moves: Line,
-    /// The result that ends the movetext (from the `Result` tag if the movetext had none).
-    pub result: GameResult,
+    /// The result token that ends the movetext; `None` if it had none.
+    pub result: Option<GameResult>,
 }
 
 impl Default for Game {
@@ -128,36 +131,33 @@ impl Default for Game {
 }
 
 impl Game {
-    /// An empty game from `start`, with the default Seven Tag Roster.
+    /// An empty game from `start`, with the Seven Tag Roster's defaults, result `*`.
     ///
     /// ```
     /// use chessbits::pgn::Game;
     /// use chessbits::position::Position;
     /// let game = Game::new(Position::startpos());
     /// assert_eq!(game.tags.len(), 7);
-    /// assert_eq!(game.tag("Date"), Some("????.??.??"));
+    /// assert_eq!(game.tag("Date").as_deref(), Some("????.??.??"));
     /// ```
     pub fn new(start: Position) -> Game {
         Game {
-            tags: SEVEN_TAG_ROSTER
-                .iter()
-                .map(|(n, v)| (n.to_string(), v.to_string()))
-                .collect(),
+            tags: SEVEN_TAG_ROSTER.iter().map(|(n, v)| Tag::new(n, v)).collect(),
             start,
             moves: Line::default(),
-            result: GameResult::Unknown,
+            result: Some(GameResult::Unknown),
         }
     }
 
-    /// The value of the first tag called `name`.
+    /// The value of the first tag called `name` (unescaped, decoded: see [`Tag::value`]).
     ///
     /// ```
     /// use chessbits::pgn::Game;
-    /// assert_eq!(Game::default().tag("Site"), Some("?"));
+    /// assert_eq!(Game::default().tag("Site").as_deref(), Some("?"));
     /// assert_eq!(Game::default().tag("ECO"), None);
     /// ```
-    pub fn tag(&self, name: &str) -> Option<&str> {
-        self.tags.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    pub fn tag(&self, name: &str) -> Option<Cow<'_, str>> {
+        self.tags.iter().find(|t| t.is_named(name)).map(Tag::value)
     }
 
     /// Sets the first tag called `name`, or appends it.
@@ -167,14 +167,27 @@ impl Game {
     /// let mut game = Game::default();
     /// game.set_tag("White", "Anderssen");
     /// game.set_tag("ECO", "C52");
-    /// assert_eq!(game.tag("White"), Some("Anderssen"));
-    /// assert_eq!(game.tags.last().unwrap().1, "C52");
+    /// assert_eq!(game.tag("White").as_deref(), Some("Anderssen"));
+    /// assert_eq!(game.tags.last().unwrap().value(), "C52");
     /// ```
     pub fn set_tag(&mut self, name: &str, value: &str) {
-        match self.tags.iter_mut().find(|(n, _)| n == name) {
-            Some((_, v)) => *v = value.to_string(),
-            None => self.tags.push((name.to_string(), value.to_string())),
+        let tag = Tag::new(name, value);
+        match self.tags.iter_mut().find(|t| t.is_named(name)) {
+            Some(old) => *old = tag,
+            None => self.tags.push(tag),
         }
+    }
+
+    /// The result: the movetext's result token, else the `Result` tag's, else unknown.
+    ///
+    /// ```
+    /// use chessbits::pgn::{GameResult, PgnReader};
+    /// let game = PgnReader::new(&b"[Result \"0-1\"]\n1. e4"[..]).read_owned_game().unwrap().unwrap().unwrap();
+    /// assert_eq!((game.result, game.outcome()), (None, GameResult::BlackWins));
+    /// ```
+    pub fn outcome(&self) -> GameResult {
+        let tag = || GameResult::from_bytes(self.tag("Result")?.trim().as_bytes());
+        self.result.or_else(tag).unwrap_or(GameResult::Unknown)
     }
 
     /// The moves of the main line.

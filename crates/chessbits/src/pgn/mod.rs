@@ -21,8 +21,8 @@
 //! let bad = games.next().unwrap().unwrap_err();
 //! assert_eq!(bad.to_string(), "line 3: illegal move 'Kf3'");
 //! let good = games.next().unwrap().unwrap();
-//! assert_eq!(good.tag("Event"), Some("Next"));
-//! let round_trip = PgnReader::new(good.to_pgn().as_bytes()).into_games().next().unwrap().unwrap();
+//! assert_eq!(good.tag("Event").as_deref(), Some("Next"));
+//! let round_trip = PgnReader::new(&good.to_pgn()[..]).into_games().next().unwrap().unwrap();
 //! assert_eq!(round_trip, good);
 //! ```
 
@@ -41,7 +41,7 @@ pub use build::{GameBuilder, Games, PgnError};
 pub use game::{Game, GameError, GameErrorKind, Line, Node, SEVEN_TAG_ROSTER};
 pub use reader::{PgnReader, RawGame};
 pub use syntax::{SyntaxError, MAX_GAME_BYTES, MAX_TOKEN_BYTES, MAX_VARIATION_DEPTH};
-pub use text::{decode as decode_text, normalize_comment};
+pub use text::{decode as decode_text, Comment, Tag};
 pub use validate::{GameSummary, Validator};
 pub use visitor::{GameResult, Nag, RawComment, RawTag, SanToken, Skip, Visitor};
 pub use write::{MoveNotation, WriteOptions};

@@ -60,6 +60,16 @@ struct Movetext {
     muted_at: Option<u32>,
     /// The line of the outermost open variation.
     opened: u32,
+    /// Bit `d`: the line at depth `d` has had a move (a NAG needs one before it).
+    moved: u128,
+    /// Something more than move numbers has been read: a game, not stray numbering.
+    substance: bool,
+}
+
+impl Movetext {
+    fn has_move(&self) -> bool {
+        self.depth >= 128 || self.moved >> self.depth & 1 == 1
+    }
 }
 
 /// Where a `{` comment ends, from the bytes after the `{`.
@@ -174,7 +184,8 @@ impl RawGame {
     /// assert_eq!(error.to_string(), "line 3: illegal move 'e4'");
     /// ```
     pub fn reader<R: Read>(&self, bytes: R) -> PgnReader<R> {
-        let mut reader = PgnReader::with_first_line(bytes, self.first_line);
+        // Most games are a few KiB: a small buffer, grown if needed, saves clearing 64 KiB.
+        let mut reader = PgnReader::with_capacity(bytes, self.first_line, 4096);
         reader.after_newline = self.at_line_start;
         reader
     }
@@ -204,7 +215,7 @@ struct Capture {
 /// let pgn = "[Event \"Casual\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6?? 4. Qxf7# 1-0\n";
 /// let mut reader = PgnReader::new(pgn.as_bytes());
 /// let game: Game = reader.read_owned_game().unwrap().unwrap().unwrap();
-/// assert_eq!(game.tag("Event"), Some("Casual"));
+/// assert_eq!(game.tag("Event").as_deref(), Some("Casual"));
 /// assert_eq!(game.moves.nodes.len(), 7);
 /// assert!(reader.read_owned_game().unwrap().is_none());
 /// ```
@@ -221,6 +232,11 @@ pub struct PgnReader<R> {
     /// Bytes of the input before `buf[0]`.
     base: u64,
     capture: Option<Capture>,
+    /// A read error, held back until the bytes read before it are lexed: the games that end
+    /// before it are whole and are returned first ([`eof`](Self::eof) is set meanwhile).
+    error: Option<io::Error>,
+    /// The last movetext ended where the input did (or where the read error struck).
+    at_end: bool,
 }
 
 impl<R: Read> PgnReader<R> {
@@ -243,9 +259,14 @@ impl<R: Read> PgnReader<R> {
     /// assert_eq!(reader.line(), 120);
     /// ```
     pub fn with_first_line(inner: R, line: u32) -> PgnReader<R> {
+        PgnReader::with_capacity(inner, line, INITIAL_CAPACITY)
+    }
+
+    /// A reader whose buffer starts at `capacity` bytes (it grows as tokens need).
+    fn with_capacity(inner: R, line: u32, capacity: usize) -> PgnReader<R> {
         PgnReader {
             inner,
-            buf: vec![0; INITIAL_CAPACITY],
+            buf: vec![0; capacity.max(4 * LOOKAHEAD)],
             start: 0,
             end: 0,
             eof: false,
@@ -253,7 +274,27 @@ impl<R: Read> PgnReader<R> {
             after_newline: true,
             base: 0,
             capture: None,
+            error: None,
+            at_end: false,
         }
+    }
+
+    /// The end of the input: `None`, or the read error that ended it.
+    fn end_of_input<T>(&mut self) -> io::Result<Option<T>> {
+        match self.error.take() {
+            Some(error) => Err(error),
+            None => Ok(None),
+        }
+    }
+
+    /// After a game: a game cut off by a read error is no game, the error is returned instead.
+    fn cut_by_error(&mut self) -> io::Result<()> {
+        if self.at_end {
+            if let Some(error) = self.error.take() {
+                return Err(error);
+            }
+        }
+        Ok(())
     }
 
     /// The line the reader is on.
@@ -333,7 +374,11 @@ impl<R: Read> PgnReader<R> {
                 Ok(0) => self.eof = true,
                 Ok(n) => self.end += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
+                Err(e) => {
+                    // Lex what was read first: the games before the error are whole.
+                    self.error = Some(e);
+                    self.eof = true;
+                }
             }
         }
         Ok(())
@@ -497,25 +542,33 @@ impl<R: Read> PgnReader<R> {
     /// assert_eq!(events, ["1: White=Tal", "3: e4", "4: e5"]);
     /// ```
     pub fn read_game<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<Option<V::Output>> {
-        self.skip_whitespace()?;
-        if self.start == self.end {
-            return Ok(None);
+        loop {
+            self.skip_whitespace()?;
+            if self.start == self.end {
+                return self.end_of_input();
+            }
+            let (first_line, game_start) = (self.line, self.position());
+            visitor.begin_game();
+            let tags = self.read_tags(visitor)?;
+            let skip = visitor.end_tags();
+            let substance = self.read_movetext(visitor, skip.0)?;
+            self.cut_by_error()?;
+            if !substance && !tags {
+                // Move numbers and dots alone: no game.
+                continue;
+            }
+            if self.position() - game_start > MAX_GAME_BYTES {
+                visitor.syntax_error(SyntaxError::GameTooLong, first_line);
+            }
+            return Ok(Some(visitor.end_game()));
         }
-        let (first_line, game_start) = (self.line, self.position());
-        visitor.begin_game();
-        self.read_tags(visitor)?;
-        let skip = visitor.end_tags();
-        self.read_movetext(visitor, skip.0)?;
-        if self.position() - game_start > MAX_GAME_BYTES {
-            visitor.syntax_error(SyntaxError::GameTooLong, first_line);
-        }
-        Ok(Some(visitor.end_game()))
     }
 
     /// Reads the next game's bytes, as they stand in the input, onto the end of `bytes`, and
     /// where the game stands; `None` at the end of the input. The game ends where
     /// [`read_game`](PgnReader::read_game) would end it; [`RawGame::reader`] reads it back with
-    /// the same lines, tokens and errors. Whitespace between games is not included. A game
+    /// the same lines, tokens and errors. Whitespace before and after the game is not included
+    /// (not even the blank lines that end an unclosed comment). A game
     /// longer than [`MAX_GAME_BYTES`] is skipped in bounded memory: `too_long`, nothing added.
     ///
     /// This is how a file is cut into games for several threads, and how a game that cannot be
@@ -527,40 +580,60 @@ impl<R: Read> PgnReader<R> {
     /// let mut reader = PgnReader::new(&pgn[..]);
     /// let mut bytes = Vec::new();
     /// reader.read_raw_game(&mut bytes).unwrap().unwrap();
-    /// assert_eq!(bytes, b"[Event \"a\"]\n\n1. e4 {unclosed\n\n");
+    /// assert_eq!(bytes, b"[Event \"a\"]\n\n1. e4 {unclosed");
     /// ```
     pub fn read_raw_game(&mut self, bytes: &mut Vec<u8>) -> io::Result<Option<RawGame>> {
-        self.skip_whitespace()?;
-        if self.start == self.end {
-            return Ok(None);
-        }
-        let mut raw = RawGame {
-            first_line: self.line,
-            at_line_start: self.after_newline,
-            too_long: false,
-        };
-        let kept = bytes.len();
-        self.capture = Some(Capture {
-            bytes: std::mem::take(bytes),
-            from: self.start,
-            kept,
-            too_long: false,
-        });
-        let read = self
-            .read_tags(&mut Muted)
-            .and_then(|()| self.read_movetext(&mut Muted, true));
-        if let Some(mut capture) = self.capture.take() {
-            if !capture.too_long {
-                capture.bytes.extend_from_slice(&self.buf[capture.from..self.start]);
+        loop {
+            self.skip_whitespace()?;
+            if self.start == self.end {
+                return self.end_of_input();
             }
-            if capture.too_long || (capture.bytes.len() - kept) as u64 > MAX_GAME_BYTES {
-                capture.bytes.truncate(kept);
-                raw.too_long = true;
+            let mut raw = RawGame {
+                first_line: self.line,
+                at_line_start: self.after_newline,
+                too_long: false,
+            };
+            let kept = bytes.len();
+            self.capture = Some(Capture {
+                bytes: std::mem::take(bytes),
+                from: self.start,
+                kept,
+                too_long: false,
+            });
+            let read = self.read_tags(&mut Muted).and_then(|tags| {
+                let substance = self.read_movetext(&mut Muted, true)?;
+                Ok(tags || substance)
+            });
+            if let Some(mut capture) = self.capture.take() {
+                if !capture.too_long {
+                    capture.bytes.extend_from_slice(&self.buf[capture.from..self.start]);
+                }
+                if capture.too_long || (capture.bytes.len() - kept) as u64 > MAX_GAME_BYTES {
+                    capture.bytes.truncate(kept);
+                    raw.too_long = true;
+                }
+                // The text ends with its last token: blanks read on to find the game's end
+                // (before the next game's tags, or the end of the input) belong to no game.
+                let blanks = capture.bytes[kept..]
+                    .iter()
+                    .rev()
+                    .take_while(|b| b.is_ascii_whitespace() || **b == 0x0b)
+                    .count();
+                capture.bytes.truncate(capture.bytes.len() - blanks);
+                *bytes = capture.bytes;
+                if read.is_err() || self.at_end && self.error.is_some() {
+                    bytes.truncate(kept);
+                }
+                if matches!(read, Ok(false)) && self.error.is_none() {
+                    // Move numbers and dots alone: no game (as `read_game` sees it).
+                    bytes.truncate(kept);
+                    continue;
+                }
             }
-            *bytes = capture.bytes;
+            read?;
+            self.cut_by_error()?;
+            return Ok(Some(raw));
         }
-        read?;
-        Ok(Some(raw))
     }
 
     /// Skips the next game; `false` at the end of the input.
@@ -576,12 +649,15 @@ impl<R: Read> PgnReader<R> {
         Ok(self.read_game(&mut Muted)?.is_some())
     }
 
-    fn read_tags<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<()> {
+    /// Reads the tag section; whether it had any.
+    fn read_tags<V: Visitor>(&mut self, visitor: &mut V) -> io::Result<bool> {
+        let mut any = false;
         loop {
             self.skip_whitespace()?;
             if self.avail().first() != Some(&b'[') {
-                return Ok(());
+                return Ok(any);
             }
+            any = true;
             self.read_tag(visitor)?;
         }
     }
@@ -729,13 +805,17 @@ impl<R: Read> PgnReader<R> {
         }
     }
 
-    fn read_movetext<V: Visitor>(&mut self, visitor: &mut V, skip_all: bool) -> io::Result<()> {
+    /// Reads the movetext; whether it held more than move numbers.
+    fn read_movetext<V: Visitor>(&mut self, visitor: &mut V, skip_all: bool) -> io::Result<bool> {
         let mut state = Movetext {
             depth: 0,
             // Events are muted while depth >= muted_at: a skipped variation, or (0) all.
             muted_at: if skip_all { Some(0) } else { None },
             opened: 0,
+            moved: 0,
+            substance: false,
         };
+        self.at_end = false;
         loop {
             if self.end - self.start <= LOOKAHEAD && !self.eof {
                 self.fill(2 * LOOKAHEAD)?;
@@ -749,18 +829,25 @@ impl<R: Read> PgnReader<R> {
             self.start = i;
             self.line = line;
             match stop {
-                Stop::Finished => return Ok(()),
-                Stop::WindowEnd if self.eof && self.start == self.end => break,
+                Stop::Finished => return Ok(true),
+                Stop::WindowEnd if self.eof && self.start == self.end => {
+                    self.at_end = true;
+                    break;
+                }
                 Stop::WindowEnd => {}
                 Stop::Slow => {
                     let muted = state.muted_at.is_some();
                     match self.buf[self.start] {
                         b'{' => {
+                            state.substance = true;
                             if self.read_brace_comment(visitor, muted)? {
                                 break;
                             }
                         }
-                        b';' => self.read_line_comment(visitor, muted)?,
+                        b';' => {
+                            state.substance = true;
+                            self.read_line_comment(visitor, muted)?;
+                        }
                         // A `%` escape line, a byte-order mark or a `\r` at the window's end.
                         _ => self.skip_whitespace_slow()?,
                     }
@@ -771,7 +858,7 @@ impl<R: Read> PgnReader<R> {
         if state.depth > 0 && state.muted_at.is_none() {
             visitor.syntax_error(SyntaxError::UnclosedVariation, state.opened);
         }
-        Ok(())
+        Ok(state.substance)
     }
 
     /// Lexes the movetext tokens that start in the window (the available bytes less the last
@@ -790,6 +877,12 @@ impl<R: Read> PgnReader<R> {
         while i < safe_end {
             let first = buf[i];
             let muted = state.muted_at.is_some();
+            if matches!(
+                first,
+                b'[' | b'{' | b';' | b'(' | b')' | b'$' | b'!' | b'?' | b'*' | b'}' | b']'
+            ) {
+                state.substance = true;
+            }
             match first {
                 b' ' | b'\t' | 0x0b | 0x0c => i += 1,
                 b'\n' => {
@@ -845,9 +938,15 @@ impl<R: Read> PgnReader<R> {
                 }
                 b'(' => {
                     i += 1;
+                    if !muted && !state.has_move() {
+                        visitor.syntax_error(SyntaxError::VariationWithoutMove, line);
+                    }
                     state.depth += 1;
                     if state.depth == 1 {
                         state.opened = line;
+                    }
+                    if state.depth < 128 {
+                        state.moved &= !(1 << state.depth);
                     }
                     if !muted {
                         if state.depth > MAX_VARIATION_DEPTH {
@@ -880,6 +979,9 @@ impl<R: Read> PgnReader<R> {
                         .try_fold(0u8, |n, &d| n.checked_mul(10)?.checked_add(d - b'0'));
                     if !muted {
                         match number {
+                            Some(_) if digits > 0 && !state.has_move() => {
+                                visitor.syntax_error(SyntaxError::NagWithoutMove, line)
+                            }
                             Some(number) if digits > 0 => visitor.nag(Nag(number), line),
                             _ => {
                                 let text = String::from_utf8_lossy(&short[..1 + digits]).into_owned();
@@ -894,6 +996,7 @@ impl<R: Read> PgnReader<R> {
                     let len = short.iter().take_while(|&&b| b == b'!' || b == b'?').count();
                     if !muted {
                         match Nag::from_symbol(&short[..len]) {
+                            Some(_) if !state.has_move() => visitor.syntax_error(SyntaxError::NagWithoutMove, line),
                             Some(nag) => visitor.nag(nag, line),
                             None => {
                                 let text = String::from_utf8_lossy(&short[..len]).into_owned();
@@ -941,6 +1044,11 @@ impl<R: Read> PgnReader<R> {
                     let len = short.iter().take_while(|&&b| !DELIMITER[b as usize]).count();
                     let token = &short[..len];
                     i += len;
+                    if token.iter().all(|&b| b == b'.') || token == b"e.p." {
+                        // Stray dots (`12 ... Nf3`), or `e.p.` written apart from its move.
+                        continue;
+                    }
+                    state.substance = true;
                     if first.is_ascii_digit() || first == 0xc2 {
                         if let Some(result) = GameResult::from_bytes(token) {
                             if state.depth == 0 {
@@ -952,14 +1060,19 @@ impl<R: Read> PgnReader<R> {
                             continue;
                         }
                     }
-                    if muted || token.iter().all(|&b| b == b'.') || token == b"e.p." {
-                        // Stray dots (`12 ... Nf3`), or `e.p.` written apart from its move.
+                    if muted {
                         continue;
                     }
                     let san = San::parse_lenient(token);
                     match san.is_err().then(|| Nag::from_glyph(token)).flatten() {
+                        Some(_) if !state.has_move() => visitor.syntax_error(SyntaxError::NagWithoutMove, line),
                         Some(nag) => visitor.nag(nag, line),
-                        None => visitor.san(SanToken { san, text: token, line }),
+                        None => {
+                            if state.depth < 128 {
+                                state.moved |= 1 << state.depth;
+                            }
+                            visitor.san(SanToken { san, text: token, line });
+                        }
                     }
                 }
             }

@@ -9,7 +9,7 @@ pub const MAX_TOKEN_BYTES: usize = 1 << 24;
 /// Longest game, tags and movetext, in bytes: a longer one is a [`SyntaxError::GameTooLong`].
 /// Readers that hand whole games to other threads hold one game in memory at a time; this bounds
 /// it.
-pub const MAX_GAME_BYTES: u64 = 1 << 26;
+pub const MAX_GAME_BYTES: u64 = 1 << 25;
 
 /// Deepest nesting of variations: `(` at this depth is a [`SyntaxError::TooDeep`]. Every tree the
 /// reader builds is walked recursively (writing, comparing, dropping, archiving), so the depth
@@ -46,6 +46,10 @@ pub enum SyntaxError {
     BadNag(String),
     /// A run of `!` and `?` that is not one of `!`, `?`, `!!`, `??`, `!?`, `?!`.
     UnknownAnnotation(String),
+    /// A NAG before the first move of a line: it annotates nothing.
+    NagWithoutMove,
+    /// A variation before the first move of a line: it is an alternative to nothing.
+    VariationWithoutMove,
     /// Variations nested deeper than [`MAX_VARIATION_DEPTH`].
     TooDeep,
     /// A comment or tag longer than [`MAX_TOKEN_BYTES`].
@@ -63,6 +67,8 @@ impl fmt::Display for SyntaxError {
             SyntaxError::MalformedTag => f.write_str("malformed tag pair"),
             SyntaxError::BadNag(text) => write!(f, "bad NAG '{text}' (0 to 255)"),
             SyntaxError::UnknownAnnotation(text) => write!(f, "unknown annotation '{text}'"),
+            SyntaxError::NagWithoutMove => f.write_str("NAG before any move"),
+            SyntaxError::VariationWithoutMove => f.write_str("variation before any move"),
             SyntaxError::TooDeep => write!(f, "variations nested deeper than {MAX_VARIATION_DEPTH}"),
             SyntaxError::TokenTooLong => write!(f, "comment or tag longer than {} MiB", MAX_TOKEN_BYTES >> 20),
             SyntaxError::GameTooLong => write!(f, "game longer than {} MiB", MAX_GAME_BYTES >> 20),

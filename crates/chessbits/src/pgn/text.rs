@@ -1,9 +1,14 @@
-//! Text of tags and comments: PGN files come in UTF-8 or, older ones, Latin-1.
+//! Text of tags and comments, kept as the bytes the file had: PGN files come in UTF-8 or, older
+//! ones, Latin-1, sometimes both in one file, sometimes neither. Bytes are only decoded to show
+//! them; what is stored, compared and written back is the bytes.
 
+use core::fmt;
 use std::borrow::Cow;
 
+use super::visitor::RawTag;
+
 /// `bytes` as text: UTF-8 if that is what they are, else Latin-1 (every byte one character,
-/// which never fails).
+/// which never fails). For showing text: a game keeps the bytes themselves.
 ///
 /// ```
 /// use chessbits::pgn::decode_text;
@@ -17,29 +22,182 @@ pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
     }
 }
 
-/// A comment's text as the owned game keeps it: trimmed, every line break (`\n`, `\r\n`, `\r`)
-/// one space. Line breaks in a comment are the wrapping of the file it came from; normalizing
-/// them lets the writer wrap comments again and read back the same text.
+/// A tag pair as the file wrote it: the name, and the value as it stands between its quotes
+/// (escapes `\"` and `\\` included), byte for byte.
 ///
 /// ```
-/// use chessbits::pgn::normalize_comment;
-/// assert_eq!(normalize_comment(" a long\r\ncomment  "), "a long comment");
+/// use chessbits::pgn::Tag;
+/// let tag = Tag::new("Event", r#"The "Immortal" Game"#);
+/// assert_eq!(tag.raw_value(), br#"The \"Immortal\" Game"#);
+/// assert_eq!(tag.value(), r#"The "Immortal" Game"#);
+/// assert_eq!(tag.to_string(), r#"[Event "The \"Immortal\" Game"]"#);
 /// ```
-pub fn normalize_comment(text: &str) -> String {
-    let trimmed = text.trim_matches(|c: char| c.is_ascii_whitespace());
-    let mut out = String::with_capacity(trimmed.len());
-    let mut chars = trimmed.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\r' => {
-                if chars.peek() == Some(&'\n') {
-                    chars.next();
-                }
-                out.push(' ');
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Tag {
+    name: Vec<u8>,
+    raw_value: Vec<u8>,
+}
+
+impl Tag {
+    /// A tag with `value`, escaped as PGN wants (`"` and `\` get a backslash).
+    ///
+    /// ```
+    /// use chessbits::pgn::Tag;
+    /// assert_eq!(Tag::new("Site", r"C:\games").raw_value(), br"C:\\games");
+    /// ```
+    pub fn new(name: &str, value: &str) -> Tag {
+        let mut raw_value = Vec::with_capacity(value.len());
+        for &byte in value.as_bytes() {
+            if byte == b'"' || byte == b'\\' {
+                raw_value.push(b'\\');
             }
-            '\n' => out.push(' '),
-            _ => out.push(c),
+            raw_value.push(byte);
+        }
+        Tag {
+            name: name.as_bytes().to_vec(),
+            raw_value,
         }
     }
-    out
+
+    /// A tag from the bytes of its name and of its value as written between the quotes.
+    ///
+    /// ```
+    /// use chessbits::pgn::Tag;
+    /// let tag = Tag::from_raw(b"White", b"\"Mr X\"");
+    /// assert_eq!(tag.value(), "\"Mr X\"");
+    /// ```
+    pub fn from_raw(name: &[u8], raw_value: &[u8]) -> Tag {
+        Tag {
+            name: name.to_vec(),
+            raw_value: raw_value.to_vec(),
+        }
+    }
+
+    /// The name's bytes.
+    ///
+    /// ```
+    /// assert_eq!(chessbits::pgn::Tag::new("ECO", "C20").name(), b"ECO");
+    /// ```
+    pub fn name(&self) -> &[u8] {
+        &self.name
+    }
+
+    /// The value as written between the quotes, escapes included.
+    ///
+    /// ```
+    /// assert_eq!(chessbits::pgn::Tag::new("X", "a\"b").raw_value(), b"a\\\"b");
+    /// ```
+    pub fn raw_value(&self) -> &[u8] {
+        &self.raw_value
+    }
+
+    /// The value, unescaped and decoded (UTF-8, else Latin-1).
+    ///
+    /// ```
+    /// use chessbits::pgn::Tag;
+    /// assert_eq!(Tag::from_raw(b"White", b"M\xfcller").value(), "Müller");
+    /// ```
+    pub fn value(&self) -> Cow<'_, str> {
+        RawTag(&self.raw_value).decode()
+    }
+
+    /// Whether the tag is called `name`.
+    ///
+    /// ```
+    /// assert!(chessbits::pgn::Tag::new("Event", "?").is_named("Event"));
+    /// ```
+    pub fn is_named(&self, name: &str) -> bool {
+        self.name == name.as_bytes()
+    }
+}
+
+impl fmt::Display for Tag {
+    /// `[Name "value"]`, decoded for showing (the bytes may not be UTF-8).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "[{} \"{}\"]", decode(&self.name), decode(&self.raw_value))
+    }
+}
+
+impl fmt::Debug for Tag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// A comment's bytes, exactly as between its braces (or after its `;`), spaces and line breaks
+/// included.
+///
+/// ```
+/// use chessbits::pgn::Comment;
+/// let comment = Comment::from(" [%clk 0:03:00] ");
+/// assert_eq!(comment.as_bytes(), b" [%clk 0:03:00] ");
+/// assert_eq!(comment.text(), " [%clk 0:03:00] ");
+/// assert_eq!(comment, " [%clk 0:03:00] ");
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash, Default)]
+pub struct Comment(Vec<u8>);
+
+impl Comment {
+    /// A comment from its bytes.
+    ///
+    /// ```
+    /// assert_eq!(chessbits::pgn::Comment::new(b"\xe9chec".to_vec()).text(), "échec");
+    /// ```
+    pub fn new(bytes: Vec<u8>) -> Comment {
+        Comment(bytes)
+    }
+
+    /// The bytes.
+    ///
+    /// ```
+    /// assert_eq!(chessbits::pgn::Comment::from("x").as_bytes(), b"x");
+    /// ```
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+
+    /// The text, decoded (UTF-8, else Latin-1).
+    ///
+    /// ```
+    /// assert_eq!(chessbits::pgn::Comment::from("ok").text(), "ok");
+    /// ```
+    pub fn text(&self) -> Cow<'_, str> {
+        decode(&self.0)
+    }
+}
+
+impl From<&str> for Comment {
+    fn from(text: &str) -> Comment {
+        Comment(text.as_bytes().to_vec())
+    }
+}
+
+impl From<Vec<u8>> for Comment {
+    fn from(bytes: Vec<u8>) -> Comment {
+        Comment(bytes)
+    }
+}
+
+impl PartialEq<&str> for Comment {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == other.as_bytes()
+    }
+}
+
+impl PartialEq<str> for Comment {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other.as_bytes()
+    }
+}
+
+impl fmt::Display for Comment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text())
+    }
+}
+
+impl fmt::Debug for Comment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.text(), f)
+    }
 }

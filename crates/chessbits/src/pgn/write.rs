@@ -1,13 +1,22 @@
-//! The PGN writer: export format.
+//! The PGN writer: export format, keeping what the game holds byte for byte.
 //!
-//! Tags first, one per line, the Seven Tag Roster in its order; a blank line; the movetext
-//! wrapped at 80 columns, with move numbers where export format wants them (every white move,
-//! and a black move that starts a line or follows a comment or a variation, as `12...`);
-//! comments, NAGs (`$n`) and variations; the result; a blank line.
+//! Tags first, one per line, as the game holds them (in their order, names and values byte for
+//! byte; [`WriteOptions::seven_tag_roster`] puts the Seven Tag Roster first and fills in what
+//! is missing); a blank line; the movetext wrapped at 80 columns, with move numbers where export
+//! format wants them (every white move, and a black move that starts a line or follows a
+//! comment or a variation, as `12...`); comments, NAGs (`$n`) and variations; the result token
+//! (none if the game had none); a blank line.
+//!
+//! Lines are broken only between tokens, never inside a comment: a comment is written exactly
+//! as the game holds it, `{` bytes `}`, so a reader gets back the same bytes. A comment that
+//! holds a `}` (it came from a `;` comment) is written as `;` comment at the end of a line. Only
+//! a comment built by hand that holds both a `}` and a line break cannot be written as one
+//! comment: it becomes one `;` comment per line.
 
-use core::fmt::{self, Write};
+use std::io::{self, Write};
 
 use super::game::{Game, Line, Node, SEVEN_TAG_ROSTER};
+use super::text::{Comment, Tag};
 use crate::notation::lan::{Lan, LanPlus};
 use crate::notation::san::San;
 use crate::types::Color;
@@ -48,6 +57,10 @@ pub struct WriteOptions {
     pub variations: bool,
     /// Wrap movetext lines at this width (a single token longer than this stays whole).
     pub max_width: usize,
+    /// Write the Seven Tag Roster first, in its order, with `?` (and the result) for the tags
+    /// the game lacks, then the other tags: PGN export format. Off: the tags as the game holds
+    /// them, nothing added.
+    pub seven_tag_roster: bool,
 }
 
 impl Default for WriteOptions {
@@ -58,12 +71,18 @@ impl Default for WriteOptions {
             nags: true,
             variations: true,
             max_width: 80,
+            seven_tag_roster: false,
         }
     }
 }
 
+/// Characters in `bytes` for the line width: UTF-8 continuation bytes do not count.
+fn width(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b & 0xc0 != 0x80).count()
+}
+
 /// Writes tokens separated by one space or, where the line would grow too long, a line break.
-struct Wrapper<'a, W: Write> {
+struct Wrapper<'a, W: Write + ?Sized> {
     out: &'a mut W,
     width: usize,
     column: usize,
@@ -73,25 +92,31 @@ struct Wrapper<'a, W: Write> {
     depth: usize,
 }
 
-impl<W: Write> Wrapper<'_, W> {
+impl<W: Write + ?Sized> Wrapper<'_, W> {
     /// Writes `token`; `breakable` says whether a line break may come before it.
-    fn token(&mut self, token: &str, breakable: bool) -> fmt::Result {
-        let len = self.open + token.chars().count();
+    fn token(&mut self, token: &[u8], breakable: bool) -> io::Result<()> {
+        // A token with line breaks (a comment) ends the line it starts on where its last
+        // line starts.
+        let last_line = token.iter().rposition(|&b| b == b'\n' || b == b'\r');
+        let first_len = self.open + width(&token[..last_line.unwrap_or(token.len())]);
         if self.column > 0 {
-            if breakable && self.column + 1 + len + self.depth > self.width {
-                self.out.write_char('\n')?;
+            if breakable && self.column + 1 + first_len + self.depth > self.width {
+                self.out.write_all(b"\n")?;
                 self.column = 0;
             } else {
-                self.out.write_char(' ')?;
+                self.out.write_all(b" ")?;
                 self.column += 1;
             }
         }
         for _ in 0..self.open {
-            self.out.write_char('(')?;
+            self.out.write_all(b"(")?;
         }
         self.open = 0;
-        self.out.write_str(token)?;
-        self.column += len;
+        self.out.write_all(token)?;
+        self.column = match last_line {
+            Some(k) => width(&token[k + 1..]),
+            None => self.column + first_len,
+        };
         Ok(())
     }
 
@@ -102,47 +127,48 @@ impl<W: Write> Wrapper<'_, W> {
     }
 
     /// Closes a variation: `)` right after the last token.
-    fn close_variation(&mut self) -> fmt::Result {
+    fn close_variation(&mut self) -> io::Result<()> {
         self.depth = self.depth.saturating_sub(1);
         if self.open > 0 {
             // An empty variation.
-            self.token(")", true)?;
-            return Ok(());
+            return self.token(b")", true);
         }
-        self.out.write_char(')')?;
+        self.out.write_all(b")")?;
         self.column += 1;
         Ok(())
     }
 
-    /// A comment: `{ words }` broken between words where needed, or `; text` and a line break
-    /// if the text holds a `}`. A line never starts with a `%` word, which readers could take
-    /// for an escape line.
-    fn comment(&mut self, text: &str) -> fmt::Result {
-        if text.contains('}') {
-            self.token(";", true)?;
-            self.out.write_char(' ')?;
-            self.out.write_str(text)?;
-            self.out.write_char('\n')?;
+    /// A comment, exactly: `{bytes}` as one token, or `;bytes` and a line break if the bytes
+    /// hold a `}` (one `;` comment per line if they also hold line breaks).
+    fn comment(&mut self, comment: &Comment) -> io::Result<()> {
+        let bytes = comment.as_bytes();
+        if !bytes.contains(&b'}') {
+            let mut token = Vec::with_capacity(bytes.len() + 2);
+            token.push(b'{');
+            token.extend_from_slice(bytes);
+            token.push(b'}');
+            return self.token(&token, true);
+        }
+        for line in bytes.split(|&b| b == b'\n' || b == b'\r') {
+            let mut token = Vec::with_capacity(line.len() + 1);
+            token.push(b';');
+            token.extend_from_slice(line);
+            self.token(&token, true)?;
+            self.out.write_all(b"\n")?;
             self.column = 0;
-            return Ok(());
         }
-        self.token("{", true)?;
-        for word in text.split(' ') {
-            let breakable = !word.starts_with('%');
-            self.token(word, breakable)?;
-        }
-        self.token("}", true)
+        Ok(())
     }
 }
 
 /// Writes the movetext of a line, starting at ply `ply` (0 = white's first move).
-struct MovetextWriter<'a, 'w, W: Write> {
+struct MovetextWriter<'a, 'w, W: Write + ?Sized> {
     wrapper: Wrapper<'w, W>,
     options: &'a WriteOptions,
     chess960: bool,
 }
 
-impl<W: Write> MovetextWriter<'_, '_, W> {
+impl<W: Write + ?Sized> MovetextWriter<'_, '_, W> {
     fn move_text(&self, node: &Node) -> String {
         match self.options.notation {
             MoveNotation::San => node.san.to_string(),
@@ -169,7 +195,7 @@ impl<W: Write> MovetextWriter<'_, '_, W> {
         }
     }
 
-    fn comments(&mut self, comments: &[String]) -> fmt::Result {
+    fn comments(&mut self, comments: &[Comment]) -> io::Result<()> {
         if self.options.comments {
             for comment in comments {
                 self.wrapper.comment(comment)?;
@@ -178,7 +204,7 @@ impl<W: Write> MovetextWriter<'_, '_, W> {
         Ok(())
     }
 
-    fn line(&mut self, line: &Line, first_ply: u32) -> fmt::Result {
+    fn line(&mut self, line: &Line, first_ply: u32) -> io::Result<()> {
         self.comments(&line.comments)?;
         let mut need_number = true;
         for (i, node) in line.nodes.iter().enumerate() {
@@ -194,11 +220,11 @@ impl<W: Write> MovetextWriter<'_, '_, W> {
                 (false, true) => format!("{number}... {}", self.move_text(node)),
                 (false, false) => self.move_text(node),
             };
-            self.wrapper.token(&text, true)?;
+            self.wrapper.token(text.as_bytes(), true)?;
             need_number = false;
             if self.options.nags {
                 for nag in &node.nags {
-                    self.wrapper.token(&nag.to_string(), true)?;
+                    self.wrapper.token(nag.to_string().as_bytes(), true)?;
                 }
             }
             if self.options.comments && !node.comments_after.is_empty() {
@@ -218,38 +244,48 @@ impl<W: Write> MovetextWriter<'_, '_, W> {
     }
 }
 
-/// Escapes `\` and `"` in a tag value.
-fn escape_tag(value: &str) -> String {
-    value.replace('\\', "\\\\").replace('"', "\\\"")
+fn write_tag<W: Write + ?Sized>(out: &mut W, tag: &Tag) -> io::Result<()> {
+    out.write_all(b"[")?;
+    out.write_all(tag.name())?;
+    out.write_all(b" \"")?;
+    out.write_all(tag.raw_value())?;
+    out.write_all(b"\"]\n")
 }
 
 impl Game {
-    /// Writes the game as PGN in export format with `options`.
+    /// Writes the game as PGN with `options`.
     ///
     /// ```
     /// use chessbits::pgn::{MoveNotation, PgnReader, WriteOptions};
     /// let game = PgnReader::new(&b"1. e4 e5 2. Nf3 *"[..]).read_owned_game().unwrap().unwrap().unwrap();
-    /// let mut out = String::new();
-    /// let options = WriteOptions { notation: MoveNotation::Lan, ..WriteOptions::default() };
+    /// let mut out = Vec::new();
+    /// let options = WriteOptions { notation: MoveNotation::Lan, seven_tag_roster: true, ..WriteOptions::default() };
     /// game.write_pgn(&mut out, &options).unwrap();
-    /// assert!(out.ends_with("\n\n1. e2-e4 e7-e5 2. Ng1-f3 *\n\n"));
+    /// assert!(out.starts_with(b"[Event \"?\"]\n"));
+    /// assert!(out.ends_with(b"\n\n1. e2-e4 e7-e5 2. Ng1-f3 *\n\n"));
     /// ```
-    pub fn write_pgn<W: Write>(&self, out: &mut W, options: &WriteOptions) -> fmt::Result {
-        // The roster first (whatever order the tags are in), then the rest.
-        for (name, default) in SEVEN_TAG_ROSTER {
-            let value = match (self.tag(name), name) {
-                (Some(value), _) => value,
-                (None, "Result") => self.result.as_str(),
-                (None, _) => default,
-            };
-            writeln!(out, "[{name} \"{}\"]", escape_tag(value))?;
-        }
-        for (name, value) in &self.tags {
-            if !SEVEN_TAG_ROSTER.iter().any(|(n, _)| n == name) {
-                writeln!(out, "[{name} \"{}\"]", escape_tag(value))?;
+    pub fn write_pgn<W: Write + ?Sized>(&self, out: &mut W, options: &WriteOptions) -> io::Result<()> {
+        if options.seven_tag_roster {
+            // The roster first (whatever order the tags are in), then the rest.
+            for (name, default) in SEVEN_TAG_ROSTER {
+                match self.tags.iter().find(|t| t.is_named(name)) {
+                    Some(tag) => write_tag(out, tag)?,
+                    None if name == "Result" => write_tag(out, &Tag::new(name, self.outcome().as_str()))?,
+                    None => write_tag(out, &Tag::new(name, default))?,
+                }
             }
+            for tag in &self.tags {
+                if !SEVEN_TAG_ROSTER.iter().any(|(n, _)| tag.is_named(n)) {
+                    write_tag(out, tag)?;
+                }
+            }
+            out.write_all(b"\n")?;
+        } else if !self.tags.is_empty() {
+            for tag in &self.tags {
+                write_tag(out, tag)?;
+            }
+            out.write_all(b"\n")?;
         }
-        out.write_char('\n')?;
         let first_ply = (self.start.fullmove_number().max(1) - 1) * 2 + u32::from(self.start.turn() == Color::Black);
         let mut writer = MovetextWriter {
             wrapper: Wrapper {
@@ -263,33 +299,35 @@ impl Game {
             chess960: self.start.is_chess960(),
         };
         writer.line(&self.moves, first_ply)?;
-        writer.wrapper.token(self.result.as_str(), true)?;
-        out.write_str("\n\n")
+        if let Some(result) = self.result {
+            writer.wrapper.token(result.as_str().as_bytes(), true)?;
+        }
+        if writer.wrapper.column > 0 {
+            out.write_all(b"\n")?;
+        }
+        out.write_all(b"\n")
     }
 
-    /// The game as PGN in export format (SAN, everything included).
+    /// The game as PGN (SAN, everything included, tags as they are), as bytes: tag values and
+    /// comments are the game's bytes, which need not be UTF-8.
     ///
     /// ```
     /// use chessbits::pgn::PgnReader;
     /// let pgn = b"[White \"A\"]\n1. e4 {good} (1. d4 $1) e5 *";
     /// let game = PgnReader::new(&pgn[..]).read_owned_game().unwrap().unwrap().unwrap();
-    /// assert_eq!(
-    ///     game.to_pgn(),
-    ///     "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"A\"]\n\
-    ///      [Black \"?\"]\n[Result \"*\"]\n\n1. e4 { good } (1. d4 $1) 1... e5 *\n\n"
-    /// );
+    /// assert_eq!(game.to_pgn(), b"[White \"A\"]\n\n1. e4 {good} (1. d4 $1) 1... e5 *\n\n");
     /// ```
-    pub fn to_pgn(&self) -> String {
-        let mut out = String::new();
-        // Writing to a String cannot fail.
+    pub fn to_pgn(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        // Writing to a Vec cannot fail.
         let _ = self.write_pgn(&mut out, &WriteOptions::default());
         out
     }
 }
 
-impl fmt::Display for Game {
-    /// Same as [`Game::to_pgn`].
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.write_pgn(f, &WriteOptions::default())
+impl core::fmt::Display for Game {
+    /// [`Game::to_pgn`], its bytes decoded for showing (see [`decode_text`](super::decode_text)).
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&super::text::decode(&self.to_pgn()))
     }
 }
