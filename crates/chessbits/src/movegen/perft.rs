@@ -11,7 +11,7 @@ use crate::position::Position;
 /// on a bare-kings position) overflows the stack. 32 plies take well under 100 KiB of stack, and
 /// no real search gets near it: a position averaging 4 legal moves per ply already has
 /// 4^32 = 2^64 leaves at depth 32, more than a `u64` counts, and at 10^9 leaves a second even
-/// depth 12 of the start position takes hours.
+/// depth 11 of the start position (2.1 × 10^15 leaves) takes weeks.
 pub const MAX_PERFT_DEPTH: u32 = 32;
 
 /// Stops a depth the recursion must not reach (see [`MAX_PERFT_DEPTH`]).
