@@ -11,7 +11,9 @@ use crate::position::Position;
 /// on a bare-kings position) overflows the stack. 32 plies take well under 100 KiB of stack, and
 /// no real search gets near it: a position averaging 4 legal moves per ply already has
 /// 4^32 = 2^64 leaves at depth 32, more than a `u64` counts, and at 10^9 leaves a second even
-/// depth 11 of the start position (2.1 × 10^15 leaves) takes weeks.
+/// depth 11 of the start position (2.1 × 10^15 leaves) takes weeks. Forced lines go deeper
+/// cheaply: the deepest count in the shared suites is the tricky suite's `prison` position (one
+/// legal move per ply), 1 leaf at depth 32, which this limit still allows.
 pub const MAX_PERFT_DEPTH: u32 = 32;
 
 /// Stops a depth the recursion must not reach (see [`MAX_PERFT_DEPTH`]).
@@ -146,12 +148,12 @@ mod tests {
 
     #[test]
     fn max_depth_is_accepted() {
-        // Stalemate: no legal move, so even the maximum depth returns at once.
-        let pos = Position::from_fen("k7/P7/K7/8/8/8/8/8 b - - 0 1").unwrap();
-        assert_eq!(pos.count_legal_moves(), 0);
+        // The tricky suite's `prison`: one legal move per ply, so the full depth is cheap.
+        let prison = Position::from_fen("2b5/kpPp4/1p1P4/1P6/6p1/4p1P1/4PpPK/5B2 w - -").unwrap();
         for mode in [PerftMode::Bulk, PerftMode::MakeLeaves, PerftMode::ListLeaves] {
-            assert_eq!(perft_with(&pos, MAX_PERFT_DEPTH, mode), 0);
+            assert_eq!(perft_with(&prison, MAX_PERFT_DEPTH, mode), 1, "{mode:?}");
         }
+        assert_eq!(perft_divide(&prison, MAX_PERFT_DEPTH).len(), 1);
     }
 
     #[test]
