@@ -7,7 +7,7 @@ use std::time::Instant;
 use crate::output::say;
 use chessbits::lists::MoveList;
 use chessbits::movegen::suite::parse_suite;
-use chessbits::movegen::{perft_with, PerftMode};
+use chessbits::movegen::{perft_with, PerftMode, MAX_PERFT_DEPTH};
 use chessbits::moves::Move;
 use chessbits::position::Position;
 
@@ -16,7 +16,7 @@ pub struct PerftArgs {
     /// The position (FEN or EPD); the start position if omitted.
     #[arg(long, conflicts_with = "suite")]
     fen: Option<String>,
-    /// Search depth, for --fen.
+    /// Search depth, for --fen (at most 32, `movegen::MAX_PERFT_DEPTH`).
     #[arg(long, default_value_t = 5)]
     depth: u32,
     /// Print the node count below each root move first (`uci: count`).
@@ -100,6 +100,14 @@ fn count(pos: &Position, depth: u32, threads: usize, mode: PerftMode) -> u64 {
 }
 
 fn run_position(args: &PerftArgs) -> Result<ExitCode, String> {
+    // Checked before anything runs: the library would panic (the recursion would otherwise
+    // overflow the stack), and no such count could be finished or held in a u64 anyway.
+    if args.depth > MAX_PERFT_DEPTH {
+        return Err(format!(
+            "--depth {}: the maximum perft depth is {MAX_PERFT_DEPTH}",
+            args.depth
+        ));
+    }
     let pos = match &args.fen {
         Some(fen) => Position::from_fen(fen).map_err(|e| format!("--fen: {e}"))?,
         None => Position::startpos(),

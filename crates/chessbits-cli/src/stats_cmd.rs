@@ -1,21 +1,36 @@
 //! `chessbits stats`: what every move code and position code costs on a PGN file, and how the
 //! archive compares with the PGN and its gzip and zstd compressions.
+//!
+//! The input is streamed: games are measured a batch at a time (in parallel, the per-batch totals
+//! added up), fed in order to one archive writer per move codec whose output only counts bytes,
+//! and the PGN bytes go through gzip and zstd on a thread of their own into counting sinks. Memory
+//! stays bounded whatever the input size, and every total is a sum (or a maximum) over games, so
+//! the figures depend neither on the batch size nor on the number of threads.
 
-use std::io::{Read, Write};
+use std::io::{self, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 
-use chessbits::archive::{ArchiveWriter, MoveCodec, WriterOptions};
+use chessbits::archive::{ArchiveError, ArchiveWriter, MoveCodec, WriterOptions};
 use chessbits::codec::position as position_codes;
 use chessbits::codec::r#move::{direction_target, entropy, enumeration, index, lichess, per_square};
+use chessbits::lists::MoveList;
 use chessbits::moves::Move;
-use chessbits::pgn::{Game, PgnReader};
+use chessbits::pgn::{Game, GameBuilder, Line, PgnReader};
 use chessbits::position::Position;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 
 use crate::inputs::open_input;
 use crate::output::say;
+
+/// Games read before they are measured and dropped: enough to share out over the cores, few
+/// enough (a few MB) that memory does not grow with the input.
+const BATCH_GAMES: usize = 1024;
+
+/// Chunks of PGN bytes waiting for the compressor thread: bounds the memory if it falls behind.
+const COMPRESSOR_QUEUE: usize = 16;
 
 #[derive(clap::Args)]
 pub struct StatsArgs {
@@ -154,49 +169,228 @@ impl Totals {
     }
 }
 
-fn compressed_sizes(bytes: &[u8]) -> Result<(usize, usize), String> {
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    gz.write_all(bytes).map_err(|e| e.to_string())?;
-    let gzip = gz.finish().map_err(|e| e.to_string())?.len();
-    let zstd = zstd::encode_all(bytes, 19).map_err(|e| e.to_string())?.len();
-    Ok((gzip, zstd))
+/// An `io::Write` that keeps only the number of bytes written to it.
+#[derive(Default)]
+struct CountingSink(u64);
+
+impl Write for CountingSink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0 += buf.len() as u64;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
-/// Bytes of the archive of `games`.
-fn archive_size(games: &[Game], options: WriterOptions) -> Result<u64, chessbits::archive::ArchiveError> {
-    let mut writer = ArchiveWriter::new(std::io::sink(), options)?;
-    for game in games {
-        match writer.add_game(game) {
+/// The sizes of the whole (decompressed) PGN: plain, gzip -6 and zstd -19.
+struct PgnSizes {
+    plain: u64,
+    gzip: u64,
+    zstd: u64,
+}
+
+/// Compresses the chunks it receives, in order, until the sender is dropped.
+fn compress(chunks: Receiver<Vec<u8>>) -> io::Result<PgnSizes> {
+    let mut gzip = flate2::write::GzEncoder::new(CountingSink::default(), flate2::Compression::default());
+    let mut zstd = zstd::stream::write::Encoder::new(CountingSink::default(), 19)?;
+    let mut plain = 0;
+    for chunk in chunks {
+        plain += chunk.len() as u64;
+        gzip.write_all(&chunk)?;
+        zstd.write_all(&chunk)?;
+    }
+    Ok(PgnSizes {
+        plain,
+        gzip: gzip.finish()?.0,
+        zstd: zstd.finish()?.0,
+    })
+}
+
+/// Passes reads through, sending a copy of every chunk to the compressor thread.
+struct Tee<R> {
+    inner: R,
+    copies: SyncSender<Vec<u8>>,
+}
+
+impl<R: Read> Read for Tee<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if n > 0 {
+            // A send fails only if the compressor stopped on an error; joining it reports that.
+            let _ = self.copies.send(buf[..n].to_vec());
+        }
+        Ok(n)
+    }
+}
+
+/// Whether the index-byte archive code can store every move of `game`, variations included. Its
+/// move index is one byte: in a position with more than 256 legal moves (possible only with
+/// promoted material) a move at index 256 or beyond cannot be written, and the archive would
+/// reject the whole block at encoding time. Games it refuses for other reasons (illegal moves,
+/// null moves in check, nesting too deep) pass here: the writer turns them away itself.
+fn fits_index_byte(game: &Game) -> bool {
+    fn line_fits(pos: &mut Position, line: &Line, list: &mut MoveList, depth: usize) -> bool {
+        if depth > 256 {
+            return true;
+        }
+        for node in &line.nodes {
+            let m = node.mv;
+            if m.is_null() {
+                if pos.is_check() {
+                    return true;
+                }
+            } else {
+                if !pos.is_legal(m) {
+                    return true;
+                }
+                if pos.count_legal_moves() > 256 {
+                    pos.legal_moves(list);
+                    if list.iter().position(|&x| x == m).is_some_and(|i| i > 255) {
+                        return false;
+                    }
+                }
+            }
+            for variation in &node.variations {
+                if !line_fits(&mut pos.clone(), variation, list, depth + 1) {
+                    return false;
+                }
+            }
+            if m.is_null() {
+                pos.make_null_move();
+            } else {
+                pos.make_move(m);
+            }
+        }
+        true
+    }
+    line_fits(&mut game.start.clone(), &game.moves, &mut MoveList::new(), 0)
+}
+
+/// One archive (one move codec) being written, of which only the size is kept.
+struct ArchiveSize {
+    codec: MoveCodec,
+    writer: ArchiveWriter<CountingSink>,
+    /// Games the writer turned away (as `pack` does, they are left out).
+    left_out: u64,
+    /// Games left out of the index-byte archive because a move index does not fit its byte.
+    index_too_large: u64,
+}
+
+impl ArchiveSize {
+    fn new(codec: MoveCodec) -> Result<ArchiveSize, String> {
+        let options = WriterOptions {
+            codec,
+            zstd_level: 19,
+            ..WriterOptions::default()
+        };
+        Ok(ArchiveSize {
+            codec,
+            writer: ArchiveWriter::new(CountingSink::default(), options)
+                .map_err(|e| format!("archive ({codec}): {e}"))?,
+            left_out: 0,
+            index_too_large: 0,
+        })
+    }
+
+    fn add(&mut self, game: &Game, fits_index_byte: bool) -> Result<(), String> {
+        if self.codec == MoveCodec::IndexByte && !fits_index_byte {
+            self.index_too_large += 1;
+            return Ok(());
+        }
+        match self.writer.add_game(game) {
+            Ok(()) => Ok(()),
             // Games the archive cannot hold (variations nested too deep) are left out, as `pack` does.
-            Ok(()) | Err(chessbits::archive::ArchiveError::InvalidGame { .. }) => {}
-            Err(e) => return Err(e),
+            Err(ArchiveError::InvalidGame { .. }) => {
+                self.left_out += 1;
+                Ok(())
+            }
+            Err(e) => Err(format!("archive ({}): {e}", self.codec)),
         }
     }
-    Ok(writer.finish()?.1.bytes)
+
+    /// The archive's size in bytes and a note on the games left out of it.
+    fn finish(self) -> Result<(u64, String), String> {
+        let codec = self.codec;
+        let bytes = self
+            .writer
+            .finish()
+            .map_err(|e| format!("archive ({codec}): {e}"))?
+            .1
+            .bytes;
+        let mut note = String::new();
+        if self.index_too_large > 0 {
+            note += &format!(
+                "  ({} games left out: the byte index cannot encode a move at index 256 or above)",
+                self.index_too_large
+            );
+        }
+        if self.left_out > 0 {
+            note += &format!("  ({} games left out: the archive cannot store them)", self.left_out);
+        }
+        Ok((bytes, note))
+    }
+}
+
+/// Measures a batch of games and hands them to the archives, in order; leaves `batch` empty.
+fn process_batch(batch: &mut Vec<Game>, totals: &mut Totals, archives: &mut [ArchiveSize]) -> Result<(), String> {
+    let (measured, fits) = rayon::join(
+        || {
+            batch
+                .par_iter()
+                .map(Totals::measure_game)
+                .reduce(Totals::new, Totals::add)
+        },
+        || batch.par_iter().map(fits_index_byte).collect::<Vec<bool>>(),
+    );
+    *totals = std::mem::replace(totals, Totals::new()).add(measured);
+    for archive in archives.iter_mut() {
+        for (game, &fits) in batch.iter().zip(&fits) {
+            archive.add(game, fits)?;
+        }
+    }
+    batch.clear();
+    Ok(())
 }
 
 pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
     let path = &args.file;
-    // The whole (decompressed) PGN: its gzip and zstd sizes are part of the table.
-    let mut bytes = Vec::new();
-    open_input(path, &ProgressBar::hidden())?
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut games = Vec::new();
+    let (copies, chunks) = sync_channel(COMPRESSOR_QUEUE);
+    let compressor = std::thread::spawn(move || compress(chunks));
+    let input = open_input(path, &ProgressBar::hidden())?;
+    let mut reader = PgnReader::new(Tee { inner: input, copies });
+    let mut builder = GameBuilder::new();
+    let mut archives = MoveCodec::ALL
+        .into_iter()
+        .map(ArchiveSize::new)
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut totals = Totals::new();
+    let mut batch = Vec::with_capacity(BATCH_GAMES);
     let mut errors = 0;
-    for game in PgnReader::new(&bytes[..]).into_games() {
-        match game {
-            Ok(game) => games.push(game),
-            Err(e) => {
+    loop {
+        match reader.read_game(&mut builder) {
+            Ok(Some(Ok(game))) => {
+                batch.push(game);
+                if batch.len() >= BATCH_GAMES {
+                    process_batch(&mut batch, &mut totals, &mut archives)?;
+                }
+            }
+            Ok(Some(Err(e))) => {
                 eprintln!("{}: {e}", path.display());
                 errors += 1;
             }
+            Ok(None) => break,
+            Err(e) => return Err(format!("{}: {e}", path.display())),
         }
     }
-    let totals = games
-        .par_iter()
-        .map(Totals::measure_game)
-        .reduce(Totals::new, Totals::add);
+    process_batch(&mut batch, &mut totals, &mut archives)?;
+    // The reader has seen the end of the input; dropping it (and its sender) ends the compressor.
+    drop(reader);
+    let sizes = compressor
+        .join()
+        .map_err(|_| "the compressor thread panicked".to_string())?
+        .map_err(|e| format!("compressing {}: {e}", path.display()))?;
     let (plies, positions) = (totals.plies, totals.positions);
 
     say!(
@@ -241,20 +435,19 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
         );
     }
     say!();
-    let (gzip, zstd) = compressed_sizes(&bytes)?;
     say!("{:<36} {:>10} {:>10}", "size", "bytes", "bits/move");
-    for (name, size) in [("PGN", bytes.len()), ("PGN gzip -6", gzip), ("PGN zstd -19", zstd)] {
+    for (name, size) in [
+        ("PGN", sizes.plain),
+        ("PGN gzip -6", sizes.gzip),
+        ("PGN zstd -19", sizes.zstd),
+    ] {
         say!("{name:<36} {size:>10} {:>10}", ratio(8.0 * size as f64, plies, 2));
     }
-    for codec in MoveCodec::ALL {
-        let options = WriterOptions {
-            codec,
-            zstd_level: 19,
-            ..WriterOptions::default()
-        };
-        let archived = archive_size(&games, options).map_err(|e| format!("archive ({codec}): {e}"))?;
+    for archive in archives {
+        let codec = archive.codec;
+        let (archived, note) = archive.finish()?;
         say!(
-            "{:<36} {:>10} {:>10}",
+            "{:<36} {:>10} {:>10}{note}",
             format!("archive --codec {codec}"),
             archived,
             ratio(8.0 * archived as f64, plies, 2)

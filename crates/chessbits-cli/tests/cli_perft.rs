@@ -65,6 +65,33 @@ fn perft_suite_reports_passed_and_failed() {
     assert_eq!(out.lines().last(), Some("1 passed, 1 failed"));
 }
 
+/// An absurd depth is refused with a message before any search (it used to overflow the stack).
+#[test]
+fn absurd_depth_is_a_clear_error() {
+    let bare_kings = "8/8/8/4k3/8/8/8/4K3 w - - 0 1";
+    for extra in [&[][..], &["--divide"], &["--threads", "2"]] {
+        let mut args = vec!["perft", "--fen", bare_kings, "--depth", "5000"];
+        args.extend_from_slice(extra);
+        let (code, out, err) = chessbits(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{out}");
+        assert!(
+            err.contains("--depth 5000") && err.contains("maximum perft depth is 32"),
+            "{err}"
+        );
+        assert!(!err.contains("overflow") && !err.contains("panicked"), "{err}");
+    }
+
+    let dir = std::env::temp_dir().join(format!("chessbits-deep-suite-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let deep = dir.join("deep.epd");
+    std::fs::write(&deep, format!("{bare_kings} ;D1 8 ;D5000 1\n")).unwrap();
+    let (code, _, err) = chessbits(&["perft", "--suite", deep.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("line 1") && err.contains("depth 5000"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn moves_lists_uci() {
     let (code, out, _) = chessbits(&["moves", "--fen", "4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"]);

@@ -414,8 +414,8 @@ fn main() {
     }
     println!(
         "chessbits slider lookup: {}; {} rounds, ~{} ms per measurement; Mnps = best round (median), thread CPU time",
-        if cfg!(all(target_arch = "x86_64", target_feature = "bmi2")) {
-            "PEXT (BMI2; cozy-chess built with its `pext` feature too)"
+        if chessbits::attacks::sliders::USES_PEXT {
+            "PEXT (feature `pext`; cozy-chess built with its `pext` feature too)"
         } else {
             "magic multiply"
         },

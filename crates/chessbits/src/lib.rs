@@ -5,7 +5,7 @@
 //! The modules follow the concepts, from the bottom up:
 //!
 //! - [`types`]: squares, files, ranks, colors, roles, pieces, bitboards, castling rights;
-//! - [`attacks`]: attack tables for every piece (magic bitboards, PEXT where the CPU has it);
+//! - [`attacks`]: attack tables for every piece (magic bitboards; PEXT with the `pext` feature);
 //! - [`moves`]: the 16-bit [`Move`](moves::Move) and 32-bit [`ExtendedMove`](moves::ExtendedMove);
 //! - [`position`]: [`Position`](position::Position): bitboards, square lookup, state, make/unmake,
 //!   Polyglot Zobrist keys;

@@ -14,7 +14,7 @@ mod perft;
 pub mod suite;
 
 pub use move_set::{MoveSet, PawnMoveKind};
-pub use perft::{perft, perft_divide, perft_with, PerftMode};
+pub use perft::{perft, perft_divide, perft_with, PerftMode, MAX_PERFT_DEPTH};
 
 use crate::lists::MoveList;
 use crate::position::Position;

@@ -2,21 +2,51 @@
 
 use core::fmt;
 
+use super::MAX_PERFT_DEPTH;
+
 /// One position of a suite with its expected node counts.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PerftCase {
     /// The `id` of a `.perft` block, or the line number of an EPD line.
     pub id: String,
+    /// The position, as written in the suite (FEN or EPD).
     pub fen: String,
-    /// (depth, nodes) pairs in file order.
+    /// (depth, nodes) pairs in file order; every depth is at most [`MAX_PERFT_DEPTH`].
     pub expected: Vec<(u32, u64)>,
 }
 
 /// A malformed suite line.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SuiteError {
+    /// 1-based line number.
     pub line: usize,
+    /// What is wrong, for people.
     pub message: String,
+    /// What is wrong, for programs.
+    pub kind: SuiteErrorKind,
+}
+
+/// The kinds of [`SuiteError`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SuiteErrorKind {
+    /// The line does not follow the suite format.
+    Syntax,
+    /// An expected count for a depth above [`MAX_PERFT_DEPTH`], which perft refuses to run.
+    DepthTooLarge {
+        /// The depth on the line.
+        depth: u32,
+    },
+}
+
+impl SuiteError {
+    fn syntax(line: usize, message: String) -> SuiteError {
+        SuiteError {
+            line,
+            message,
+            kind: SuiteErrorKind::Syntax,
+        }
+    }
 }
 
 impl fmt::Display for SuiteError {
@@ -46,10 +76,24 @@ pub fn parse_suite(text: &str) -> Result<Vec<PerftCase>, SuiteError> {
 }
 
 fn number<T: core::str::FromStr>(text: &str, line: usize) -> Result<T, SuiteError> {
-    text.trim().parse().map_err(|_| SuiteError {
-        line,
-        message: format!("expected a number, found {text:?}"),
-    })
+    text.trim()
+        .parse()
+        .map_err(|_| SuiteError::syntax(line, format!("expected a number, found {text:?}")))
+}
+
+/// The `depth nodes` pair of a `Dn count` entry or `perft d n` line.
+fn depth_and_nodes(text: &str, line: usize) -> Result<(u32, u64), SuiteError> {
+    let mut words = text.split_whitespace();
+    let depth = number(words.next().unwrap_or(""), line)?;
+    let nodes = number(words.next().unwrap_or(""), line)?;
+    if depth > MAX_PERFT_DEPTH {
+        return Err(SuiteError {
+            line,
+            message: format!("depth {depth} is above the maximum perft depth of {MAX_PERFT_DEPTH}"),
+            kind: SuiteErrorKind::DepthTooLarge { depth },
+        });
+    }
+    Ok((depth, nodes))
 }
 
 fn parse_epd_lines(text: &str) -> Result<Vec<PerftCase>, SuiteError> {
@@ -66,15 +110,12 @@ fn parse_epd_lines(text: &str) -> Result<Vec<PerftCase>, SuiteError> {
         for part in parts {
             let part = part.trim();
             let Some(rest) = part.strip_prefix('D') else {
-                return Err(SuiteError {
-                    line: line_no,
-                    message: format!("expected Dn count, found {part:?}"),
-                });
+                return Err(SuiteError::syntax(
+                    line_no,
+                    format!("expected Dn count, found {part:?}"),
+                ));
             };
-            let mut words = rest.split_whitespace();
-            let depth = number(words.next().unwrap_or(""), line_no)?;
-            let nodes = number(words.next().unwrap_or(""), line_no)?;
-            expected.push((depth, nodes));
+            expected.push(depth_and_nodes(rest, line_no)?);
         }
         cases.push(PerftCase {
             id: line_no.to_string(),
@@ -103,22 +144,45 @@ fn parse_perft_blocks(text: &str) -> Result<Vec<PerftCase>, SuiteError> {
                 expected: Vec::new(),
             }),
             "perft" => {
-                let case = cases.last_mut().ok_or(SuiteError {
-                    line: line_no,
-                    message: "perft before any epd".into(),
-                })?;
-                let mut words = rest.split_whitespace();
-                let depth = number(words.next().unwrap_or(""), line_no)?;
-                let nodes = number(words.next().unwrap_or(""), line_no)?;
-                case.expected.push((depth, nodes));
+                let case = cases
+                    .last_mut()
+                    .ok_or_else(|| SuiteError::syntax(line_no, "perft before any epd".into()))?;
+                case.expected.push(depth_and_nodes(rest, line_no)?);
             }
-            other => {
-                return Err(SuiteError {
-                    line: line_no,
-                    message: format!("unknown keyword {other:?}"),
-                })
-            }
+            other => return Err(SuiteError::syntax(line_no, format!("unknown keyword {other:?}"))),
         }
     }
     Ok(cases)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn depth_above_the_maximum_is_a_typed_error() {
+        let deep = MAX_PERFT_DEPTH + 1;
+        let epd = format!("8/8/8/4k3/8/8/8/4K3 w - - 0 1 ;D1 8 ;D{deep} 1\n");
+        let err = parse_suite(&epd).unwrap_err();
+        assert_eq!(err.kind, SuiteErrorKind::DepthTooLarge { depth: deep });
+        assert_eq!(err.line, 1);
+        assert!(err.to_string().contains("above the maximum"), "{err}");
+
+        let perft = "id bare\nepd 8/8/8/4k3/8/8/8/4K3 w - -\nperft 1 8\nperft 5000 1\n";
+        let err = parse_suite(perft).unwrap_err();
+        assert_eq!(err.kind, SuiteErrorKind::DepthTooLarge { depth: 5000 });
+        assert_eq!(err.line, 4);
+    }
+
+    #[test]
+    fn the_maximum_depth_itself_parses() {
+        let epd = format!("8/8/8/4k3/8/8/8/4K3 w - - 0 1 ;D{MAX_PERFT_DEPTH} 1\n");
+        assert_eq!(parse_suite(&epd).unwrap()[0].expected, vec![(MAX_PERFT_DEPTH, 1)]);
+    }
+
+    #[test]
+    fn syntax_errors_are_syntax() {
+        let err = parse_suite("8/8/8/4k3/8/8/8/4K3 w - - 0 1 ;X1 8\n").unwrap_err();
+        assert_eq!(err.kind, SuiteErrorKind::Syntax);
+    }
 }
