@@ -569,3 +569,58 @@ fn one_line_and_old_mac_files_read_like_the_normal_ones() {
         (expected.games, expected.plies, 0)
     );
 }
+
+/// 70,000 nested variations used to overflow the stack of `pgn convert`, `pack` and `stats`
+/// (SIGABRT): now every command reports the game and handles the rest of the file.
+#[test]
+fn deep_nesting_is_reported_by_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let depth = 70_000;
+    let mut pgn = GOOD.to_string();
+    pgn.push_str("[Event \"deep\"]\n\n1. e4 e5 ");
+    pgn.push_str(&"(1... c5 ".repeat(depth));
+    pgn.push_str(&")".repeat(depth));
+    pgn.push_str(" 2. Nf3 *\n\n");
+    pgn.push_str(GOOD);
+    let input = write(dir.path(), "deep.pgn", pgn.as_bytes());
+    let exe = env!("CARGO_BIN_EXE_chessbits");
+    let run = |args: &[&str]| {
+        let out = Command::new(exe).args(args).output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            out.stdout,
+        )
+    };
+    let message = "variations nested deeper than 100";
+    for threads in ["1", "2"] {
+        let report = check(&input, threads.parse().unwrap());
+        assert_eq!((report.games, report.errors), (3, 1));
+        assert!(
+            report.messages[0].ends_with(&format!(":12: {message}")),
+            "{:?}",
+            report.messages
+        );
+    }
+    let (code, stderr, stdout) = run(&["pgn", "convert", input.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains(message), "{stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&stdout).matches("[Event \"Casual\"]").count(),
+        2
+    );
+    let archive = dir.path().join("deep.cbits");
+    let (code, stderr, _) = run(&["pack", input.to_str().unwrap(), "-o", archive.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains(&format!("{message} (stored as text)")), "{stderr}");
+    let (code, stderr, unpacked) = run(&["unpack", archive.to_str().unwrap(), "-o", "-"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    // The deep game comes back as it was written.
+    let deep = pgn[GOOD.len()..pgn.len() - GOOD.len()].trim_end().as_bytes();
+    assert!(unpacked.windows(deep.len()).any(|w| w == deep));
+    let (code, stderr, _) = run(&["stats", input.to_str().unwrap()]);
+    assert!(
+        code == Some(0) || code == Some(1),
+        "stats must not crash: {code:?} {stderr}"
+    );
+}
