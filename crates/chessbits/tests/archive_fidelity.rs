@@ -2,8 +2,9 @@
 //! comments byte for byte, and every game the reader cannot store as moves as its original
 //! text. Checked on hostile games built here and on every shared PGN file, with every codec.
 
+mod common;
+
 use std::io::Cursor;
-use std::path::PathBuf;
 
 use chessbits::archive::{
     ArchiveError, ArchiveReader, ArchiveWriter, MoveCodec, StoredGame, WriterOptions, MAX_BLOCK_RAW_BYTES,
@@ -145,20 +146,8 @@ fn hostile_games_come_back_byte_for_byte() {
 
 #[test]
 fn every_shared_pgn_file_comes_back() {
-    let root = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data"));
-    let mut files = Vec::new();
-    let mut dirs = vec![root.join("pgn"), root.join("pgn-edgecases")];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
+    let mut files = common::shared_files("pgn");
+    files.extend(common::shared_files("pgn-edgecases"));
     let (mut games, mut texts) = (0, 0);
     for path in &files {
         let bytes = std::fs::read(path).unwrap();

@@ -3,6 +3,9 @@
 //! tokens and games; and cutting a file into games ([`PgnReader::read_raw_game`], what several
 //! threads do) reads exactly like one stream.
 
+mod common;
+
+use common::Trickle;
 use std::io::Read;
 
 use chessbits::pgn::{
@@ -50,22 +53,6 @@ fn split(pgn: &[u8]) -> Vec<Outcome> {
         bytes.clear();
     }
     out
-}
-
-/// Hands out one byte per read: every buffer boundary falls everywhere.
-struct Trickle<'a>(&'a [u8]);
-
-impl Read for Trickle<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        match (self.0.split_first(), buf.first_mut()) {
-            (Some((&byte, rest)), Some(slot)) => {
-                *slot = byte;
-                self.0 = rest;
-                Ok(1)
-            }
-            _ => Ok(0),
-        }
-    }
 }
 
 /// Checks `pgn` in one stream, a byte at a time and cut into games; all three must agree.

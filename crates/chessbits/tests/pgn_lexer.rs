@@ -1,5 +1,8 @@
 //! The PGN lexer and reader on hand-made edge cases, and the writer's formatting.
 
+mod common;
+
+use common::Trickle;
 use std::io::Read;
 
 use chessbits::pgn::{
@@ -396,22 +399,6 @@ fn missing_pieces_of_syntax_are_reported_and_survived() {
     let comment_only = game(b"{just a comment}");
     assert_eq!(comment_only.moves.comments, ["just a comment"]);
     assert_eq!(self::game(&comment_only.to_pgn()), comment_only);
-}
-
-/// Hands out one byte per read: every buffer boundary falls everywhere.
-struct Trickle<'a>(&'a [u8]);
-
-impl Read for Trickle<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        match (self.0.split_first(), buf.first_mut()) {
-            (Some((&byte, rest)), Some(slot)) => {
-                *slot = byte;
-                self.0 = rest;
-                Ok(1)
-            }
-            _ => Ok(0),
-        }
-    }
 }
 
 #[test]

@@ -1,6 +1,8 @@
 //! The PGN reader, replay and writer on the shared data: real games, python-chess test files,
 //! pgn-extract and fuzzing edge cases, puzzles with `[FEN]`.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use chessbits::pgn::{Game, GameBuilder, GameError, GameErrorKind, GameResult, PgnReader, Validator};
@@ -10,20 +12,7 @@ fn data(relative: &str) -> PathBuf {
 }
 
 fn files(relative: &str) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut dirs = vec![data(relative)];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
+    common::shared_files(relative)
 }
 
 fn read(path: &Path) -> Vec<u8> {

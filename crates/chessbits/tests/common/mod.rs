@@ -24,6 +24,40 @@ pub fn data_path(relative: &str) -> String {
     format!("{}/../../../shared/data/{relative}", env!("CARGO_MANIFEST_DIR"))
 }
 
+/// Every file below `relative` in the shared data directory (any depth), sorted.
+pub fn shared_files(relative: &str) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut dirs = vec![std::path::PathBuf::from(data_path(relative))];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A reader that hands out one byte per read: every buffer boundary falls everywhere.
+pub struct Trickle<'a>(pub &'a [u8]);
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        match (self.0.split_first(), buf.first_mut()) {
+            (Some((&byte, rest)), Some(slot)) => {
+                *slot = byte;
+                self.0 = rest;
+                Ok(1)
+            }
+            _ => Ok(0),
+        }
+    }
+}
+
 /// One game of a file: its 1-based number in the file, its start position and its mainline.
 pub struct LoadedGame {
     pub number: usize,
