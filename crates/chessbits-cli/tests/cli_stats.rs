@@ -1,19 +1,10 @@
 //! `chessbits stats` on inputs it builds itself.
 
 use std::path::PathBuf;
-use std::process::Command;
 
-fn chessbits(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_chessbits"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod common;
+
+use common::chessbits;
 
 /// A file in a temporary directory of the test `test`'s own (tests run in parallel).
 fn temp_file(test: &str, name: &str, contents: &str) -> PathBuf {
