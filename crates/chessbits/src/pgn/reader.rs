@@ -183,9 +183,10 @@ impl RawGame {
     /// let error = raw.reader(&bytes[..]).read_owned_game().unwrap().unwrap().unwrap_err();
     /// assert_eq!(error.to_string(), "line 3: illegal move 'e4'");
     /// ```
-    pub fn reader<R: Read>(&self, bytes: R) -> PgnReader<R> {
-        // Most games are a few KiB: a small buffer, grown if needed, saves clearing 64 KiB.
-        let mut reader = PgnReader::with_capacity(bytes, self.first_line, 4096);
+    pub fn reader<'a>(&self, bytes: &'a [u8]) -> PgnReader<&'a [u8]> {
+        // A buffer the size of the game (most are a few hundred bytes): clearing 64 KiB per game
+        // cost more than reading it.
+        let mut reader = PgnReader::with_capacity(bytes, self.first_line, bytes.len() + 2 * LOOKAHEAD);
         reader.after_newline = self.at_line_start;
         reader
     }
