@@ -127,9 +127,21 @@ impl<W: Write> Wrapper<'_, W> {
             return Ok(());
         }
         self.token("{", true)?;
-        for word in text.split(' ') {
+        // A run of spaces stays with the word after it (`a  b` is `a` and ` b`): a line break
+        // in the run would otherwise swallow it, and the text would read back with one space.
+        let mut word = String::new();
+        for part in text.split(' ') {
+            word.push_str(part);
+            if part.is_empty() {
+                word.push(' ');
+                continue;
+            }
             let breakable = !word.starts_with('%');
-            self.token(word, breakable)?;
+            self.token(&word, breakable)?;
+            word.clear();
+        }
+        if !word.is_empty() {
+            self.token(word.trim_end_matches(' '), true)?;
         }
         self.token("}", true)
     }
