@@ -41,6 +41,14 @@ pub enum ArchiveError {
         /// The block.
         block: u64,
     },
+    /// Blocks `first` to `last` (more than one) were not found by a scan of a damaged archive:
+    /// their headers are damaged, or a damaged header claimed a block number far ahead.
+    MissingBlocks {
+        /// The first block missing.
+        first: u64,
+        /// The last block missing.
+        last: u64,
+    },
     /// A block ends past the end of the file, or before the next block starts.
     Truncated {
         /// The block.
@@ -87,6 +95,7 @@ impl ArchiveError {
     pub fn block(&self) -> Option<u64> {
         match self {
             ArchiveError::ChecksumMismatch { block }
+            | ArchiveError::MissingBlocks { first: block, .. }
             | ArchiveError::Truncated { block }
             | ArchiveError::CorruptPayload { block, .. } => Some(*block),
             _ => None,
@@ -114,6 +123,12 @@ impl fmt::Display for ArchiveError {
             ArchiveError::CorruptIndex { reason } => write!(f, "corrupt block index: {reason}"),
             ArchiveError::ChecksumMismatch { block } => {
                 write!(f, "block {block}: checksum mismatch (the block is damaged)")
+            }
+            ArchiveError::MissingBlocks { first, last } => {
+                write!(
+                    f,
+                    "blocks {first} to {last}: not found (damaged, or a damaged header skipped them)"
+                )
             }
             ArchiveError::Truncated { block } => write!(f, "block {block}: truncated"),
             ArchiveError::CorruptPayload { block, reason } => write!(f, "block {block}: corrupt payload: {reason}"),

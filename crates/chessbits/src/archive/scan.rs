@@ -10,8 +10,9 @@ use super::error::ArchiveError;
 use super::format::{BlockHeader, BLOCK_HEADER_LEN, BLOCK_MAGIC, HEADER_LEN};
 use super::reader::{BlockInfo, Location};
 
-/// The blocks found, and an error for every block number that was skipped over (its header was
-/// unreadable). A last block whose payload runs past the end of the file is listed: reading it
+/// The blocks found, and an error for every gap in the block numbers (one block skipped: its
+/// header was unreadable; more: [`ArchiveError::MissingBlocks`], one error however large the gap,
+/// so a forged block number cannot make the list huge). A last block whose payload runs past the end of the file is listed: reading it
 /// reports it truncated.
 pub(crate) fn scan_blocks<R: Read + Seek>(
     inner: &mut R,
@@ -28,7 +29,14 @@ pub(crate) fn scan_blocks<R: Read + Seek>(
         match BlockHeader::parse(&bytes) {
             Some(header) if u64::from(header.block_number) >= expected => {
                 let number = u64::from(header.block_number);
-                lost.extend((expected..number).map(|block| ArchiveError::ChecksumMismatch { block }));
+                match number - expected {
+                    0 => {}
+                    1 => lost.push(ArchiveError::ChecksumMismatch { block: expected }),
+                    _ => lost.push(ArchiveError::MissingBlocks {
+                        first: expected,
+                        last: number - 1,
+                    }),
+                }
                 let end = pos + BLOCK_HEADER_LEN as u64 + u64::from(header.payload_len);
                 blocks.push(Location {
                     info: BlockInfo {

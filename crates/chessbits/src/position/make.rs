@@ -85,7 +85,12 @@ impl Position {
         } else {
             key ^= self.make_special(m, mover, &mut undo);
         }
-        self.halfmove_clock = if reset_clock { 0 } else { self.halfmove_clock + 1 };
+        // Saturating: a setup may carry any clock up to u32::MAX (position codes store 32 bits).
+        self.halfmove_clock = if reset_clock {
+            0
+        } else {
+            self.halfmove_clock.saturating_add(1)
+        };
 
         // A move from or to a rook's square drops its right; a king move drops its side's.
         let rights = self.castling;
@@ -263,7 +268,7 @@ impl Position {
         if let Some(ep) = self.ep_square.take() {
             key ^= zobrist::en_passant_key(ep.file());
         }
-        self.halfmove_clock += 1;
+        self.halfmove_clock = self.halfmove_clock.saturating_add(1);
         if self.turn == Color::Black {
             self.fullmove_number += 1;
         }

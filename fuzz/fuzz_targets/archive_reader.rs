@@ -1,0 +1,193 @@
+//! The `.cbits` archive reader on arbitrary bytes. The first byte picks how the rest is used:
+//!
+//! - `% 3 == 0`: the bytes as they are;
+//! - `% 3 == 1`: an archive whose checksums are recomputed first (header, every block header
+//!   and payload that can be walked, index, footer), so mutations of the seed archives reach
+//!   the block decoder instead of failing the checksums;
+//! - `% 3 == 2`: a block payload, wrapped in a valid one-block archive (codec id and game count
+//!   from the next two bytes).
+//!
+//! `ArchiveReader::open` and `recover` must not panic, nor decoding every block. An archive that
+//! opens reads the same games through `games()`, block by block, game by game (`game(n)`) and
+//! through `recover`; games decoded from a block write to a new archive (same codec) that reads
+//! back to equal games.
+#![no_main]
+
+use std::io::Cursor;
+
+use chessbits::archive::{
+    ArchiveReader, ArchiveWriter, MoveCodec, StoredGame, WriterOptions, FOOTER_MAGIC, FORMAT_VERSION, MAGIC,
+    MODEL_VERSION,
+};
+use chessbits::pgn::Game;
+use libfuzzer_sys::fuzz_target;
+
+const HEADER_LEN: usize = 16;
+const BLOCK_HEADER_LEN: usize = 36;
+const FOOTER_LEN: usize = 32;
+
+fn u32_at(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap())
+}
+
+fn put_crc(bytes: &mut [u8], covered: std::ops::Range<usize>, at: usize) {
+    let sum = crc32fast::hash(&bytes[covered]);
+    bytes[at..at + 4].copy_from_slice(&sum.to_le_bytes());
+}
+
+/// Recomputes every checksum that can be found by walking the layout.
+fn fix_checksums(bytes: &mut [u8]) {
+    if bytes.len() >= HEADER_LEN {
+        put_crc(bytes, 0..12, 12);
+    }
+    let mut at = HEADER_LEN;
+    while at + BLOCK_HEADER_LEN <= bytes.len() && bytes[at..at + 4] == *b"CBLK" {
+        let payload_len = u32_at(bytes, at + 4) as usize;
+        let start = at + BLOCK_HEADER_LEN;
+        let Some(end) = start.checked_add(payload_len).filter(|&end| end <= bytes.len()) else {
+            break;
+        };
+        put_crc(bytes, start..end, at + 28);
+        put_crc(bytes, at..at + 32, at + 32);
+        at = end;
+    }
+    if at + 8 <= bytes.len() && bytes[at..at + 4] == *b"CIDX" {
+        let count = u32_at(bytes, at + 4) as usize;
+        let end = count.checked_mul(20).and_then(|n| n.checked_add(at + 8));
+        if let Some(end) = end.filter(|&end| end + 4 <= bytes.len()) {
+            put_crc(bytes, at..end, end);
+        }
+    }
+    if bytes.len() >= HEADER_LEN + FOOTER_LEN {
+        let footer = bytes.len() - FOOTER_LEN;
+        put_crc(bytes, footer..footer + 20, footer + 20);
+    }
+}
+
+/// A one-block archive holding `payload` as a block of `game_count` games in codec `codec_id`.
+fn wrap(codec_id: u8, game_count: u32, payload: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(payload.len() + 128);
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.push(codec_id);
+    out.push(MODEL_VERSION);
+    out.extend_from_slice(&[0; 4]);
+    put_crc(&mut out, 0..12, 12);
+    let block = out.len();
+    out.extend_from_slice(b"CBLK");
+    out.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+    out.extend_from_slice(&0u64.to_le_bytes());
+    out.extend_from_slice(&game_count.to_le_bytes());
+    out.extend_from_slice(&0u32.to_le_bytes());
+    out.push(codec_id);
+    out.extend_from_slice(&[0; 3]);
+    out.extend_from_slice(&crc32fast::hash(payload).to_le_bytes());
+    out.extend_from_slice(&[0; 4]);
+    put_crc(&mut out, block..block + 32, block + 32);
+    out.extend_from_slice(payload);
+    let index = out.len();
+    out.extend_from_slice(b"CIDX");
+    out.extend_from_slice(&1u32.to_le_bytes());
+    out.extend_from_slice(&(block as u64).to_le_bytes());
+    out.extend_from_slice(&0u64.to_le_bytes());
+    out.extend_from_slice(&game_count.to_le_bytes());
+    let sum = crc32fast::hash(&out[index..]);
+    out.extend_from_slice(&sum.to_le_bytes());
+    let footer = out.len();
+    out.extend_from_slice(&(index as u64).to_le_bytes());
+    out.extend_from_slice(&u64::from(game_count).to_le_bytes());
+    out.extend_from_slice(&1u32.to_le_bytes());
+    out.extend_from_slice(&[0; 4]);
+    put_crc(&mut out, footer..footer + 20, footer + 20);
+    out.extend_from_slice(&FOOTER_MAGIC);
+    out
+}
+
+/// Games decoded from an archive (those stored as moves) write to a new one that reads them back
+/// equal.
+fn rewrite(codec: MoveCodec, stored: &[StoredGame]) {
+    let games: Vec<&Game> = stored.iter().filter_map(StoredGame::game).collect();
+    let options = WriterOptions {
+        codec,
+        threads: 1,
+        ..WriterOptions::default()
+    };
+    let mut writer = ArchiveWriter::new(Vec::new(), options).unwrap();
+    for game in &games {
+        writer.add_game(game).unwrap();
+    }
+    let (bytes, _) = writer.finish().unwrap();
+    let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();
+    let back: Vec<StoredGame> = reader.games().map(Result::unwrap).collect();
+    assert!(
+        back.len() == games.len() && back.iter().zip(&games).all(|(b, g)| b == *g),
+        "decoded games written again and read back"
+    );
+}
+
+fn check(bytes: &[u8]) {
+    if let Ok(mut reader) = ArchiveReader::open(Cursor::new(bytes)) {
+        assert!(reader.problems().is_empty());
+        let count = reader.game_count();
+        let infos = reader.block_infos();
+        let all: Result<Vec<StoredGame>, _> = reader.games().collect();
+        let mut by_block = Vec::new();
+        let mut ok = true;
+        for (i, info) in infos.iter().enumerate() {
+            match reader.read_block(i).and_then(|raw| raw.decode()) {
+                Ok(games) => {
+                    assert_eq!(games.len() as u64, u64::from(info.game_count), "block {i}");
+                    if let Some(codec) = reader.codec() {
+                        rewrite(codec, &games);
+                    }
+                    by_block.extend(games);
+                }
+                Err(error) => {
+                    assert!(error.block().is_some(), "a block error names its block: {error}");
+                    ok = false;
+                }
+            }
+        }
+        assert_eq!(all.is_ok(), ok, "games() fails exactly when a block does");
+        if let Ok(all) = all {
+            assert_eq!(all, by_block);
+            assert_eq!(all.len() as u64, count);
+            for (n, game) in all.iter().enumerate().take(8) {
+                assert_eq!(reader.game(n as u64).as_ref().ok(), Some(game), "game({n})");
+            }
+            let mut recovered = ArchiveReader::recover(Cursor::new(bytes)).expect("an archive that opens recovers");
+            assert!(recovered.problems().is_empty());
+            let again: Vec<StoredGame> = recovered.games().map(Result::unwrap).collect();
+            assert_eq!(again, all, "recover reads what open reads");
+        }
+    }
+    if let Ok(mut reader) = ArchiveReader::recover(Cursor::new(bytes)) {
+        let blocks: Vec<_> = reader.blocks().collect();
+        for block in blocks {
+            if let Err(error) = block.and_then(|raw| raw.decode()) {
+                assert!(error.block().is_some(), "a block error names its block: {error}");
+            }
+        }
+        let _ = reader.games().count();
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&mode, rest)) = data.split_first() else {
+        return;
+    };
+    match mode % 3 {
+        0 => check(rest),
+        1 => {
+            let mut bytes = rest.to_vec();
+            fix_checksums(&mut bytes);
+            check(&bytes);
+        }
+        _ => {
+            let [codec_id, games, payload @ ..] = rest else {
+                return;
+            };
+            check(&wrap(codec_id % 4, u32::from(*games % 16), payload));
+        }
+    }
+});

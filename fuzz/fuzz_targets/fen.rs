@@ -1,0 +1,29 @@
+//! FEN: `Position::from_fen` on arbitrary text. What parses writes back (`fen()`) to text that
+//! parses to the same position (same FEN, same key, same setup), and the position is usable:
+//! its legal moves generate and play.
+#![no_main]
+
+use chessbits::position::Position;
+use chessbits_fuzz::legal_moves;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(pos) = Position::from_fen(text) else {
+        return;
+    };
+    let written = pos.fen();
+    let again = Position::from_fen(&written).unwrap_or_else(|e| panic!("{text:?} -> {written:?}: {e}"));
+    assert_eq!(again.fen(), written, "{text:?}");
+    assert_eq!(again.key(), pos.key(), "{text:?}");
+    assert_eq!(again.key(), again.compute_key(), "{text:?}");
+    assert_eq!(again.to_setup(), pos.to_setup(), "{text:?}");
+    assert_eq!(again.is_chess960(), pos.is_chess960(), "{text:?}");
+    for m in legal_moves(&pos) {
+        let mut child = pos.clone();
+        child.make_move(m);
+        assert_eq!(child.key(), child.compute_key(), "{text:?} after {m}");
+    }
+});
