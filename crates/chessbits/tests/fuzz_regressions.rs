@@ -147,3 +147,26 @@ fn recover_reports_a_small_gap_in_block_numbers_in_bounded_memory() {
         reader.problems().len()
     );
 }
+
+/// `pgn_reader`: a lone move number after a result, right before the next game's tags
+/// (`e4 *0\n[Result ...`), was a game of nothing when the tags ended it, and no game when it was
+/// read on its own (cut into games, at the end of its text): the counts differed. Move numbers
+/// alone are no game either way now.
+#[test]
+fn a_lone_move_number_before_tags_is_no_game() {
+    let pgn = b"1. e4 *0\n[Result \"1-0\"] e4 0-1\n";
+    let mut reader = PgnReader::new(&pgn[..]);
+    let mut games = 0;
+    while reader.skip_game().unwrap() {
+        games += 1;
+    }
+    assert_eq!(games, 2);
+    let mut reader = PgnReader::new(&pgn[..]);
+    let mut bytes = Vec::new();
+    let mut texts = Vec::new();
+    while let Some(raw) = reader.read_raw_game(&mut bytes).unwrap() {
+        assert!(raw.reader(&bytes[..]).skip_game().unwrap(), "a cut game holds a game");
+        texts.push(String::from_utf8(std::mem::take(&mut bytes)).unwrap());
+    }
+    assert_eq!(texts, ["1. e4 *", "[Result \"1-0\"] e4 0-1"]);
+}

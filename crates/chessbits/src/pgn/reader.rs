@@ -830,7 +830,7 @@ impl<R: Read> PgnReader<R> {
             self.start = i;
             self.line = line;
             match stop {
-                Stop::Finished => return Ok(true),
+                Stop::Finished => return Ok(state.substance),
                 Stop::WindowEnd if self.eof && self.start == self.end => {
                     self.at_end = true;
                     break;
@@ -880,7 +880,7 @@ impl<R: Read> PgnReader<R> {
             let muted = state.muted_at.is_some();
             if matches!(
                 first,
-                b'[' | b'{' | b';' | b'(' | b')' | b'$' | b'!' | b'?' | b'*' | b'}' | b']'
+                b'{' | b';' | b'(' | b')' | b'$' | b'!' | b'?' | b'*' | b'}' | b']'
             ) {
                 state.substance = true;
             }
@@ -909,6 +909,8 @@ impl<R: Read> PgnReader<R> {
                         }
                         return (i, line, Stop::Finished);
                     }
+                    // A stray `[` is something; a tag line ending the game is not.
+                    state.substance = true;
                     if !muted {
                         visitor.syntax_error(SyntaxError::Unexpected('['), line);
                     }
