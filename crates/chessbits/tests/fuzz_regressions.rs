@@ -43,6 +43,28 @@ fn halfmove_clock_at_u32_max_saturates() {
     assert_eq!(null.halfmove_clock(), u32::MAX);
 }
 
+/// The same for the fullmove number: a FEN may give `u32::MAX`, and Black's move (or null move)
+/// then overflowed. It saturates, and unmaking restores the number exactly (a decrement would
+/// leave `u32::MAX - 1`).
+#[test]
+fn fullmove_number_at_u32_max_saturates_and_unmakes_exactly() {
+    for fen in ["4k3/8/8/8/8/8/8/R3K3 b - - 0 4294967295", "4k3/8/8/8/8/8/8/R3K3 b - - 0 4294967294"] {
+        let pos = Position::from_fen(fen).unwrap();
+        play_every_move(&pos);
+        let mut child = pos.clone();
+        let m = chessbits::notation::uci::parse_uci(&pos, "e8d8").unwrap();
+        let undo = child.make_move(m);
+        assert_eq!(child.fullmove_number(), u32::MAX);
+        child.unmake_move(m, undo);
+        assert_eq!(child.fullmove_number(), pos.fullmove_number());
+        let mut null = pos.clone();
+        let undo = null.make_null_move();
+        assert_eq!(null.fullmove_number(), u32::MAX);
+        null.unmake_null_move(undo);
+        assert_eq!(null.fen(), pos.fen());
+    }
+}
+
 /// `pgn_reader`: a comment with a run of spaces right where the writer wraps the line at 80
 /// columns lost a space: the break replaced the run's first space and the word after it started
 /// the new line without its own, so `to_pgn` read back as a different game.

@@ -145,12 +145,17 @@ fn an_unclosed_comment_ends_at_the_next_game() {
 
 #[test]
 fn an_unclosed_variation_ends_at_the_next_game() {
-    let pgn = b"1. e4 e5 (1... c5 2. Nf3 *\n[Event \"b\"]\n1. d4 *\n";
+    let pgn = b"1. e4 e5 (1... c5 2. Nf3\n[Event \"b\"]\n1. d4 *\n";
     let outcomes = check(pgn);
     assert_eq!(
         errors(&outcomes),
         ["line 1: variation not closed before the next game or the end"]
     );
+    assert_eq!(plies(&outcomes), [0, 1]);
+    // A result before the tags: the first error found is the one reported.
+    let pgn = b"1. e4 e5 (1... c5 2. Nf3 *\n[Event \"b\"]\n1. d4 *\n";
+    let outcomes = check(pgn);
+    assert_eq!(errors(&outcomes), ["line 1: result inside a variation"]);
     assert_eq!(plies(&outcomes), [0, 1]);
     assert_eq!(
         errors(&check(b"1. e4 e5\n(1... c5 (1... d5\n")),
@@ -171,6 +176,20 @@ fn a_stray_bracket_is_an_error_not_a_new_game() {
             [format!("line 1: unexpected '{stray}' in movetext")]
         );
     }
+}
+
+#[test]
+fn a_result_inside_a_variation_is_an_error_not_dropped() {
+    // Once skipped silently: the tree has no place for it, so a stored game lost it.
+    for result in ["1-0", "0-1", "1/2-1/2", "*"] {
+        let pgn = format!("1. e4 (1. d4 d5\n{result}) e5 1-0\n\n1. c4 *");
+        let outcomes = check(pgn.as_bytes());
+        assert_eq!(errors(&outcomes), ["line 2: result inside a variation"], "{result}");
+        assert_eq!(plies(&outcomes), [0, 1], "the game goes on to its own result: {result}");
+    }
+    // In a variation nested too deep (already reported, its contents skipped) it adds nothing.
+    let deep = format!("1. e4 {}1-0{} *", "(1. d4 ".repeat(102), ")".repeat(102));
+    assert_eq!(errors(&check(deep.as_bytes())), ["line 1: variations nested deeper than 100"]);
 }
 
 #[test]

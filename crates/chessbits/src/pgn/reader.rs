@@ -1016,6 +1016,8 @@ impl<R: Read> PgnReader<R> {
                             visitor.outcome(GameResult::Unknown, line);
                         }
                         return (i, line, Stop::Finished);
+                    } else if !muted {
+                        visitor.syntax_error(SyntaxError::ResultInVariation, line);
                     }
                 }
                 b'}' | b']' => {
@@ -1059,6 +1061,9 @@ impl<R: Read> PgnReader<R> {
                                     visitor.outcome(result, line);
                                 }
                                 return (i, line, Stop::Finished);
+                            }
+                            if !muted {
+                                visitor.syntax_error(SyntaxError::ResultInVariation, line);
                             }
                             continue;
                         }

@@ -50,6 +50,9 @@ pub enum SyntaxError {
     NagWithoutMove,
     /// A variation before the first move of a line: it is an alternative to nothing.
     VariationWithoutMove,
+    /// A result (`1-0`, `0-1`, `1/2-1/2`, `*`) inside a variation: only the game has a result,
+    /// and a tree of moves has no place to keep it.
+    ResultInVariation,
     /// Variations nested deeper than [`MAX_VARIATION_DEPTH`].
     TooDeep,
     /// A comment or tag longer than [`MAX_TOKEN_BYTES`].
@@ -69,6 +72,7 @@ impl fmt::Display for SyntaxError {
             SyntaxError::UnknownAnnotation(text) => write!(f, "unknown annotation '{text}'"),
             SyntaxError::NagWithoutMove => f.write_str("NAG before any move"),
             SyntaxError::VariationWithoutMove => f.write_str("variation before any move"),
+            SyntaxError::ResultInVariation => f.write_str("result inside a variation"),
             SyntaxError::TooDeep => write!(f, "variations nested deeper than {MAX_VARIATION_DEPTH}"),
             SyntaxError::TokenTooLong => write!(f, "comment or tag longer than {} MiB", MAX_TOKEN_BYTES >> 20),
             SyntaxError::GameTooLong => write!(f, "game longer than {} MiB", MAX_GAME_BYTES >> 20),

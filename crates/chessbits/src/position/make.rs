@@ -12,6 +12,9 @@ pub struct Undo {
     key: u64,
     castling: CastlingRights,
     halfmove_clock: u32,
+    /// Restored rather than decremented: the number saturates at `u32::MAX`, so a decrement
+    /// would not always undo the increment.
+    fullmove_number: u32,
     ep_square: Option<Square>,
     /// The mailbox code of the captured piece (the pawn for en passant), or `code::EMPTY`.
     captured: u8,
@@ -35,6 +38,7 @@ impl Position {
             key: self.key,
             castling: self.castling,
             halfmove_clock: self.halfmove_clock,
+            fullmove_number: self.fullmove_number,
             ep_square: self.ep_square,
             captured: code::EMPTY,
         }
@@ -106,7 +110,7 @@ impl Position {
             }
         }
 
-        self.fullmove_number += us.index() as u32;
+        self.fullmove_number = self.fullmove_number.saturating_add(us.index() as u32);
         self.turn = !us;
         self.key = key;
         undo
@@ -220,7 +224,7 @@ impl Position {
         } else {
             self.unmake_special(m, undo);
         }
-        self.fullmove_number -= us.index() as u32;
+        self.fullmove_number = undo.fullmove_number;
         self.turn = us;
         self.key = undo.key;
         self.castling = undo.castling;
@@ -270,7 +274,7 @@ impl Position {
         }
         self.halfmove_clock = self.halfmove_clock.saturating_add(1);
         if self.turn == Color::Black {
-            self.fullmove_number += 1;
+            self.fullmove_number = self.fullmove_number.saturating_add(1);
         }
         self.turn = !self.turn;
         self.key = key;
@@ -280,9 +284,7 @@ impl Position {
     /// Takes back a null move.
     pub fn unmake_null_move(&mut self, undo: Undo) {
         self.turn = !self.turn;
-        if self.turn == Color::Black {
-            self.fullmove_number -= 1;
-        }
+        self.fullmove_number = undo.fullmove_number;
         self.key = undo.key;
         self.castling = undo.castling;
         self.halfmove_clock = undo.halfmove_clock;
