@@ -325,7 +325,7 @@ fn an_unclosed_comment_early_in_the_file() {
 
 #[test]
 fn an_unclosed_variation() {
-    let trap = "[Event \"trap\"]\n\n1. e4 e5 (1... c5 2. Nf3 *\n\n";
+    let trap = "[Event \"trap\"]\n\n1. e4 e5 (1... c5 2. Nf3\n\n";
     trap_file(
         "variation.pgn",
         trap,
@@ -333,6 +333,9 @@ fn an_unclosed_variation() {
         0,
         &[(3, "variation not closed before the next game or the end")],
     );
+    // With the result inside the open variation, that is the first error.
+    let trap = "[Event \"trap\"]\n\n1. e4 e5 (1... c5 2. Nf3 *\n\n";
+    trap_file("variation-result.pgn", trap, 1, 0, &[(3, "result inside a variation")]);
 }
 
 #[test]
