@@ -48,7 +48,10 @@ fn halfmove_clock_at_u32_max_saturates() {
 /// leave `u32::MAX - 1`).
 #[test]
 fn fullmove_number_at_u32_max_saturates_and_unmakes_exactly() {
-    for fen in ["4k3/8/8/8/8/8/8/R3K3 b - - 0 4294967295", "4k3/8/8/8/8/8/8/R3K3 b - - 0 4294967294"] {
+    for fen in [
+        "4k3/8/8/8/8/8/8/R3K3 b - - 0 4294967295",
+        "4k3/8/8/8/8/8/8/R3K3 b - - 0 4294967294",
+    ] {
         let pos = Position::from_fen(fen).unwrap();
         play_every_move(&pos);
         let mut child = pos.clone();

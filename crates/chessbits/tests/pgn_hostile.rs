@@ -189,7 +189,10 @@ fn a_result_inside_a_variation_is_an_error_not_dropped() {
     }
     // In a variation nested too deep (already reported, its contents skipped) it adds nothing.
     let deep = format!("1. e4 {}1-0{} *", "(1. d4 ".repeat(102), ")".repeat(102));
-    assert_eq!(errors(&check(deep.as_bytes())), ["line 1: variations nested deeper than 100"]);
+    assert_eq!(
+        errors(&check(deep.as_bytes())),
+        ["line 1: variations nested deeper than 100"]
+    );
 }
 
 #[test]
