@@ -8,7 +8,7 @@ use std::path::Path;
 
 use chessbits::archive::{ArchiveReader, ArchiveWriter, MoveCodec, WriterOptions};
 use chessbits::codec::position;
-use chessbits::codec::r#move::{direction_target, entropy, enumeration, index, lichess, per_square};
+use chessbits::codec::r#move::{direction_target, entropy, enumeration, flagged, index, lichess, per_square};
 use chessbits::moves::Move;
 use chessbits::pgn::{Game, PgnReader};
 use chessbits::position::Position;
@@ -94,15 +94,17 @@ fn main() {
             &name,
             &with(&[sel], &per_square::encode_game(&start, &moves).unwrap()),
         );
-        let (mut enumerated, mut direction) = (vec![sel], vec![sel]);
+        let (mut enumerated, mut direction, mut flags) = (vec![sel], vec![sel], vec![sel]);
         let mut pos = start.clone();
         for &m in &moves {
             enumerated.extend(enumeration::encode_move(&pos, m).unwrap().to_be_bytes());
             direction.extend(direction_target::encode(&pos, m).unwrap().to_be_bytes());
+            flags.extend(flagged::encode(&pos, m).unwrap().bits().to_be_bytes());
             pos.make_move(m);
         }
         write("move_enumeration", &name, &enumerated);
         write("move_direction_target", &name, &direction);
+        write("move_flagged", &name, &flags);
         let plies = moves.len() as u8;
         write(
             "move_entropy",

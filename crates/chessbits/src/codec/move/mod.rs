@@ -6,6 +6,7 @@
 //! | [`per_square`] | 8 bits (16 in rare positions) | the board, no move generation | per-piece upper bounds of moves, offsets by piece type (BCGN) |
 //! | [`index`] | 8 bits, or ⌈log₂ n⌉ bits | legal or pseudo-legal move generation | index into the deterministic move list |
 //! | [`direction_target`] | 12 bits | the board (ray lookup and bitscan) | target square and direction instead of from-square |
+//! | [`flagged`] | 24 bits in a `u32` | nothing to read (the board to check) | from, to, piece, promoted piece and four flags, as bitboard engines keep moves |
 //!
 //! All decoders validate: garbage gives a [`MoveCodeError`], never a panic, and every decoded
 //! move is checked to be legal in its position.
@@ -29,6 +30,7 @@ pub mod direction_target;
 pub mod entropy;
 pub mod enumeration;
 mod error;
+pub mod flagged;
 pub mod index;
 pub mod lichess;
 pub mod per_square;
