@@ -413,7 +413,7 @@ pub fn convert(
                 writeln!(errors, "{name}:{}: {}", error.line, error.kind).map_err(|e| format!("stderr: {e}"))?;
                 summary.errors += 1;
             }
-            Err(PgnError::Io(e)) => return Err(format!("{name}: {e}")),
+            Err(e) => return Err(format!("{name}: {e}")),
         }
     }
     out.flush().map_err(|e| write_error(out_name, e))?;

@@ -61,40 +61,11 @@ mod outcome;
 pub use material::{has_insufficient_material, insufficient_material};
 pub use outcome::{Outcome, Termination};
 
-use core::fmt;
-
 use crate::attacks;
+pub use crate::movegen::IllegalMove;
 use crate::moves::{Move, MoveKind};
-use crate::notation::fen::FenError;
-use crate::notation::uci::{parse_uci, UciError};
 use crate::position::{zobrist, Position, Undo};
 use crate::types::{Piece, Role};
-
-/// [`Game::push`] of a move that is not legal in the current position.
-///
-/// ```
-/// use chessbits::game::Game;
-/// use chessbits::moves::{Move, MoveKind};
-/// use chessbits::types::Square;
-/// let mut game = Game::new();
-/// let err = game.push(Move::new(Square::E2, Square::E5, MoveKind::Quiet)).unwrap_err();
-/// assert_eq!(err.to_string(), "illegal move e2e5 in rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-/// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct IllegalMove {
-    /// The rejected move.
-    pub mv: Move,
-    /// The position it was tried in, as FEN.
-    pub fen: String,
-}
-
-impl fmt::Display for IllegalMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "illegal move {} in {}", self.mv, self.fen)
-    }
-}
-
-impl std::error::Error for IllegalMove {}
 
 /// A game: start position, moves played, one key per position, and the current position.
 ///
@@ -149,18 +120,6 @@ impl Game {
             repetition_keys: vec![repetition_key],
             undos: Vec::new(),
         }
-    }
-
-    /// A game from a FEN start position.
-    ///
-    /// ```
-    /// use chessbits::game::Game;
-    /// let game = Game::from_fen("8/8/8/8/8/8/8/K1k5 w - - 0 1").unwrap();
-    /// assert!(game.is_insufficient_material());
-    /// assert!(Game::from_fen("not a fen").is_err());
-    /// ```
-    pub fn from_fen(fen: &str) -> Result<Game, FenError> {
-        Ok(Game::from_position(Position::from_fen(fen)?))
     }
 
     /// The position the game started from.
@@ -251,10 +210,7 @@ impl Game {
     /// ```
     pub fn push(&mut self, m: Move) -> Result<(), IllegalMove> {
         if !self.position.is_legal(m) {
-            return Err(IllegalMove {
-                mv: m,
-                fen: self.position.fen(),
-            });
+            return Err(IllegalMove::new(&self.position, m));
         }
         let undo = self.position.make_move(m);
         self.moves.push(m);
@@ -262,24 +218,6 @@ impl Game {
         self.keys.push(self.position.key());
         self.repetition_keys.push(repetition_key(&self.position));
         Ok(())
-    }
-
-    /// Parses a UCI move (`e2e4`, `e7e8q`, `e1g1` or `e1h1`) in the current position and plays
-    /// it. The null move `0000` is not a legal move and is rejected.
-    ///
-    /// ```
-    /// use chessbits::game::Game;
-    /// let mut game = Game::new();
-    /// assert!(game.push_uci("e2e4").is_ok());
-    /// assert!(game.push_uci("e2e4").is_err());
-    /// assert!(game.push_uci("0000").is_err());
-    /// ```
-    pub fn push_uci(&mut self, uci: &str) -> Result<Move, UciError> {
-        let m = parse_uci(&self.position, uci)?;
-        match self.push(m) {
-            Ok(()) => Ok(m),
-            Err(_) => Err(UciError::Illegal(uci.to_string())),
-        }
     }
 
     /// Takes back the last move; `None` at the start.

@@ -93,6 +93,7 @@ struct PlyFrame {
 /// assert_eq!(stack.leave_ply(), Err(SearchStackError::AtRoot));
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SearchStackError {
     /// The moves to append do not fit; nothing was appended.
     Full {

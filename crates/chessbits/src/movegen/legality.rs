@@ -1,13 +1,75 @@
 //! Whether a move is legal, decided without generating the position's moves.
 
+use core::fmt;
+
 use super::generate::{generate, Class};
 use super::MoveSet;
 use crate::attacks;
 use crate::moves::{Move, MoveKind};
-use crate::position::Position;
+use crate::position::{Position, Undo};
 use crate::types::{Bitboard, Rank, Role};
 
+/// A move that is not legal in the position it was played in ([`Position::play`],
+/// [`Game::push`](crate::game::Game::push)).
+///
+/// ```
+/// use chessbits::game::Game;
+/// use chessbits::moves::{Move, MoveKind};
+/// use chessbits::types::Square;
+/// let mut game = Game::new();
+/// let err = game.push(Move::new(Square::E2, Square::E5, MoveKind::Quiet)).unwrap_err();
+/// assert_eq!(err.to_string(), "illegal move e2e5 in rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IllegalMove {
+    /// The rejected move.
+    pub mv: Move,
+    /// The position it was tried in, as FEN.
+    pub fen: String,
+}
+
+impl IllegalMove {
+    /// The error for `m` in `pos`.
+    pub fn new(pos: &Position, m: Move) -> IllegalMove {
+        // `Display` of a position is its FEN.
+        IllegalMove {
+            mv: m,
+            fen: pos.to_string(),
+        }
+    }
+}
+
+impl fmt::Display for IllegalMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "illegal move {} in {}", self.mv, self.fen)
+    }
+}
+
+impl std::error::Error for IllegalMove {}
+
 impl Position {
+    /// Plays `m` if it is legal here ([`Position::is_legal`]), else changes nothing and returns
+    /// an error. [`Position::make_move`] is the unchecked form for moves known to be legal
+    /// (generated here), as a search plays them.
+    ///
+    /// ```
+    /// use chessbits::moves::{Move, MoveKind};
+    /// use chessbits::position::Position;
+    /// use chessbits::types::Square;
+    /// let mut pos = Position::startpos();
+    /// let undo = pos.play(Move::new(Square::E2, Square::E4, MoveKind::DoublePush)).unwrap();
+    /// assert!(pos.play(Move::new(Square::E2, Square::E4, MoveKind::DoublePush)).is_err());
+    /// pos.unmake_move(Move::new(Square::E2, Square::E4, MoveKind::DoublePush), undo);
+    /// assert_eq!(pos, Position::startpos());
+    /// ```
+    pub fn play(&mut self, m: Move) -> Result<Undo, IllegalMove> {
+        if self.is_legal(m) {
+            Ok(self.make_move(m))
+        } else {
+            Err(IllegalMove::new(self, m))
+        }
+    }
+
     /// Whether `m` is a legal move here, for any 16-bit move (from a hash table, a killer slot,
     /// a decoder). Checks the mover, its reach and the target directly, then whether our king is
     /// attacked once the move is made; castles and en passant are looked up in the generator's

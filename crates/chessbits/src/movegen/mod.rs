@@ -13,6 +13,7 @@ mod move_set;
 mod perft;
 pub mod suite;
 
+pub use legality::IllegalMove;
 pub use move_set::{MoveSet, PawnMoveKind};
 pub use perft::{perft, perft_divide, perft_with, PerftMode, MAX_PERFT_DEPTH};
 

@@ -22,7 +22,7 @@
 use core::fmt;
 
 use super::MoveKind;
-use crate::types::{CastlingSide, Color, File, Rank, Role, Square};
+use crate::types::{display_padded, CastlingSide, Color, File, Rank, Role, Square};
 
 /// A move in 16 bits: from, to and kind.
 ///
@@ -193,18 +193,20 @@ impl fmt::Display for UciMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mv = self.mv;
         if mv.is_null() {
-            return f.write_str("0000");
+            return f.pad("0000");
         }
         let to = if mv.is_castle() && !self.chess960 {
             mv.king_to()
         } else {
             mv.to()
         };
-        write!(f, "{}{}", mv.from(), to)?;
-        if let Some(role) = mv.promotion() {
-            write!(f, "{}", role.char())?;
-        }
-        Ok(())
+        display_padded(f, |w| {
+            write!(w, "{}{}", mv.from(), to)?;
+            match mv.promotion() {
+                Some(role) => w.write_char(role.char()),
+                None => Ok(()),
+            }
+        })
     }
 }
 

@@ -19,6 +19,7 @@ use crate::types::{Bitboard, CastlingRights, CastlingSide, Color, File, Piece, R
 /// assert!(matches!(Position::from_fen("4k3/8/8/8/8/8/8/4K3 x - -"), Err(FenError::InvalidTurn(_))));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FenError {
     /// Fewer than 4 or more than 6 space-separated fields.
     FieldCount(usize),
@@ -304,6 +305,12 @@ impl fmt::Display for Position {
     /// The FEN.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.fen())
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", self.fen())
     }
 }
 

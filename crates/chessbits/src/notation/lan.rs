@@ -21,7 +21,7 @@ use core::str::FromStr;
 use super::san::{from_str_by, split_suffix, suffix_of, write_with_suffix, San, SanError, Suffix};
 use crate::moves::Move;
 use crate::position::Position;
-use crate::types::{CastlingSide, Role, Square};
+use crate::types::{display_padded, CastlingSide, Role, Square};
 
 /// A move in LAN, without suffix.
 ///
@@ -246,18 +246,19 @@ from_str_by!(
 
 impl fmt::Display for Lan {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use fmt::Write;
         let Some((role, from, capture, to, promotion)) = self.parts() else {
             return self.to_san().fmt(f);
         };
-        if role != Role::Pawn {
-            f.write_char(role.upper_char())?;
-        }
-        write!(f, "{from}{}{to}", if capture { 'x' } else { '-' })?;
-        if let Some(role) = promotion {
-            write!(f, "={}", role.upper_char())?;
-        }
-        Ok(())
+        display_padded(f, |w| {
+            if role != Role::Pawn {
+                w.write_char(role.upper_char())?;
+            }
+            write!(w, "{from}{}{to}", if capture { 'x' } else { '-' })?;
+            if let Some(role) = promotion {
+                write!(w, "={}", role.upper_char())?;
+            }
+            Ok(())
+        })
     }
 }
 

@@ -6,8 +6,9 @@
 //!
 //! Two parsers:
 //!
-//! - [`FromStr`] (strict): exactly the SAN of the PGN standard (plus `--` and `Z0` for the null
-//!   move), so that what it accepts is what [`Display`](fmt::Display) writes;
+//! - [`San::parse_strict`]: exactly the SAN of the PGN standard (plus `--` and `Z0` for the null
+//!   move), so that what it accepts is what [`Display`](fmt::Display) writes; [`FromStr`] is
+//!   the same but also takes (and drops) a check or mate mark: `"Nf3+".parse::<San>()`;
 //! - [`San::parse_lenient`] (what the PGN reader uses): works on bytes without allocating and
 //!   accepts what real files contain: `0-0`, `e8Q`, `e8(Q)`, `exd6 e.p.`, long algebraic
 //!   `Ng1-f3` / `e2e4`, a missing `x`, trailing `!?`, `+`, `#`, `‡`.
@@ -33,7 +34,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::types::{CastlingSide, File, Rank, Role, Square};
+use crate::types::{display_padded, CastlingSide, File, Rank, Role, Square};
 
 mod resolve;
 
@@ -133,6 +134,7 @@ pub struct SanPlus {
 /// assert_eq!(san.to_move(&Position::startpos()), Err(SanError::Illegal));
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum SanError {
     /// The text is not SAN.
     Malformed,
@@ -153,6 +155,39 @@ impl fmt::Display for SanError {
 }
 
 impl std::error::Error for SanError {}
+
+/// SAN text that names no legal move: the text as given and why ([`SanError`]: malformed,
+/// illegal or ambiguous).
+///
+/// ```
+/// use chessbits::notation::san::SanError;
+/// use chessbits::position::Position;
+/// let pos = Position::from_fen("4k3/8/8/8/8/8/8/3NK2N w - - 0 1").unwrap();
+/// let err = pos.parse_san("Nf2").unwrap_err();
+/// assert_eq!((err.text.as_str(), err.kind), ("Nf2", SanError::Ambiguous));
+/// assert_eq!(err.to_string(), "ambiguous move 'Nf2'");
+/// assert_eq!(pos.parse_san("Nz9").unwrap_err().kind, SanError::Malformed);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct InvalidSan {
+    /// The text that was given.
+    pub text: String,
+    /// What is wrong with it.
+    pub kind: SanError,
+}
+
+impl fmt::Display for InvalidSan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} '{}'", self.kind, self.text)
+    }
+}
+
+impl std::error::Error for InvalidSan {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.kind)
+    }
+}
 
 /// `a`..`h` to a file (bytes below `a` wrap round to large values, which `File::new` refuses).
 #[inline]
@@ -234,12 +269,14 @@ pub(crate) fn write_with_suffix(
     body: &dyn fmt::Display,
     suffix: Option<Suffix>,
 ) -> fmt::Result {
-    use fmt::Write;
-    body.fmt(f)?;
-    match suffix {
-        Some(suffix) => f.write_char(suffix.char()),
-        None => Ok(()),
-    }
+    // The body is written through `{}` into the buffer, so only the whole is padded.
+    display_padded(f, |w| {
+        write!(w, "{body}")?;
+        match suffix {
+            Some(suffix) => w.write_char(suffix.char()),
+            None => Ok(()),
+        }
+    })
 }
 
 /// The castle written `body`, in any of the usual spellings.
@@ -463,6 +500,23 @@ impl San {
     }
 }
 
+impl San {
+    /// Strict SAN with an optional `+` or `#`, which is dropped: what `"Nf3+".parse::<San>()`
+    /// does. ([`San::parse_strict`] refuses the mark, so that what it accepts is exactly what
+    /// [`Display`](fmt::Display) writes.)
+    ///
+    /// ```
+    /// use chessbits::notation::san::San;
+    /// let san: San = "Nf3+".parse().unwrap();
+    /// assert_eq!(san.to_string(), "Nf3");
+    /// assert_eq!(San::parse_strict_ignoring_suffix(b"O-O#"), San::parse_strict(b"O-O"));
+    /// assert!("Nf3++".parse::<San>().is_err());
+    /// ```
+    pub fn parse_strict_ignoring_suffix(bytes: &[u8]) -> Result<San, SanError> {
+        SanPlus::parse_strict(bytes).map(|plus| plus.san)
+    }
+}
+
 impl SanPlus {
     /// Parses strict SAN with an optional `+` or `#` from bytes (see [`San::parse_strict`]).
     ///
@@ -495,7 +549,11 @@ macro_rules! from_str_by {
 }
 pub(crate) use from_str_by;
 
-from_str_by!(San, San::parse_strict, "Strict SAN, see [`San::parse_strict`].");
+from_str_by!(
+    San,
+    San::parse_strict_ignoring_suffix,
+    "Strict SAN; a check or mate mark is allowed and dropped (see [`San::parse_strict_ignoring_suffix`])."
+);
 from_str_by!(
     SanPlus,
     SanPlus::parse_strict,
@@ -504,7 +562,13 @@ from_str_by!(
 
 impl fmt::Display for San {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use fmt::Write;
+        display_padded(f, |w| self.write_to(w))
+    }
+}
+
+impl San {
+    /// Writes the notation (no padding: see [`display_padded`]).
+    fn write_to(&self, w: &mut dyn fmt::Write) -> fmt::Result {
         match *self {
             San::Normal {
                 role,
@@ -515,27 +579,28 @@ impl fmt::Display for San {
                 promotion,
             } => {
                 if role != Role::Pawn {
-                    f.write_char(role.upper_char())?;
+                    w.write_char(role.upper_char())?;
                 }
                 if let Some(file) = file {
-                    f.write_char(file.char())?;
+                    w.write_char(file.char())?;
                 }
                 if let Some(rank) = rank {
-                    f.write_char(rank.char())?;
+                    w.write_char(rank.char())?;
                 }
                 if capture {
-                    f.write_char('x')?;
+                    w.write_char('x')?;
                 }
-                write!(f, "{to}")?;
+                w.write_char(to.file().char())?;
+                w.write_char(to.rank().char())?;
                 if let Some(role) = promotion {
-                    f.write_char('=')?;
-                    f.write_char(role.upper_char())?;
+                    w.write_char('=')?;
+                    w.write_char(role.upper_char())?;
                 }
                 Ok(())
             }
-            San::Castle(CastlingSide::KingSide) => f.write_str("O-O"),
-            San::Castle(CastlingSide::QueenSide) => f.write_str("O-O-O"),
-            San::Null => f.write_str("--"),
+            San::Castle(CastlingSide::KingSide) => w.write_str("O-O"),
+            San::Castle(CastlingSide::QueenSide) => w.write_str("O-O-O"),
+            San::Null => w.write_str("--"),
         }
     }
 }

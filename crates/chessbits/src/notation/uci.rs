@@ -18,6 +18,7 @@ use crate::types::{Role, Square};
 /// assert!(matches!(parse_uci(&pos, "e2"), Err(UciError::Syntax(_))));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum UciError {
     /// Not of the form `<from><to>[promotion]` or `0000`.
     Syntax(String),

@@ -223,6 +223,7 @@ impl Visitor for GameBuilder {
 /// assert!(games.next().is_none());
 /// ```
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum PgnError {
     /// Reading failed.
     Io(std::io::Error),
@@ -239,7 +240,14 @@ impl core::fmt::Display for PgnError {
     }
 }
 
-impl std::error::Error for PgnError {}
+impl std::error::Error for PgnError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            PgnError::Io(e) => Some(e),
+            PgnError::Game(e) => Some(e),
+        }
+    }
+}
 
 /// The games of a reader, as an iterator (see [`PgnReader::into_games`]).
 ///

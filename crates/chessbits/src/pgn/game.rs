@@ -247,6 +247,7 @@ pub struct GameError {
 /// assert_eq!(kind.to_string(), "unsupported variant 'Crazyhouse'");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum GameErrorKind {
     /// A move token that is malformed, illegal or ambiguous.
     Move {
@@ -300,7 +301,16 @@ impl fmt::Display for GameError {
     }
 }
 
-impl std::error::Error for GameError {}
+impl std::error::Error for GameError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.kind {
+            GameErrorKind::Move { error, .. } => Some(error),
+            GameErrorKind::Fen { error, .. } => Some(error),
+            GameErrorKind::Syntax(error) => Some(error),
+            _ => None,
+        }
+    }
+}
 
 /// What the `[Variant]` tag says the game is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]

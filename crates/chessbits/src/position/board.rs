@@ -256,6 +256,30 @@ impl Default for Board {
     }
 }
 
+/// The board as a diagram: eight ranks, the eighth first, each led by its number, pieces as FEN
+/// letters (upper case for White) and `.` for an empty square, files lettered below.
+///
+/// ```
+/// use chessbits::position::Board;
+/// let diagram = Board::standard().to_string();
+/// assert_eq!(diagram.lines().next(), Some("8 r n b q k b n r"));
+/// assert_eq!(diagram.lines().nth(4), Some("4 . . . . . . . ."));
+/// assert_eq!(diagram.lines().last(), Some("  a b c d e f g h"));
+/// ```
+impl core::fmt::Display for Board {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        for rank in Rank::ALL.into_iter().rev() {
+            write!(f, "{}", rank.char())?;
+            for file in File::ALL {
+                let c = self.piece_at(Square::from_coords(file, rank)).map_or('.', Piece::char);
+                write!(f, " {c}")?;
+            }
+            writeln!(f)?;
+        }
+        write!(f, "  a b c d e f g h")
+    }
+}
+
 impl core::fmt::Debug for Board {
     /// The board as eight FEN-lettered rows, eighth rank first.
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {

@@ -12,6 +12,7 @@ use crate::types::{Bitboard, CastlingSide, Color, Piece, Rank, Role, Square};
 /// assert_eq!(PositionError::PawnsOnBackrank.to_string(), "pawns on the first or eighth rank");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PositionError {
     /// A side has no king.
     MissingKing(Color),

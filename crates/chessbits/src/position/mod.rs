@@ -246,9 +246,3 @@ impl Default for Position {
         Position::startpos()
     }
 }
-
-impl core::fmt::Debug for Position {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "Position({})", self.fen())
-    }
-}

@@ -72,6 +72,6 @@ impl Not for Color {
 
 impl core::fmt::Display for Color {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(self.fold("white", "black"))
+        f.pad(self.fold("white", "black"))
     }
 }

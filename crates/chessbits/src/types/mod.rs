@@ -5,6 +5,7 @@
 mod bitboard;
 mod castling;
 mod color;
+mod padded;
 mod piece;
 mod role;
 mod square;
@@ -15,3 +16,5 @@ pub use color::Color;
 pub use piece::Piece;
 pub use role::Role;
 pub use square::{File, ParseSquareError, Rank, Square};
+
+pub(crate) use padded::display_padded;

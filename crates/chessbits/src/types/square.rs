@@ -239,19 +239,22 @@ impl Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.file().char(), self.rank().char())
+        super::display_padded(f, |w| {
+            w.write_char(self.file().char())?;
+            w.write_char(self.rank().char())
+        })
     }
 }
 
 impl fmt::Display for File {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.char())
+        super::display_padded(f, |w| w.write_char(self.char()))
     }
 }
 
 impl fmt::Display for Rank {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.char())
+        super::display_padded(f, |w| w.write_char(self.char()))
     }
 }
 

@@ -15,6 +15,7 @@ use crate::types::Square;
 /// assert!(matches!(EnumeratedMove::decode(60_000), Err(MoveCodeError::CodeOutOfRange { .. })));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum MoveCodeError {
     /// A code outside the range the scheme uses (or with reserved bits set).
     CodeOutOfRange { code: u32, limit: u32 },

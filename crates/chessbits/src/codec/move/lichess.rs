@@ -47,6 +47,7 @@ use crate::types::{Role, Square};
 /// assert_eq!(decode_game(&Position::startpos(), &[0xFF; 8], 1), Err(LichessError::BadRank { ply: 0 }));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum LichessError {
     /// Encoding: the move at `ply` is not legal in its position.
     IllegalMove {

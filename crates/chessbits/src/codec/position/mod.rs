@@ -88,6 +88,7 @@ pub use stream::Stream;
 /// assert_eq!(PositionCodeError::Truncated.to_string(), "the code ends too early");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PositionCodeError {
     /// The setup is outside what this code can represent; the text says what.
     Unsupported(&'static str),

@@ -24,10 +24,14 @@ fn strict_round_trips_canonical_forms() {
 fn strict_rejects_sloppy_forms() {
     for text in [
         "", "e", "e9", "i4", "Nf", "0-0", "e8Q", "e8(Q)", "e2e4", "ed5", "exe5", "axc3", "e7=Q", "e8", "Pe4", "Nf3!",
-        "Nf3+", "Ng1-f3", "Nf3 ", " Nf3", "Kf3=Q", "e8=K", "Nxx3", "O-O-O-O",
+        "Ng1-f3", "Nf3 ", " Nf3", "Kf3=Q", "e8=K", "Nxx3", "O-O-O-O", "Nf3+#", "+",
     ] {
         assert_eq!(text.parse::<San>(), Err(SanError::Malformed), "{text:?}");
+        assert_eq!(San::parse_strict(text.as_bytes()), Err(SanError::Malformed), "{text:?}");
     }
+    // A check or mate mark: `FromStr` drops it, `parse_strict` refuses it.
+    assert_eq!("Nf3+".parse::<San>(), "Nf3".parse::<San>());
+    assert_eq!(San::parse_strict(b"Nf3+"), Err(SanError::Malformed));
     assert_eq!("Nf3++".parse::<SanPlus>(), Err(SanError::Malformed));
 }
 
@@ -230,4 +234,26 @@ fn chess960_castling_san() {
     let fen = "6kr/8/8/8/8/8/8/6KR w Hh - 0 1";
     assert_eq!(san(fen, "g1h1"), "O-O");
     assert_eq!(resolve(fen, "O-O").as_deref(), Ok("g1h1"));
+}
+
+#[test]
+fn display_honours_width_fill_and_alignment() {
+    use crate::moves::Move;
+    use crate::notation::lan::Lan;
+    use crate::types::{Color, Square};
+    let pos = Position::startpos();
+    let m = parse_uci(&pos, "g1f3").unwrap();
+    let san: SanPlus = "Qxf7#".parse().unwrap();
+    let lan: Lan = "Ng1-f3".parse().unwrap();
+    assert_eq!(format!("[{:>6}]", "Nf3".parse::<San>().unwrap()), "[   Nf3]");
+    assert_eq!(format!("[{san:-<8}]"), "[Qxf7#---]");
+    assert_eq!(format!("[{san:^9}]"), "[  Qxf7#  ]");
+    assert_eq!(format!("[{lan:>8}]"), "[  Ng1-f3]");
+    assert_eq!(format!("[{m:>6}]"), "[  g1f3]");
+    assert_eq!(format!("[{:>6}]", Move::NULL), "[  0000]");
+    assert_eq!(format!("[{:<4}]", Square::E4), "[e4  ]");
+    assert_eq!(format!("[{:>7}]", Color::Black), "[  black]");
+    // Without a width: unchanged, and a precision cuts as for strings.
+    assert_eq!(format!("{san}"), "Qxf7#");
+    assert_eq!(format!("{san:.4}"), "Qxf7");
 }

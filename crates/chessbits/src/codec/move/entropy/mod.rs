@@ -128,6 +128,7 @@ use range_coder::{RangeDecoder, RangeEncoder, RangeError};
 /// assert_eq!(EntropyError::NonCanonical.to_string(), "entropy-coded game does not end where its moves end");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum EntropyError {
     /// Encoding: the move at `ply` (0-based) is not legal in its position.
     IllegalMove {

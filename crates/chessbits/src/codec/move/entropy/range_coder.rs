@@ -49,6 +49,7 @@ const TOP: u32 = 1 << 24;
 /// assert_eq!(dec.consume(t, 1), Err(RangeError::Truncated));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RangeError {
     /// The code value points past the last symbol: the bytes were not written by this coder.
     Corrupt,
