@@ -424,9 +424,14 @@ pub fn convert(
 mod tests {
     use super::*;
 
-    fn shared(relative: &str) -> PathBuf {
-        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data")).join(relative)
+    /// A file of the bundled test data, `testdata/` at the repository root (see its README).
+    fn testdata(relative: &str) -> PathBuf {
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata")).join(relative)
     }
+
+    /// Games in the bundled prefixes (`grep -c '^\[Event '`).
+    const TWIC0920_GAMES: u64 = 100;
+    const LICHESS_GAMES: u64 = 120;
 
     /// A temporary file with the concatenation of `parts`.
     fn temp_file(name: &str, parts: &[PathBuf]) -> PathBuf {
@@ -442,7 +447,7 @@ mod tests {
 
     #[test]
     fn short_inputs_get_no_progress_bar() {
-        let path = shared("pgn/notnil_Carlsen.pgn");
+        let path = testdata("pgn/notnil_Carlsen.pgn");
         assert!(std::fs::metadata(&path).unwrap().len() < PROGRESS_MIN_BYTES);
         assert!(progress(&[path]).is_hidden());
     }
@@ -450,7 +455,7 @@ mod tests {
     #[test]
     fn compressed_files_check_like_the_plain_file() {
         use std::io::Write;
-        let plain = shared("pgn/shakmaty_lichess_db_1000k.pgn");
+        let plain = testdata("pgn/shakmaty_lichess_db_1000k.pgn");
         let text = std::fs::read(&plain).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let zst = dir.path().join("games.pgn.zst");
@@ -461,7 +466,7 @@ mod tests {
         std::fs::write(&gz, encoder.finish().unwrap()).unwrap();
         for threads in [1, 2] {
             let expected = check_report(std::slice::from_ref(&plain), threads).unwrap();
-            assert!(expected.games > 400 && expected.errors.is_empty());
+            assert!(expected.games == LICHESS_GAMES && expected.errors.is_empty());
             for path in [&zst, &gz] {
                 let report = check_report(std::slice::from_ref(path), threads).unwrap();
                 assert_eq!(
@@ -476,12 +481,18 @@ mod tests {
 
     #[test]
     fn directories_are_read_and_an_unreadable_file_does_not_stop_the_others() {
-        let missing = shared("pgn/no-such-file.pgn");
-        let files = expand_inputs(&[missing.clone(), shared("pgn")]).unwrap();
+        let missing = testdata("pgn/no-such-file.pgn");
+        let files = expand_inputs(&[missing.clone(), testdata("pgn")]).unwrap();
         assert!(files.len() > 5, "{files:?}");
         let report = check_report(&files, 2).unwrap();
-        let direct = check_report(&[shared("pgn/notnil_Carlsen.pgn")], 1).unwrap();
-        assert!(report.games > direct.games + 2245, "{}", report.games);
+        // Every file of the directory was read: the games add up to those of each file alone.
+        let each: u64 = files[1..]
+            .iter()
+            .map(|file| check_report(std::slice::from_ref(file), 1).unwrap().games)
+            .sum();
+        assert_eq!(files[0], missing);
+        assert!(files.contains(&testdata("pgn/notnil_Carlsen.pgn")));
+        assert_eq!(report.games, each);
         assert!(
             report.errors[0].starts_with(&format!("{}: ", missing.display())),
             "{:?}",
@@ -491,21 +502,21 @@ mod tests {
 
     #[test]
     fn thread_count_changes_nothing_but_speed() {
-        let mut parts = vec![shared("pgn/notnil_twic0920.pgn")];
+        let mut parts = vec![testdata("pgn/notnil_twic0920.pgn")];
         for name in ["test-r.txt", "nested-comment.pgn", "vvars.txt"] {
-            parts.push(shared(&format!("pgn-edgecases/pgn-extract-test-infield/{name}")));
+            parts.push(testdata(&format!("pgn-edgecases/pgn-extract-test-infield/{name}")));
         }
-        parts.push(shared("pgn/python-chess-tests/antichess-programfox.pgn"));
-        parts.push(shared("pgn/shakmaty_lichess_db_1000k.pgn"));
-        parts.push(shared("pgn/python-chess-tests/saturs-jannlee-zh-lichess.pgn"));
+        parts.push(testdata("pgn/python-chess-tests/antichess-programfox.pgn"));
+        parts.push(testdata("pgn/shakmaty_lichess_db_1000k.pgn"));
+        parts.push(testdata("pgn/python-chess-tests/saturs-jannlee-zh-lichess.pgn"));
         let path = temp_file("mixed.pgn", &parts);
         let single = check_report(std::slice::from_ref(&path), 1).unwrap();
         let parallel = check_report(std::slice::from_ref(&path), 3).unwrap();
         std::fs::remove_file(&path).unwrap();
         assert_eq!(single, parallel);
-        assert_eq!(single.games, 2245 + 1 + 1 + 3 + 2 + 438 + 1);
+        assert_eq!(single.games, TWIC0920_GAMES + 1 + 1 + 3 + 2 + LICHESS_GAMES + 1);
         assert_eq!(single.errors.len(), 6);
-        // The first error is right after the first file (its 2245 games, then two blank lines).
+        // The first error is right after the first file (its games, then two blank lines).
         let first_file_lines = std::fs::read(&parts[0])
             .unwrap()
             .iter()
@@ -519,7 +530,7 @@ mod tests {
 
     #[test]
     fn convert_keeps_every_move_in_every_notation() {
-        let input = shared("pgn/python-chess-tests/cutechess-fischerrandom.pgn");
+        let input = testdata("pgn/python-chess-tests/cutechess-fischerrandom.pgn");
         let original = check_report(std::slice::from_ref(&input), 1).unwrap();
         for notation in [MoveNotation::San, MoveNotation::Uci, MoveNotation::Lan] {
             let (mut out, mut errors) = (Vec::new(), Vec::new());
@@ -542,7 +553,7 @@ mod tests {
             assert!(converted.errors.is_empty(), "{notation:?}: {:?}", converted.errors);
         }
         let (mut out, mut errors) = (Vec::new(), Vec::new());
-        let bad = shared("pgn-edgecases/pgn-extract-test-infield/vvars.txt");
+        let bad = testdata("pgn-edgecases/pgn-extract-test-infield/vvars.txt");
         let options = WriteOptions {
             notation: MoveNotation::Uci,
             ..WriteOptions::default()

@@ -5,6 +5,8 @@
 //! whether or not the binary wires them); the tests through the binary run once `main.rs` has
 //! the `pack` and `unpack` subcommands.
 
+mod common;
+
 #[path = "../src/archive_cmd.rs"]
 #[allow(dead_code)]
 mod archive_cmd;
@@ -42,8 +44,9 @@ fn run(args: &[&str]) -> Result<ExitCode, String> {
     }
 }
 
-fn shared(name: &str) -> String {
-    format!("{}/../../../shared/data/pgn/{name}", env!("CARGO_MANIFEST_DIR"))
+/// A game file of the bundled test data.
+fn bundled(name: &str) -> PathBuf {
+    common::testdata_path().join("pgn").join(name)
 }
 
 /// The normal form: every game the reader accepts as the PGN writer writes it; every other
@@ -84,7 +87,7 @@ fn pack_unpack_gives_the_normal_form() {
     let dir = temp_dir();
     let bad = dir.path().join("bad.pgn");
     std::fs::write(&bad, BAD_PGN).unwrap();
-    let lichess = PathBuf::from(shared("shakmaty_lichess_db_1000k.pgn"));
+    let lichess = bundled("shakmaty_lichess_db_1000k.pgn");
     let archive = dir.path().join("out.cbits");
     let unpacked = dir.path().join("out.pgn");
     for codec in ["entropy", "index", "index-byte"] {
@@ -131,11 +134,12 @@ fn bad_arguments_and_damaged_archives_leave_the_output_alone() {
         .unwrap_err()
         .contains("missing.pgn"));
 
-    // An archive of several blocks with block 1 damaged.
+    // An archive of several blocks with block 1 damaged: the bundled file's 100 games
+    // (`grep -c '^\[Event '`) in four blocks.
     let archive = dir.path().join("a.cbits");
-    let carlsen = PathBuf::from(shared("notnil_Carlsen.pgn"));
+    let carlsen = bundled("notnil_Carlsen.pgn");
     assert_eq!(
-        run(&["pack", s(&carlsen), "-o", s(&archive), "--block-games", "500"]),
+        run(&["pack", s(&carlsen), "-o", s(&archive), "--block-games", "25"]),
         Ok(ExitCode::SUCCESS)
     );
     let mut bytes = std::fs::read(&archive).unwrap();
@@ -159,7 +163,7 @@ fn bad_arguments_and_damaged_archives_leave_the_output_alone() {
         Ok(ExitCode::from(1))
     );
     let text = std::fs::read(&output).unwrap();
-    let expected: Vec<u8> = all[..500].iter().chain(&all[1000..]).flat_map(Game::to_pgn).collect();
+    let expected: Vec<u8> = all[..25].iter().chain(&all[50..]).flat_map(Game::to_pgn).collect();
     assert!(text == expected);
 }
 

@@ -1,15 +1,18 @@
 //! `chessbits pgn check` through the binary: the report is the same for every thread count (on
-//! every shared PGN file and on files built here from the traps that used to make the parallel
+//! every PGN file of the bundled data, of `../shared/data` in an ignored `shared_data_` test, and
+//! on files built here from the traps that used to make the parallel
 //! path cut games differently), a truncated compressed file keeps the games before the damage,
 //! and very long lines and old Mac line breaks read like ordinary files.
 //!
 //! The trap files are several MB, so the parallel path (batches of 256 KiB) really splits them.
 
+mod common;
+
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data");
+use common::{shared_path, testdata_path};
 
 /// What `pgn check --json` printed, the fields that depend on time or threads left out.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -157,10 +160,11 @@ fn pgn_files(dir: &Path, out: &mut Vec<PathBuf>) {
     out.sort();
 }
 
-fn shared_pgn_files() -> Vec<PathBuf> {
+/// The PGN files below `pgn/` and `pgn-edgecases/` of the data directory `root`.
+fn data_pgn_files(root: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
-    pgn_files(&Path::new(SHARED).join("pgn"), &mut files);
-    pgn_files(&Path::new(SHARED).join("pgn-edgecases"), &mut files);
+    pgn_files(&root.join("pgn"), &mut files);
+    pgn_files(&root.join("pgn-edgecases"), &mut files);
     assert!(files.len() > 20, "{files:?}");
     files
 }
@@ -180,10 +184,10 @@ fn at(path: &Path, line: u32, reason: &str) -> String {
     format!("{}:{line}: {reason}", path.display())
 }
 
-#[test]
-fn every_shared_file_checks_the_same_with_any_thread_count() {
+/// Returns the number of games.
+fn every_file_checks_the_same(root: &Path) -> u64 {
     let dir = tempfile::tempdir().unwrap();
-    let files = shared_pgn_files();
+    let files = data_pgn_files(root);
     let mut all = Vec::new();
     let (mut games, mut plies, mut errors) = (0, 0, 0);
     for file in &files {
@@ -196,7 +200,6 @@ fn every_shared_file_checks_the_same_with_any_thread_count() {
         all.extend_from_slice(&bytes);
         all.extend_from_slice(b"\n\n");
     }
-    assert!(games > 5_500, "{games}");
     // All of them in one file: one long input crossing many batches and every kind of file edge.
     let path = write(dir.path(), "all.pgn", &all);
     let report = same_for_all_threads(&path);
@@ -209,6 +212,21 @@ fn every_shared_file_checks_the_same_with_any_thread_count() {
     assert!(errors > 0 && report.errors > 0);
     assert_eq!(report.code, 1);
     assert_eq!(report.bytes, all.len() as u64);
+    games
+}
+
+#[test]
+fn every_file_checks_the_same_with_any_thread_count() {
+    let games = every_file_checks_the_same(&testdata_path());
+    // The four bundled game files alone hold 420 games (`grep -c '^\[Event '`).
+    assert!(games > 420, "{games}");
+}
+
+#[test]
+#[ignore = "needs ../shared/data (see testdata/README.md); run: cargo test --workspace -- --ignored shared_data_"]
+fn shared_data_every_file_checks_the_same_with_any_thread_count() {
+    let games = every_file_checks_the_same(&shared_path());
+    assert!(games > 5_500, "{games}");
 }
 
 /// A good game of 9 lines (5 tags, blank, 2 lines of moves, blank) and 6 main-line plies.
@@ -428,19 +446,20 @@ fn a_game_with_a_one_megabyte_comment() {
     );
 }
 
-/// The shared files without errors, about 5 MB.
+/// The bundled game files (no errors), repeated to over 4 MB as the full files are: a cut in
+/// the middle falls many batches into the input.
 fn clean_games() -> Vec<u8> {
-    let mut text = Vec::new();
+    let mut once = Vec::new();
     for name in [
         "notnil_twic0920.pgn",
         "notnil_Carlsen.pgn",
         "shakmaty_lichess_db_1000k.pgn",
         "shakmaty_twic1599_1000k.pgn",
     ] {
-        text.extend(std::fs::read(Path::new(SHARED).join("pgn").join(name)).unwrap());
-        text.extend_from_slice(b"\n\n");
+        once.extend(std::fs::read(testdata_path().join("pgn").join(name)).unwrap());
+        once.extend_from_slice(b"\n\n");
     }
-    text
+    once.repeat(4_000_000 / once.len() + 1)
 }
 
 /// What a decoder gives of a damaged stream before it fails (it must fail).
@@ -535,7 +554,12 @@ fn every_whole_game_before_a_read_error_is_checked() {
 #[test]
 fn a_truncated_zstd_file_keeps_the_games_before_the_cut() {
     let text = clean_games();
-    let mut compressed = zstd::encode_all(&text[..], 3).unwrap();
+    // A window of 128 KiB, less than one copy of the bundled files: the copies cannot refer to
+    // each other, so each costs as much as the first and the cut falls in the middle of the text.
+    let mut encoder = zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap();
+    encoder.window_log(17).unwrap();
+    encoder.write_all(&text).unwrap();
+    let mut compressed = encoder.finish().unwrap();
     compressed.truncate(compressed.len() / 2);
     let prefix = readable_prefix(zstd::stream::read::Decoder::new(&compressed[..]).unwrap());
     truncated_file_keeps_the_games_before_the_damage("x.pgn.zst", compressed, prefix);
@@ -544,11 +568,13 @@ fn a_truncated_zstd_file_keeps_the_games_before_the_cut() {
 #[test]
 fn one_line_and_old_mac_files_read_like_the_normal_ones() {
     let dir = tempfile::tempdir().unwrap();
-    let twic = std::fs::read(Path::new(SHARED).join("pgn/notnil_twic0920.pgn")).unwrap();
+    let twic = std::fs::read(testdata_path().join("pgn/notnil_twic0920.pgn")).unwrap();
     assert!(!twic.contains(&b'\r'));
     let normal = write(dir.path(), "twic.pgn", &twic);
     let expected = same_for_all_threads(&normal);
-    assert_eq!((expected.games, expected.errors), (2245, 0));
+    // The bundled prefix holds 100 games (`grep -c '^\[Event '`).
+    let games = 100;
+    assert_eq!((expected.games, expected.errors), (games, 0));
     // Old Mac line breaks.
     let cr: Vec<u8> = twic.iter().map(|&b| if b == b'\n' { b'\r' } else { b }).collect();
     let path = write(dir.path(), "twic-cr.pgn", &cr);
@@ -559,10 +585,11 @@ fn one_line_and_old_mac_files_read_like_the_normal_ones() {
     );
     // Over 4 MB of games with all their tags and moves on one line (the file has no `;`
     // comment outside a tag value, which a line break would end).
-    let repeated = twic.repeat(3);
+    let copies = 4_000_000 / twic.len() + 1;
+    let repeated = twic.repeat(copies);
     let normal = write(dir.path(), "twic2.pgn", &repeated);
     let expected = same_for_all_threads(&normal);
-    assert_eq!(expected.games, 3 * 2245);
+    assert_eq!(expected.games, copies as u64 * games);
     let one_line: Vec<u8> = repeated.iter().map(|&b| if b == b'\n' { b' ' } else { b }).collect();
     assert!(one_line.len() > 4_000_000 && !one_line.contains(&b'\n'));
     let path = write(dir.path(), "one-line.pgn", &one_line);

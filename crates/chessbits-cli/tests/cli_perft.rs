@@ -108,10 +108,8 @@ fn bad_fen_is_a_clear_error() {
 #[test]
 fn a_closed_stdout_ends_quietly() {
     use std::process::Stdio;
-    let pgn = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/pgn/notnil_Carlsen.pgn"
-    );
+    let pgn = common::testdata_path().join("pgn/notnil_Carlsen.pgn");
+    let pgn = pgn.to_str().unwrap();
     let commands: [&[&str]; 4] = [
         &["perft", "--depth", "3", "--divide"],
         &["moves", "--san"],

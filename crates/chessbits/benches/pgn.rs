@@ -16,6 +16,9 @@
 //! thread's CPU time; the best round is reported. Without `--bench` (as under
 //! `cargo test --benches`) it only runs the agreement check.
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use std::hint::black_box;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
@@ -24,13 +27,12 @@ use chessbits::pgn::{PgnReader, SanToken, Validator, Visitor};
 use cpu_time::ThreadTime;
 use shakmaty::{CastlingMode, Chess, Position as _};
 
-const DATA_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/pgn");
-
 /// Every `.pgn` file of the shared data directory (not its subdirectories), in name order,
 /// concatenated with a blank line between files.
 fn load() -> Vec<u8> {
-    let mut paths: Vec<_> = std::fs::read_dir(DATA_DIR)
-        .unwrap_or_else(|e| panic!("{DATA_DIR}: {e}"))
+    let dir = common::shared_path().join("pgn");
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .filter_map(|entry| entry.ok().map(|e| e.path()))
         .filter(|path| path.extension().is_some_and(|ext| ext == "pgn"))
         .collect();

@@ -6,6 +6,9 @@
 //! share of moves, tags, comments and structure (the rest is container overhead). `LEVEL=n` sets
 //! the zstd level, `SECTIONS=1` prints the bytes of every section.
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -16,7 +19,7 @@ use chessbits::pgn::PgnReader;
 fn main() {
     let mut files: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
     if files.is_empty() {
-        let dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/pgn"));
+        let dir = common::shared_path().join("pgn");
         for name in [
             "shakmaty_lichess_db_1000k.pgn",
             "shakmaty_twic1599_1000k.pgn",

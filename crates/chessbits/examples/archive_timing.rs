@@ -2,6 +2,9 @@
 //!
 //! `cargo run --release -p chessbits --example archive_timing [FILE]`
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use std::io::Cursor;
 use std::time::Instant;
 
@@ -10,11 +13,8 @@ use chessbits::pgn::PgnReader;
 
 fn main() {
     let path = std::env::args().nth(1).unwrap_or_else(|| {
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../../shared/data/pgn/notnil_twic0920.pgn"
-        )
-        .to_string()
+        let path = common::shared_path().join("pgn/notnil_twic0920.pgn");
+        path.to_string_lossy().into_owned()
     });
     let pgn = std::fs::read(&path).expect("readable PGN file");
     let mb = pgn.len() as f64 / 1e6;

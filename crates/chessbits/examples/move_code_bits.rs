@@ -100,11 +100,15 @@ fn main() {
     let speed_only = std::env::args().any(|a| a == "--speed");
     for (name, is_lichess) in common::PGN_FILES {
         if speed_only {
-            games.extend(common::load_pgn(name).into_iter().map(|g| g.moves));
+            games.extend(
+                common::load_pgn(&common::shared_path(), name)
+                    .into_iter()
+                    .map(|g| g.moves),
+            );
             continue;
         }
         let mut file = [Tally::default(); 2];
-        for game in common::load_pgn(name) {
+        for game in common::load_pgn(&common::shared_path(), name) {
             let held_out = game.number % 2 == 0;
             file[held_out as usize].add(measure(&game.moves, &mut encoder, &mut bytes));
             games.push(game.moves);

@@ -43,7 +43,12 @@ fn main() {
     let run = |name: &str| only.as_deref().map_or(true, |o| o == name);
     let mut games: Vec<Vec<Move>> = Vec::new();
     for (name, _) in common::PGN_FILES {
-        games.extend(common::load_pgn(name).into_iter().take(limit).map(|g| g.moves));
+        games.extend(
+            common::load_pgn(&common::shared_path(), name)
+                .into_iter()
+                .take(limit)
+                .map(|g| g.moves),
+        );
     }
     let plies: usize = games.iter().map(Vec::len).sum();
     let start = Position::startpos();

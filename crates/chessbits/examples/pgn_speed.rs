@@ -10,6 +10,9 @@
 //! `/proc/thread-self/schedstat` where available, else wall time): on a shared machine wall time
 //! mostly measures the neighbours.
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use std::time::Instant;
 
 use chessbits::pgn::{GameBuilder, PgnReader, SanToken, Validator, Visitor};
@@ -46,7 +49,7 @@ impl Visitor for TokenCounter {
 }
 
 fn main() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/pgn");
+    let dir = common::shared_path().join("pgn");
     let mut paths: Vec<_> = std::fs::read_dir(dir)
         .expect("shared data")
         .filter_map(|e| e.ok().map(|e| e.path()))

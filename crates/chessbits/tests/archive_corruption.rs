@@ -1,6 +1,8 @@
 //! Damaged archives: every flipped byte is detected, every truncation is an error, garbage is
 //! an error, never a panic; recovery reads every intact block and names the bad ones.
 
+mod common;
+
 use std::io::Cursor;
 
 use chessbits::archive::{ArchiveError, ArchiveReader, ArchiveWriter, MoveCodec, StoredGame, WriterOptions};
@@ -141,12 +143,9 @@ fn block_offsets(bytes: &[u8]) -> Vec<usize> {
         .collect()
 }
 
+/// The first 100 games of the Carlsen file (all of its bundled prefix) in blocks of 10 games.
 fn many_blocks() -> (Vec<Game>, Vec<u8>) {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/pgn/notnil_Carlsen.pgn"
-    );
-    let data = std::fs::read(path).unwrap();
+    let data = common::read_data(&common::testdata_path(), "pgn/notnil_Carlsen.pgn");
     let games: Vec<Game> = PgnReader::new(&data[..])
         .into_games()
         .take(100)

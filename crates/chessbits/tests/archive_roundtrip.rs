@@ -1,21 +1,20 @@
-//! Pack → unpack over every game of the shared PGN files: the games come back equal, and so
-//! does their PGN (the writer's normal form), with every codec; seeking to game N gives what
-//! reading in order gives.
+//! Pack → unpack over every game of the PGN files (bundled, and the full corpora in the ignored
+//! `shared_data_` test): the games come back equal, and so does their PGN (the writer's normal
+//! form), with every codec; seeking to game N gives what reading in order gives.
+
+mod common;
 
 use std::io::Cursor;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use chessbits::archive::{ArchiveReader, ArchiveWriter, MoveCodec, WriterOptions};
 use chessbits::pgn::{Game, PgnReader};
+use common::{shared_path, testdata_path};
 
-fn data_dir() -> PathBuf {
-    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/pgn"))
-}
-
-/// The PGN files: the four large collections and the small test files beside them.
-fn pgn_files() -> Vec<PathBuf> {
+/// The PGN files of `root`: the four game collections and the small test files beside them.
+fn pgn_files(root: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
-    for dir in [data_dir(), data_dir().join("python-chess-tests")] {
+    for dir in [root.join("pgn"), root.join("pgn/python-chess-tests")] {
         let mut entries: Vec<PathBuf> = std::fs::read_dir(&dir)
             .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
             .map(|entry| entry.unwrap().path())
@@ -44,10 +43,10 @@ fn pack(games: &[Game], options: WriterOptions) -> Vec<u8> {
     bytes
 }
 
-#[test]
-fn every_shared_game_round_trips_with_every_codec() {
-    let files = pgn_files();
-    assert!(files.len() >= 5, "shared PGN files missing: {files:?}");
+/// Returns the number of games.
+fn every_game_round_trips(root: &Path) -> usize {
+    let files = pgn_files(root);
+    assert!(files.len() >= 5, "PGN files missing: {files:?}");
     let mut total_games = 0;
     for path in &files {
         let games = read_games(path);
@@ -76,12 +75,26 @@ fn every_shared_game_round_trips_with_every_codec() {
             assert_eq!(count, games.len(), "{}", path.display());
         }
     }
+    total_games
+}
+
+#[test]
+fn every_game_round_trips_with_every_codec() {
+    let total_games = every_game_round_trips(&testdata_path());
+    // The four bundled game files alone hold 420 games (`grep -c '^\[Event '`).
+    assert!(total_games > 420, "only {total_games} games read");
+}
+
+#[test]
+#[ignore = "needs ../shared/data (see testdata/README.md); run: cargo test --workspace -- --ignored shared_data_"]
+fn shared_data_every_game_round_trips_with_every_codec() {
+    let total_games = every_game_round_trips(&shared_path());
     assert!(total_games > 5000, "only {total_games} games read");
 }
 
 #[test]
 fn seeking_to_game_n_equals_sequential_reading() {
-    let games = read_games(&data_dir().join("shakmaty_lichess_db_1000k.pgn"));
+    let games = read_games(&testdata_path().join("pgn/shakmaty_lichess_db_1000k.pgn"));
     let options = WriterOptions {
         max_games_per_block: 37,
         threads: 2,
@@ -90,7 +103,8 @@ fn seeking_to_game_n_equals_sequential_reading() {
     let mut reader = ArchiveReader::open(Cursor::new(pack(&games, options))).unwrap();
     let sequential: Vec<Game> = reader.games().map(|g| g.unwrap().into_game().unwrap()).collect();
     assert_eq!(sequential, games);
-    assert!(reader.block_infos().len() > 10);
+    assert_eq!(reader.block_infos().len(), games.len().div_ceil(37));
+    assert!(games.len() > 3 * 37, "several blocks: {}", games.len());
     for n in (0..games.len())
         .rev()
         .step_by(7)
@@ -103,9 +117,10 @@ fn seeking_to_game_n_equals_sequential_reading() {
 
 #[test]
 fn parallel_and_sequential_writers_write_the_same_bytes() {
-    let games = read_games(&data_dir().join("shakmaty_twic1599_1000k.pgn"));
+    let games = read_games(&testdata_path().join("pgn/shakmaty_twic1599_1000k.pgn"));
+    // About a dozen blocks, so that four threads share them out.
     let base = WriterOptions {
-        max_games_per_block: 100,
+        max_games_per_block: games.len().div_ceil(12) as u32,
         ..WriterOptions::default()
     };
     let one = pack(&games, WriterOptions { threads: 1, ..base });

@@ -1,8 +1,11 @@
-//! Every game of every shared PGN file survives entropy coding and lichess coding unchanged, and
+//! Every game of every PGN game file (bundled; the full corpora in the ignored `shared_data_` test)
+//! survives entropy coding and lichess coding unchanged, and
 //! the entropy coder stays within its size targets on the held-out games (even-numbered games of
 //! each file; the model was tuned on the odd-numbered ones, see `tests/entropy_tune.rs`).
 
 mod common;
+
+use std::path::Path;
 
 use chessbits::codec::bits::BitWriter;
 use chessbits::codec::r#move::{entropy, lichess};
@@ -25,8 +28,8 @@ impl Sizes {
     }
 }
 
-#[test]
-fn all_shared_games_round_trip_and_compress() {
+/// Returns the number of games.
+fn all_games_round_trip_and_compress(root: &Path) -> usize {
     let start = Position::startpos();
     let mut encoder = entropy::GameEncoder::new();
     let mut decoder = entropy::GameDecoder::new();
@@ -36,7 +39,7 @@ fn all_shared_games_round_trip_and_compress() {
     let mut held_out = [Sizes::default(), Sizes::default()];
     let mut games = 0;
     for (name, is_lichess) in common::PGN_FILES {
-        for game in common::load_pgn(name) {
+        for game in common::load_pgn(root, name) {
             bytes.clear();
             encoder.encode_into(&start, &game.moves, &mut bytes).unwrap();
             decoded.clear();
@@ -65,7 +68,6 @@ fn all_shared_games_round_trip_and_compress() {
             games += 1;
         }
     }
-    assert!(games > 5_500, "{games} games");
     let [online, master] = held_out;
     println!(
         "held out: lichess games {:.3} bits/move (lichess scheme {:.3}), master games {:.3} ({:.3})",
@@ -87,13 +89,30 @@ fn all_shared_games_round_trip_and_compress() {
     assert!(online.entropy() < online.lichess() && master.entropy() < master.lichess());
     // The lichess baseline is near lichess's own figures (4.42 and 4.72 bits/move).
     assert!((4.2..4.7).contains(&online.lichess()) && (4.4..4.9).contains(&master.lichess()));
+    games
+}
+
+#[test]
+fn all_games_round_trip_and_compress_within_the_targets() {
+    // The four bundled game files hold 420 games (`grep -c '^\[Event '`).
+    assert_eq!(all_games_round_trip_and_compress(&common::testdata_path()), 420);
+}
+
+#[test]
+#[ignore = "needs ../shared/data (see testdata/README.md); run: cargo test --workspace -- --ignored shared_data_"]
+fn shared_data_all_games_round_trip_and_compress_within_the_targets() {
+    let games = all_games_round_trip_and_compress(&common::shared_path());
+    assert!(games > 5_500, "{games} games");
 }
 
 #[test]
 fn games_decode_as_separate_streams_with_one_decoder() {
     // One decoder reused across games must not leak state from one game into the next.
     let start = Position::startpos();
-    let games: Vec<_> = common::load_pgn("notnil_Carlsen.pgn").into_iter().take(40).collect();
+    let games: Vec<_> = common::load_pgn(&common::testdata_path(), "notnil_Carlsen.pgn")
+        .into_iter()
+        .take(40)
+        .collect();
     let encoded: Vec<Vec<u8>> = games
         .iter()
         .map(|g| entropy::encode_game(&start, &g.moves).unwrap())

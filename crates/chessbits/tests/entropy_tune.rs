@@ -4,7 +4,7 @@
 //! cargo test --release -p chessbits --test entropy_tune -- --ignored --nocapture
 //! ```
 //!
-//! Split: in every shared PGN file the odd-numbered games (1st, 3rd, ...) are the training half;
+//! Split: in every PGN game file of the full corpora (`../shared/data/pgn/`) the odd-numbered games (1st, 3rd, ...) are the training half;
 //! the even-numbered games are never looked at here. The model is a softmax over the legal moves,
 //! `P(m) ∝ 2^score(m)` with `score(m) = Σ θ[term.param] · term.weight / 16` (θ in bits), fitted by
 //! minibatch Adam on the mean code length plus a small L2 penalty. Floats are used only here; the
@@ -195,7 +195,7 @@ fn tune() {
         })
         .collect();
     for (name, _) in common::PGN_FILES {
-        for game in common::load_pgn(name) {
+        for game in common::load_pgn(&common::shared_path(), name) {
             if game.number % 2 == 0 {
                 continue; // held out
             }

@@ -2,10 +2,14 @@
 //! killers it is given (legal, illegal, random bits, moves of other positions), in stage order,
 //! captures by MVV-LVA and quiet moves by history; from random games and the perft suites.
 
+mod common;
+
+use std::path::Path;
+
 use chessbits::lists::{extend_move, mvv_lva, MoveList, MovePicker, Stage};
-use chessbits::movegen::suite::parse_suite;
 use chessbits::moves::Move;
 use chessbits::position::Position;
+use common::{perft_suite, shared_path, testdata_path};
 use proptest::prelude::*;
 
 struct Rng(u64);
@@ -22,10 +26,8 @@ impl Rng {
     }
 }
 
-fn suite_fens(name: &str) -> Vec<String> {
-    let path = format!("{}/../../../shared/data/perft/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    parse_suite(&text).unwrap().into_iter().map(|case| case.fen).collect()
+fn suite_fens(root: &Path, name: &str) -> Vec<String> {
+    perft_suite(root, name).into_iter().map(|case| case.fen).collect()
 }
 
 fn legal_moves(pos: &Position) -> MoveList {
@@ -189,13 +191,18 @@ fn random_games_from_the_start() {
     assert!(in_check > 500, "{in_check}");
 }
 
-#[test]
-fn perft_suite_positions_and_random_walks_from_them() {
+/// `fischer_step`: every how many Chess960 positions one is taken (the bundled file holds the
+/// first 100 of the 960).
+fn suite_positions_and_random_walks(root: &Path, fischer_step: usize) {
     let mut rng = Rng(0xdead_beef_cafe_f00d);
     let mut totals = [0; 4];
-    let mut fens = suite_fens("shakmaty_tricky.perft");
-    fens.extend(suite_fens("ethereal_standard.epd"));
-    fens.extend(suite_fens("ethereal_fischer.epd").into_iter().step_by(8));
+    let mut fens = suite_fens(root, "shakmaty_tricky.perft");
+    fens.extend(suite_fens(root, "ethereal_standard.epd"));
+    fens.extend(
+        suite_fens(root, "ethereal_fischer.epd")
+            .into_iter()
+            .step_by(fischer_step),
+    );
     for fen in &fens {
         let history = random_history(&mut rng);
         let mut pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
@@ -211,6 +218,17 @@ fn perft_suite_positions_and_random_walks_from_them() {
         }
     }
     assert!(totals.iter().all(|&n| n > 500), "{totals:?}");
+}
+
+#[test]
+fn perft_suite_positions_and_random_walks_from_them() {
+    suite_positions_and_random_walks(&testdata_path(), 1);
+}
+
+#[test]
+#[ignore = "needs ../shared/data (see testdata/README.md); run: cargo test --workspace -- --ignored shared_data_"]
+fn shared_data_perft_suite_positions_and_random_walks_from_them() {
+    suite_positions_and_random_walks(&shared_path(), 8);
 }
 
 #[test]

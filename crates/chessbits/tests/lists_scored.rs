@@ -2,8 +2,9 @@
 //! picks return every move once in non-increasing score order, scaled keys keep their order,
 //! and a full list reports instead of panicking.
 
+mod common;
+
 use chessbits::lists::{extend_move, mvv_lva, ListFull, MoveList, ScoredMoveList, MAX_MOVES};
-use chessbits::movegen::suite::parse_suite;
 use chessbits::moves::ExtendedMove;
 use chessbits::position::Position;
 use chessbits::types::Role;
@@ -14,12 +15,11 @@ fn suite_positions() -> &'static [Position] {
     POSITIONS.get_or_init(load_suite_positions)
 }
 
+/// The positions of two suites that `testdata/` holds whole (no run on `../shared/data` needed).
 fn load_suite_positions() -> Vec<Position> {
     let mut positions = Vec::new();
     for name in ["shakmaty_tricky.perft", "ethereal_standard.epd"] {
-        let path = format!("{}/../../../shared/data/perft/{name}", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-        for case in parse_suite(&text).unwrap() {
+        for case in common::perft_suite(&common::testdata_path(), name) {
             positions.push(Position::from_fen(&case.fen).unwrap());
         }
     }
@@ -116,11 +116,18 @@ fn a_full_list_reports_instead_of_panicking() {
     assert_eq!(list.pick_best().map(|xm| xm.score()), Some(MAX_MOVES as u32 - 1));
 }
 
+/// Scaled keys: picks never put a lower key before a higher one unless both scaled to the same
+/// score, and with a spread of at most 1023 the order is exact.
+#[test]
+fn scaled_keys_keep_their_order() {
+    // The positions are read first: a missing file fails here, never inside the property, where
+    // proptest would save the panic as a failing case in a regressions file.
+    assert!(!suite_positions().is_empty());
+    scaled_keys_keep_their_order_on_suite_positions();
+}
+
 proptest! {
-    /// Scaled keys: picks never put a lower key before a higher one unless both scaled to the
-    /// same score, and with a spread of at most 1023 the order is exact.
-    #[test]
-    fn scaled_keys_keep_their_order(keys in prop::collection::vec(any::<i32>(), 4096), narrow in any::<bool>()) {
+    fn scaled_keys_keep_their_order_on_suite_positions(keys in prop::collection::vec(any::<i32>(), 4096), narrow in any::<bool>()) {
         let key_of = |xm: ExtendedMove| {
             let k = keys[xm.mv().butterfly_index()];
             if narrow { k.rem_euclid(1024) - 300 } else { k }

@@ -2,21 +2,19 @@
 //! generation order, and with staged generation), deep paths of 270-move positions end in an
 //! error and never a panic, and the plies' slices stay intact under random paths.
 
+mod common;
+
+use std::path::Path;
+
 use chessbits::lists::{MoveList, SearchStack, SearchStackError};
 use chessbits::movegen::perft;
-use chessbits::movegen::suite::{parse_suite, PerftCase};
 use chessbits::moves::{ExtendedMove, Move};
 use chessbits::position::Position;
+use common::{perft_suite, shared_path, testdata_path};
 use proptest::prelude::*;
 
 /// 270 legal moves for White.
 const MOST_MOVES: &str = "kBQQQQQQ/BR5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1";
-
-fn suite(name: &str) -> Vec<PerftCase> {
-    let path = format!("{}/../../../shared/data/perft/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    parse_suite(&text).unwrap()
-}
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Order {
@@ -70,10 +68,10 @@ fn stack_perft(pos: &mut Position, stack: &mut SearchStack, depth: u32, order: O
     Ok(nodes)
 }
 
-fn check_suite(name: &str, max_nodes: u64, step: usize) -> usize {
+fn check_suite(root: &Path, name: &str, max_nodes: u64, step: usize) -> usize {
     let mut stack = SearchStack::new();
     let mut checked = 0;
-    for (i, case) in suite(name).into_iter().step_by(step).enumerate() {
+    for (i, case) in perft_suite(root, name).into_iter().step_by(step).enumerate() {
         let pos = Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.fen));
         let order = [Order::Best, Order::Generated, Order::Staged][i % 3];
         for &(depth, expected) in case.expected.iter().filter(|&&(_, n)| n <= max_nodes) {
@@ -90,11 +88,23 @@ fn check_suite(name: &str, max_nodes: u64, step: usize) -> usize {
     checked
 }
 
+/// `fischer_step`: every how many Chess960 positions one is checked (the bundled file holds the
+/// first 100 of the 960).
+fn stack_perft_on_the_suites(root: &Path, fischer_step: usize) {
+    assert!(check_suite(root, "shakmaty_tricky.perft", 300_000, 1) > 40);
+    assert!(check_suite(root, "ethereal_standard.epd", 300_000, 1) > 300);
+    assert!(check_suite(root, "ethereal_fischer.epd", 100_000, fischer_step) > 150);
+}
+
 #[test]
 fn stack_perft_equals_movegen_perft_on_the_suites() {
-    assert!(check_suite("shakmaty_tricky.perft", 300_000, 1) > 40);
-    assert!(check_suite("ethereal_standard.epd", 300_000, 1) > 300);
-    assert!(check_suite("ethereal_fischer.epd", 100_000, 10) > 150);
+    stack_perft_on_the_suites(&testdata_path(), 1);
+}
+
+#[test]
+#[ignore = "needs ../shared/data (see testdata/README.md); run: cargo test --workspace -- --ignored shared_data_"]
+fn shared_data_stack_perft_equals_movegen_perft_on_the_suites() {
+    stack_perft_on_the_suites(&shared_path(), 10);
 }
 
 #[test]

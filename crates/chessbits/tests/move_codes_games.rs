@@ -1,4 +1,5 @@
-//! Move codes on real games from `../shared/data/pgn/`: every game round-trips through every
+//! Move codes on real games from `pgn/` (bundled `testdata/`, and the full `../shared/data` in the
+//! ignored `shared_data_` tests): every game round-trips through every
 //! game-level codec, every legal move of the lichess positions round-trips, and the bits per move
 //! of the index codes equal python-chess's figures exactly.
 //!
@@ -7,6 +8,7 @@
 
 mod common;
 
+use std::path::Path;
 use std::time::Instant;
 
 use chessbits::codec::r#move::enumeration::{self, EnumeratedMove};
@@ -15,7 +17,7 @@ use chessbits::codec::r#move::{direction_target, per_square};
 use chessbits::lists::MoveList;
 use chessbits::moves::Move;
 use chessbits::position::Position;
-use common::LoadedGame;
+use common::{shared_path, testdata_path, LoadedGame};
 
 /// Totals over a set of games.
 #[derive(Default, Debug)]
@@ -147,19 +149,29 @@ fn report(label: &str, t: &Tally, speeds: &[(&str, f64, f64)]) {
 /// (file, games, plies, Σ⌈log₂ legal⌉, Σ⌈log₂ pseudo-legal⌉) measured with python-chess 1.11.2:
 /// `for m in game.mainline_moves(): n = board.legal_moves.count();
 ///  p = sum(1 for _ in board.generate_pseudo_legal_moves()); ...; board.push(m)`.
-const PYTHON_CHESS: [(&str, usize, usize, u64, u64); 4] = [
+type Figures = [(&'static str, usize, usize, u64, u64); 4];
+
+/// The figures of the bundled files (`testdata/pgn/`).
+const PYTHON_CHESS_BUNDLED: Figures = [
+    ("shakmaty_lichess_db_1000k.pgn", 120, 7_567, 39_307, 41_352),
+    ("shakmaty_twic1599_1000k.pgn", 100, 9_208, 48_491, 50_720),
+    ("notnil_twic0920.pgn", 100, 8_619, 45_881, 47_759),
+    ("notnil_Carlsen.pgn", 100, 7_779, 40_959, 42_692),
+];
+
+/// The figures of the full files (`../shared/data/pgn/`).
+const PYTHON_CHESS: Figures = [
     ("shakmaty_lichess_db_1000k.pgn", 438, 28_538, 146_485, 154_878),
     ("shakmaty_twic1599_1000k.pgn", 1_110, 101_487, 530_753, 554_652),
     ("notnil_twic0920.pgn", 2_245, 182_591, 969_661, 1_007_998),
     ("notnil_Carlsen.pgn", 1_782, 159_922, 838_134, 873_891),
 ];
 
-#[test]
-fn bits_per_move_match_python_chess_and_games_round_trip() {
+fn bits_per_move_match(root: &Path, figures: Figures) {
     let mut master = Tally::default();
     let mut master_games = Vec::new();
-    for (file, games, plies, legal_bits, pseudo_bits) in PYTHON_CHESS {
-        let read = common::load_pgn(file);
+    for (file, games, plies, legal_bits, pseudo_bits) in figures {
+        let read = common::load_pgn(root, file);
         let t = tally(&read);
         assert_eq!((t.games, t.plies), (games, plies), "{file}");
         assert_eq!((t.legal_bits, t.pseudo_bits), (legal_bits, pseudo_bits), "{file}");
@@ -184,10 +196,21 @@ fn bits_per_move_match_python_chess_and_games_round_trip() {
 }
 
 #[test]
-fn every_legal_move_of_the_lichess_positions_round_trips() {
+fn bits_per_move_match_python_chess_and_games_round_trip() {
+    bits_per_move_match(&testdata_path(), PYTHON_CHESS_BUNDLED);
+}
+
+#[test]
+#[ignore = "needs ../shared/data (see testdata/README.md); run: cargo test --workspace -- --ignored shared_data_"]
+fn shared_data_bits_per_move_match_python_chess_and_games_round_trip() {
+    bits_per_move_match(&shared_path(), PYTHON_CHESS);
+}
+
+/// Returns the number of moves checked.
+fn every_legal_lichess_move_round_trips(root: &Path) -> usize {
     let mut list = MoveList::new();
     let mut checked = 0;
-    for game in common::load_pgn("shakmaty_lichess_db_1000k.pgn") {
+    for game in common::load_pgn(root, "shakmaty_lichess_db_1000k.pgn") {
         let mut pos = game.start.clone();
         for &played in &game.moves {
             pos.legal_moves(&mut list);
@@ -203,5 +226,19 @@ fn every_legal_move_of_the_lichess_positions_round_trips() {
             pos.make_move(played);
         }
     }
+    checked
+}
+
+#[test]
+fn every_legal_move_of_the_lichess_positions_round_trips() {
+    // The legal moves before each main-line move of the bundled lichess games, counted with
+    // python-chess 1.11.2 (`board.legal_moves.count()`).
+    assert_eq!(every_legal_lichess_move_round_trips(&testdata_path()), 228_181);
+}
+
+#[test]
+#[ignore = "needs ../shared/data (see testdata/README.md); run: cargo test --workspace -- --ignored shared_data_"]
+fn shared_data_every_legal_move_of_the_lichess_positions_round_trips() {
+    let checked = every_legal_lichess_move_round_trips(&shared_path());
     assert!(checked > 28_538 * 20, "{checked}");
 }

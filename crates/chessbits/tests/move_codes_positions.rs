@@ -1,12 +1,16 @@
-//! Move codes on real positions: the perft suites of `../shared/data/perft/` (standard, tricky,
-//! random and Chess960 positions) and random playouts from them.
+//! Move codes on real positions: the perft suites (standard, tricky, random and Chess960
+//! positions; bundled in `testdata/perft/`, whole in `../shared/data/perft/` for the
+//! `shared_data_` tests) and random playouts from them.
 //!
 //! For every legal move of every position, each code must decode back to the move; codes of
 //! different moves must differ. On a subset of positions every possible code is decoded: the
 //! moves that decode successfully must be exactly the legal moves, each from one code only —
 //! so the codes are complete (every legal move has one) and sound (nothing else decodes).
 
+mod common;
+
 use std::collections::{HashMap, HashSet};
+use std::path::Path;
 
 use chessbits::codec::bits::{BitReader, BitWriter};
 use chessbits::codec::r#move::enumeration::{self, EnumeratedMove, CODE_COUNT};
@@ -14,17 +18,14 @@ use chessbits::codec::r#move::index::{self, bits_for, MoveListKind};
 use chessbits::codec::r#move::per_square::{self, PerSquareCode};
 use chessbits::codec::r#move::{direction_target, MoveCodeError};
 use chessbits::lists::{MoveList, MAX_MOVES};
-use chessbits::movegen::suite::parse_suite;
 use chessbits::moves::Move;
 use chessbits::position::Position;
+use common::{shared_path, testdata_path};
 
 const MAX_LEGALS: &str = "kBQQQQQQ/BR5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1";
 
-fn suite(name: &str) -> Vec<Position> {
-    let path = format!("{}/../../../shared/data/perft/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    parse_suite(&text)
-        .unwrap()
+fn suite(root: &Path, name: &str) -> Vec<Position> {
+    common::perft_suite(root, name)
         .iter()
         .map(|case| Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.fen)))
         .collect()
@@ -172,8 +173,8 @@ fn playout(start: &Position, plies: usize, rng: &mut XorShift, check: impl Fn(&P
     }
 }
 
-#[test]
-fn suites_round_trip_every_legal_move() {
+/// Returns the number of positions.
+fn suites_round_trip(root: &Path) -> usize {
     let mut positions = 0;
     for name in [
         "shakmaty_tricky.perft",
@@ -181,20 +182,33 @@ fn suites_round_trip_every_legal_move() {
         "ethereal_fischer.epd",
         "shakmaty_random.perft",
     ] {
-        for pos in suite(name) {
+        for pos in suite(root, name) {
             check_all_codecs(&pos);
             positions += 1;
         }
     }
-    assert!(positions > 7_000, "{positions}");
+    positions
 }
 
 #[test]
-fn playouts_round_trip_every_legal_move() {
+fn suites_round_trip_every_legal_move() {
+    // The bundled files' positions: 26 + 128 + 100 + 300 (`grep -c '^id '` for the .perft files,
+    // `grep -c ';D'` for the .epd files).
+    assert_eq!(suites_round_trip(&testdata_path()), 554);
+}
+
+#[test]
+#[ignore = "needs ../shared/data (see testdata/README.md); run: cargo test --workspace -- --ignored shared_data_"]
+fn shared_data_suites_round_trip_every_legal_move() {
+    let positions = suites_round_trip(&shared_path());
+    assert!(positions > 7_000, "{positions}");
+}
+
+fn playouts_round_trip(root: &Path) {
     let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
     let starts: Vec<Position> = ["shakmaty_tricky.perft", "ethereal_standard.epd", "ethereal_fischer.epd"]
         .iter()
-        .flat_map(|name| suite(name))
+        .flat_map(|name| suite(root, name))
         .collect();
     for start in &starts {
         playout(start, 60, &mut rng, check_all_codecs);
@@ -202,14 +216,37 @@ fn playouts_round_trip_every_legal_move() {
 }
 
 #[test]
-fn every_code_decodes_to_exactly_the_legal_moves() {
+fn playouts_round_trip_every_legal_move() {
+    playouts_round_trip(&testdata_path());
+}
+
+#[test]
+#[ignore = "needs ../shared/data (see testdata/README.md); run: cargo test --workspace -- --ignored shared_data_"]
+fn shared_data_playouts_round_trip_every_legal_move() {
+    playouts_round_trip(&shared_path());
+}
+
+/// Every code decoded from a sample of the suites: every `fischer_step`-th Chess960 position and
+/// every `random_step`-th random one (the full suites are 10 and 23 times the bundled ones).
+fn every_code_decodes(root: &Path, fischer_step: usize, random_step: usize) {
     let mut rng = XorShift(0x2545_f491_4f6c_dd1d);
-    let mut starts = suite("shakmaty_tricky.perft");
-    starts.extend(suite("ethereal_fischer.epd").into_iter().step_by(64));
-    starts.extend(suite("shakmaty_random.perft").into_iter().step_by(400));
+    let mut starts = suite(root, "shakmaty_tricky.perft");
+    starts.extend(suite(root, "ethereal_fischer.epd").into_iter().step_by(fischer_step));
+    starts.extend(suite(root, "shakmaty_random.perft").into_iter().step_by(random_step));
     for start in &starts {
         playout(start, 6, &mut rng, check_every_code);
     }
+}
+
+#[test]
+fn every_code_decodes_to_exactly_the_legal_moves() {
+    every_code_decodes(&testdata_path(), 8, 20);
+}
+
+#[test]
+#[ignore = "needs ../shared/data (see testdata/README.md); run: cargo test --workspace -- --ignored shared_data_"]
+fn shared_data_every_code_decodes_to_exactly_the_legal_moves() {
+    every_code_decodes(&shared_path(), 64, 400);
 }
 
 #[test]
@@ -277,11 +314,11 @@ fn queens_decide_between_one_and_two_bytes() {
     }
 }
 
-#[test]
-fn chess960_castles_map_onto_the_two_castle_codes() {
+fn chess960_castles(root: &Path) {
     let mut castles = 0;
     let mut rng = XorShift(7);
-    for start in suite("ethereal_fischer.epd") {
+    let starts = suite(root, "ethereal_fischer.epd");
+    for start in &starts {
         let mut pos = start.clone();
         for _ in 0..12 {
             let moves = legal(&pos);
@@ -298,10 +335,22 @@ fn chess960_castles_map_onto_the_two_castle_codes() {
             pos.make_move(moves[(rng.next() % moves.len() as u64) as usize]);
         }
     }
-    assert!(castles > 100, "{castles}");
+    // More than one castle per ten starts (the full suite: 960 starts, over 100 castles).
+    assert!(castles * 10 > starts.len(), "{castles}");
     // Without the right, the castle code is an illegal move.
     let pos = Position::from_fen("4k3/8/8/8/8/8/8/R3K2R w - - 0 1").unwrap();
     let castle = EnumeratedMove::castle(chessbits::types::Color::White, chessbits::types::CastlingSide::KingSide);
     assert!(matches!(castle.to_move(&pos), Err(MoveCodeError::IllegalMove(_))));
     assert!(castle.encode() < CODE_COUNT);
+}
+
+#[test]
+fn chess960_castles_map_onto_the_two_castle_codes() {
+    chess960_castles(&testdata_path());
+}
+
+#[test]
+#[ignore = "needs ../shared/data (see testdata/README.md); run: cargo test --workspace -- --ignored shared_data_"]
+fn shared_data_chess960_castles_map_onto_the_two_castle_codes() {
+    chess960_castles(&shared_path());
 }

@@ -1,6 +1,6 @@
 //! The library's move generator against an independent oracle (`tests/oracle/`: a 0x88 board
 //! with piece lists that shares no attack or move-generation code with the library, see its
-//! module docs). Both must give the same perft counts on the shared suites, the same legal move
+//! module docs). Both must give the same perft counts on the perft suites, the same legal move
 //! sets (as UCI strings) at every node of random games, the asserted counts on hand-picked tricky
 //! positions, and the oracle alone must match the suites' expected counts, so that one bug in both
 //! cannot pass unseen. A mismatch names the FEN and the moves only one side has.
@@ -8,10 +8,13 @@
 mod common;
 mod oracle;
 
+use std::path::Path;
+
 use chessbits::lists::MoveList;
 use chessbits::movegen::perft;
-use chessbits::movegen::suite::{parse_suite, PerftCase};
+use chessbits::movegen::suite::PerftCase;
 use chessbits::position::Position;
+use common::{perft_suite as suite, shared_path, testdata_path};
 use oracle::Board;
 use rayon::prelude::*;
 
@@ -21,14 +24,6 @@ const SUITES: [&str; 4] = [
     "shakmaty_tricky.perft",
     "shakmaty_random.perft",
 ];
-
-fn suite(name: &str) -> Vec<PerftCase> {
-    let path = format!("{}/../../../shared/data/perft/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let cases = parse_suite(&text).unwrap_or_else(|e| panic!("{path}: {e}"));
-    assert!(!cases.is_empty(), "{path}: no positions");
-    cases
-}
 
 /// Both sides of one position, each read by its own FEN parser.
 fn load(fen: &str) -> (Board, Position) {
@@ -104,8 +99,8 @@ fn locate(board: &Board, pos: &Position, depth: u32) -> String {
 
 /// Oracle and library perft at the deepest listed depth with at most `max_nodes` leaves (the
 /// shallowest if none is that small), both checked against the file; returns (positions, leaves).
-fn perft_against_library(name: &str, max_nodes: u64) -> (usize, u64) {
-    let cases = suite(name);
+fn perft_against_library(root: &Path, name: &str, max_nodes: u64) -> (usize, u64) {
+    let cases = suite(root, name);
     let mut checks: Vec<(&PerftCase, u32, u64)> = cases
         .iter()
         .map(|case| {
@@ -150,24 +145,27 @@ fn perft_against_library(name: &str, max_nodes: u64) -> (usize, u64) {
     (checks.len(), leaves)
 }
 
-#[test]
-fn perft_ethereal_standard() {
-    perft_against_library("ethereal_standard.epd", 2_000_000);
+/// Every suite of `root` with its leaf limit per position.
+fn perft_all_against_library(root: &Path) {
+    for (name, max_nodes) in [
+        ("ethereal_standard.epd", 2_000_000),
+        ("ethereal_fischer.epd", 300_000),
+        ("shakmaty_tricky.perft", 2_000_000),
+        ("shakmaty_random.perft", 30_000),
+    ] {
+        perft_against_library(root, name, max_nodes);
+    }
 }
 
 #[test]
-fn perft_ethereal_fischer() {
-    perft_against_library("ethereal_fischer.epd", 300_000);
+fn perft_suites_against_library() {
+    perft_all_against_library(&testdata_path());
 }
 
 #[test]
-fn perft_shakmaty_tricky() {
-    perft_against_library("shakmaty_tricky.perft", 2_000_000);
-}
-
-#[test]
-fn perft_shakmaty_random() {
-    perft_against_library("shakmaty_random.perft", 30_000);
+#[ignore = "needs ../shared/data (see testdata/README.md); run: cargo test --workspace -- --ignored shared_data_"]
+fn shared_data_perft_suites_against_library() {
+    perft_all_against_library(&shared_path());
 }
 
 /// Compares the move sets at every node of a random game (the library's random-game helper) from
@@ -186,14 +184,13 @@ fn playout(fen: &str, seed: u64, plies: usize) -> Result<usize, String> {
     Ok(moves.len() + 1)
 }
 
-#[test]
-fn move_sets_in_random_games() {
+fn move_sets_in_random_games(root: &Path) {
     let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     let mut games: Vec<(String, u64, usize)> = (0..100).map(|seed| (start.to_string(), seed, 300)).collect();
     for name in SUITES {
         // Every position of the small suites, every other one of the large random one.
         let step = if name == "shakmaty_random.perft" { 2 } else { 1 };
-        for (i, case) in suite(name).into_iter().enumerate().step_by(step) {
+        for (i, case) in suite(root, name).into_iter().enumerate().step_by(step) {
             games.push((case.fen, 1000 + i as u64, 40));
         }
     }
@@ -206,6 +203,17 @@ fn move_sets_in_random_games() {
     let nodes: usize = results.iter().flatten().sum();
     println!("{} games, {nodes} positions compared", games.len());
     assert!(nodes > 5_000, "only {nodes} positions compared");
+}
+
+#[test]
+fn move_sets_in_random_games_from_the_suites() {
+    move_sets_in_random_games(&testdata_path());
+}
+
+#[test]
+#[ignore = "needs ../shared/data (see testdata/README.md); run: cargo test --workspace -- --ignored shared_data_"]
+fn shared_data_move_sets_in_random_games_from_the_suites() {
+    move_sets_in_random_games(&shared_path());
 }
 
 /// Hand-picked positions: (FEN, legal move count, moves that must be there, moves that must not).
@@ -261,8 +269,8 @@ fn tricky_positions() {
 }
 
 /// The oracle alone against the files at every listed depth up to `max_nodes` leaves.
-fn oracle_against_files(name: &str, max_nodes: u64) -> usize {
-    let cases = suite(name);
+fn oracle_against_files(root: &Path, name: &str, max_nodes: u64) -> usize {
+    let cases = suite(root, name);
     let checks: Vec<(&PerftCase, u32, u64)> = cases
         .iter()
         .flat_map(|case| case.expected.iter().map(move |&(d, n)| (case, d, n)))
@@ -293,9 +301,19 @@ fn oracle_against_files(name: &str, max_nodes: u64) -> usize {
     checks.len()
 }
 
+fn oracle_matches_counts_of(root: &Path) {
+    for name in SUITES {
+        oracle_against_files(root, name, 20_000);
+    }
+}
+
 #[test]
 fn oracle_matches_suite_counts() {
-    for name in SUITES {
-        oracle_against_files(name, 20_000);
-    }
+    oracle_matches_counts_of(&testdata_path());
+}
+
+#[test]
+#[ignore = "needs ../shared/data (see testdata/README.md); run: cargo test --workspace -- --ignored shared_data_"]
+fn shared_data_oracle_matches_suite_counts() {
+    oracle_matches_counts_of(&shared_path());
 }

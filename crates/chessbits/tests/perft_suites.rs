@@ -1,22 +1,22 @@
-//! Perft suites from `../shared/data/perft/`: every position at the depths that fit CI; all depths
-//! in the ignored tests, one per suite (about 6 × 10^12 leaves in all: hours on two cores; see the
-//! README for how to run one).
+//! Perft suites (`perft/` of the data directories): every position at the depths that fit CI, on
+//! the bundled subsets and (ignored) on the full suites of `../shared/data`; all depths of the full
+//! suites in the ignored tests, one per suite (about 6 × 10^12 leaves in all: hours on two cores;
+//! see the README for how to run one).
 
-use chessbits::movegen::suite::{parse_suite, PerftCase};
+mod common;
+
+use std::path::Path;
+
+use chessbits::movegen::suite::PerftCase;
 use chessbits::movegen::{perft, perft_with, PerftMode};
 use chessbits::position::Position;
+use common::{perft_suite, shared_path, testdata_path};
 use rayon::prelude::*;
 
-fn suite(name: &str) -> Vec<PerftCase> {
-    let path = format!("{}/../../../shared/data/perft/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    parse_suite(&text).unwrap()
-}
-
-/// Checks every case up to `max_nodes` expected leaves per depth, on all cores (largest first, so
-/// the cores finish together); returns the number of checks.
-fn run(name: &str, max_nodes: u64) -> usize {
-    let cases = suite(name);
+/// Checks every case of `perft/<name>` in `root` up to `max_nodes` expected leaves per depth, on
+/// all cores (largest first, so the cores finish together); returns the number of checks.
+fn run(root: &Path, name: &str, max_nodes: u64) -> usize {
+    let cases = perft_suite(root, name);
     let mut checks: Vec<(&PerftCase, u32, u64)> = cases
         .iter()
         .flat_map(|case| case.expected.iter().map(move |&(depth, nodes)| (case, depth, nodes)))
@@ -37,34 +37,31 @@ fn run(name: &str, max_nodes: u64) -> usize {
     checks.len()
 }
 
-#[test]
-fn tricky() {
-    run("shakmaty_tricky.perft", 2_000_000);
+/// Every suite with the most leaves a check may have in CI.
+const SUITES: [(&str, u64); 6] = [
+    ("shakmaty_tricky.perft", 2_000_000),
+    ("ethereal_standard.epd", 2_000_000),
+    ("ethereal_fischer.epd", 200_000),
+    ("shakmaty_chess960.perft", 100_000),
+    ("python-chess_chess960.perft", 100_000),
+    ("shakmaty_random.perft", 20_000),
+];
+
+fn every_suite(root: &Path) {
+    for (name, max_nodes) in SUITES {
+        run(root, name, max_nodes);
+    }
 }
 
 #[test]
-fn ethereal_standard() {
-    run("ethereal_standard.epd", 2_000_000);
+fn suites() {
+    every_suite(&testdata_path());
 }
 
 #[test]
-fn ethereal_fischer() {
-    run("ethereal_fischer.epd", 200_000);
-}
-
-#[test]
-fn shakmaty_chess960() {
-    run("shakmaty_chess960.perft", 100_000);
-}
-
-#[test]
-fn python_chess_chess960() {
-    run("python-chess_chess960.perft", 100_000);
-}
-
-#[test]
-fn shakmaty_random() {
-    run("shakmaty_random.perft", 20_000);
+#[ignore = "needs ../shared/data (see testdata/README.md); run: cargo test --workspace -- --ignored shared_data_"]
+fn shared_data_suites() {
+    every_suite(&shared_path());
 }
 
 #[test]
@@ -76,29 +73,29 @@ fn leaf_modes_agree() {
 }
 
 #[test]
-#[ignore = "all depths: about 5 × 10^9 leaves, seconds in release"]
+#[ignore = "all depths of ../shared/data: about 5 × 10^9 leaves, seconds in release"]
 fn all_depths_standard() {
-    run("shakmaty_tricky.perft", u64::MAX);
-    run("ethereal_standard.epd", u64::MAX);
+    run(&shared_path(), "shakmaty_tricky.perft", u64::MAX);
+    run(&shared_path(), "ethereal_standard.epd", u64::MAX);
 }
 
 #[test]
-#[ignore = "all depths: about 5 × 10^11 leaves, a quarter of an hour on two cores"]
+#[ignore = "all depths of ../shared/data: about 5 × 10^11 leaves, a quarter of an hour on two cores"]
 fn all_depths_chess960() {
-    run("ethereal_fischer.epd", u64::MAX);
+    run(&shared_path(), "ethereal_fischer.epd", u64::MAX);
 }
 
 /// shakmaty's and python-chess's Chess960 suites hold the same 960 positions and counts as
 /// Ethereal's (from the same source); for completeness.
 #[test]
-#[ignore = "all depths: about 10^12 leaves, half an hour on two cores"]
+#[ignore = "all depths of ../shared/data: about 10^12 leaves, half an hour on two cores"]
 fn all_depths_chess960_copies() {
-    run("shakmaty_chess960.perft", u64::MAX);
-    run("python-chess_chess960.perft", u64::MAX);
+    run(&shared_path(), "shakmaty_chess960.perft", u64::MAX);
+    run(&shared_path(), "python-chess_chess960.perft", u64::MAX);
 }
 
 #[test]
-#[ignore = "all depths: about 4 × 10^12 leaves, hours on two cores"]
+#[ignore = "all depths of ../shared/data: about 4 × 10^12 leaves, hours on two cores"]
 fn all_depths_random() {
-    run("shakmaty_random.perft", u64::MAX);
+    run(&shared_path(), "shakmaty_random.perft", u64::MAX);
 }

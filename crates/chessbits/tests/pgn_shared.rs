@@ -1,19 +1,13 @@
-//! The PGN reader, replay and writer on the shared data: real games, python-chess test files,
-//! pgn-extract and fuzzing edge cases, puzzles with `[FEN]`.
+//! The PGN reader, replay and writer on real data: real games, python-chess test files,
+//! pgn-extract and fuzzing edge cases, puzzles with `[FEN]`; from the bundled `testdata/`, and
+//! from the full corpora of `../shared/data` in the ignored `shared_data_` tests.
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use chessbits::pgn::{Game, GameBuilder, GameError, GameErrorKind, GameResult, PgnReader, Validator};
-
-fn data(relative: &str) -> PathBuf {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data")).join(relative)
-}
-
-fn files(relative: &str) -> Vec<PathBuf> {
-    common::shared_files(relative)
-}
+use common::{files_below as files, shared_path, testdata_path};
 
 fn read(path: &Path) -> Vec<u8> {
     std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
@@ -48,10 +42,14 @@ fn event_tags(bytes: &[u8]) -> usize {
         .count()
 }
 
-#[test]
-fn every_shared_game_replays_without_error() {
+/// The main-line plies of the four bundled game files, counted with python-chess 1.11.2
+/// (`len(list(game.mainline_moves()))` for each game of `chess.pgn.read_game`).
+const BUNDLED_PLIES: u32 = 33_173;
+
+/// Returns the plies of all games.
+fn every_game_replays(root: &Path) -> u32 {
     let mut total_plies = 0;
-    for path in files("pgn")
+    for path in files(root, "pgn")
         .into_iter()
         .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
     {
@@ -78,6 +76,18 @@ fn every_shared_game_replays_without_error() {
             total_plies += plies;
         }
     }
+    total_plies
+}
+
+#[test]
+fn every_game_replays_without_error() {
+    assert_eq!(every_game_replays(&testdata_path()), BUNDLED_PLIES);
+}
+
+#[test]
+#[ignore = "needs ../shared/data (see testdata/README.md); run: cargo test --workspace -- --ignored shared_data_"]
+fn shared_data_every_game_replays_without_error() {
+    let total_plies = every_game_replays(&shared_path());
     assert!(total_plies > 400_000, "{total_plies}");
 }
 
@@ -90,7 +100,8 @@ fn python_chess_files_replay_except_variant_games() {
         ("knightvuillaume-jannlee-zh-lichess.pgn", vec![(10, "Crazyhouse")]),
         ("saturs-jannlee-zh-lichess.pgn", vec![(10, "Crazyhouse")]),
     ];
-    for path in files("pgn/python-chess-tests") {
+    // `testdata/` holds these files whole.
+    for path in files(&testdata_path(), "pgn/python-chess-tests") {
         let name = path.file_name().unwrap().to_str().unwrap().to_string();
         let games = owned(&read(&path));
         assert!(!games.is_empty(), "{name}");
@@ -114,7 +125,7 @@ fn python_chess_files_replay_except_variant_games() {
 #[test]
 fn python_chess_quirks() {
     let games = |name: &str| -> Vec<Game> {
-        owned(&read(&data(&format!("pgn/python-chess-tests/{name}"))))
+        owned(&read(&testdata_path().join("pgn/python-chess-tests").join(name)))
             .into_iter()
             .map(|g| g.unwrap_or_else(|e| panic!("{name}: {e}")))
             .collect()
@@ -178,9 +189,8 @@ fn expected_edge_errors(name: &str) -> Vec<(u32, &'static str)> {
     }
 }
 
-#[test]
-fn edge_cases_get_the_errors_they_deserve() {
-    let all = files("pgn-edgecases");
+fn edge_cases_get_their_errors(root: &Path) {
+    let all = files(root, "pgn-edgecases");
     assert!(all.len() > 60);
     for path in all {
         let name = path.file_name().unwrap().to_str().unwrap();
@@ -210,8 +220,21 @@ fn edge_cases_get_the_errors_they_deserve() {
 }
 
 #[test]
+fn edge_cases_get_the_errors_they_deserve() {
+    edge_cases_get_their_errors(&testdata_path());
+}
+
+#[test]
+#[ignore = "needs ../shared/data (see testdata/README.md); run: cargo test --workspace -- --ignored shared_data_"]
+fn shared_data_edge_cases_get_the_errors_they_deserve() {
+    edge_cases_get_their_errors(&shared_path());
+}
+
+#[test]
 fn pgn_extract_cases() {
-    let games = |name: &str| owned(&read(&data(&format!("pgn-edgecases/pgn-extract-test-infield/{name}"))));
+    // `testdata/` holds these files whole.
+    let dir = testdata_path().join("pgn-edgecases/pgn-extract-test-infield");
+    let games = |name: &str| owned(&read(&dir.join(name)));
     // Null moves `--`, in the main line and in variations.
     let nulls = games("test-allownullmoves.pgn");
     assert_eq!(nulls.len(), 2);
@@ -251,10 +274,9 @@ fn pgn_extract_cases() {
     assert_eq!(stalemates, [false, false, true]);
 }
 
-#[test]
-fn puzzles_with_fen_replay_to_mate() {
+fn puzzles_replay_to_mate(root: &Path) {
     for n in 2..=4 {
-        let path = data(&format!("pgn-edgecases/pychess-puzzles/mate_in_{n}.pgn"));
+        let path = root.join(format!("pgn-edgecases/pychess-puzzles/mate_in_{n}.pgn"));
         let bytes = read(&path);
         let games = owned(&bytes);
         assert_eq!(games.len(), event_tags(&bytes));
@@ -276,6 +298,17 @@ fn puzzles_with_fen_replay_to_mate() {
     }
 }
 
+#[test]
+fn puzzles_with_fen_replay_to_mate() {
+    puzzles_replay_to_mate(&testdata_path());
+}
+
+#[test]
+#[ignore = "needs ../shared/data (see testdata/README.md); run: cargo test --workspace -- --ignored shared_data_"]
+fn shared_data_puzzles_with_fen_replay_to_mate() {
+    puzzles_replay_to_mate(&shared_path());
+}
+
 /// Reads the first game of `text`, which must be valid.
 fn reread(text: &[u8]) -> Game {
     PgnReader::new(text).into_games().next().unwrap().unwrap()
@@ -292,10 +325,10 @@ fn comments(line: &chessbits::pgn::Line, out: &mut Vec<chessbits::pgn::Comment>)
     }
 }
 
-#[test]
-fn every_game_survives_write_and_read() {
+/// Returns the number of games checked.
+fn every_game_written_and_read(root: &Path) -> usize {
     let mut checked = 0;
-    for path in files("pgn").into_iter().chain(files("pgn-edgecases")) {
+    for path in files(root, "pgn").into_iter().chain(files(root, "pgn-edgecases")) {
         for game in owned(&read(&path)).into_iter().flatten() {
             let text = game.to_pgn();
             let again = reread(&text);
@@ -320,5 +353,19 @@ fn every_game_survives_write_and_read() {
             checked += 1;
         }
     }
+    checked
+}
+
+#[test]
+fn every_game_survives_write_and_read() {
+    let checked = every_game_written_and_read(&testdata_path());
+    // The four bundled game files alone hold 420 games (`grep -c '^\[Event '`), all valid.
+    assert!(checked > 420, "{checked}");
+}
+
+#[test]
+#[ignore = "needs ../shared/data (see testdata/README.md); run: cargo test --workspace -- --ignored shared_data_"]
+fn shared_data_every_game_survives_write_and_read() {
+    let checked = every_game_written_and_read(&shared_path());
     assert!(checked > 6000, "{checked}");
 }

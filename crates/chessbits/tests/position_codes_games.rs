@@ -1,13 +1,15 @@
-//! Every position of the shared games through every position code: round trips, bounds, and (in
-//! ignored tests) the statistics and the training of the compact code's model.
+//! Every position of real games through every position code: round trips, bounds (on the bundled
+//! games, and in an ignored `shared_data_` test on the full corpora), and (in ignored tests, on the
+//! full corpora) the statistics and the training of the compact code's model.
 
 mod common;
 
+use std::path::Path;
 use std::time::Instant;
 
 use chessbits::codec::position::{self, compact::ModelTrainer, PositionCodec};
 use chessbits::position::Setup;
-use common::{file_setups, PGN_FILES};
+use common::{file_setups, shared_path, testdata_path, PGN_FILES};
 
 /// The worst case each code documents for positions of real games (clocks below 127), in bits.
 const BOUNDS: [(&str, u64); 5] = [
@@ -33,11 +35,11 @@ fn without_fullmove(setup: &Setup) -> Setup {
     }
 }
 
-#[test]
-fn first_300_games_of_each_file_round_trip_within_the_bounds() {
+/// Returns the number of positions.
+fn first_300_games_round_trip(root: &Path) -> usize {
     let mut checked = 0;
     for (name, _) in PGN_FILES {
-        for game in file_setups(name, 300) {
+        for game in file_setups(root, name, 300) {
             for setup in &game {
                 for codec in position::all() {
                     let bytes = codec.encode(setup).unwrap_or_else(|e| panic!("{}: {e}", codec.name()));
@@ -55,10 +57,24 @@ fn first_300_games_of_each_file_round_trip_within_the_bounds() {
             }
         }
     }
+    checked
+}
+
+#[test]
+fn first_300_games_of_each_file_round_trip_within_the_bounds() {
+    // Every bundled game (fewer than 300 a file): 420 start positions and 33,173 plies
+    // (python-chess 1.11.2, as in `pgn_shared.rs`).
+    assert_eq!(first_300_games_round_trip(&testdata_path()), 420 + 33_173);
+}
+
+#[test]
+#[ignore = "needs ../shared/data (see testdata/README.md); run: cargo test --workspace -- --ignored shared_data_"]
+fn shared_data_first_300_games_of_each_file_round_trip_within_the_bounds() {
+    let checked = first_300_games_round_trip(&shared_path());
     assert!(checked > 50_000, "only {checked} positions");
 }
 
-/// Statistics over all positions of the shared games, each checked to round-trip within its bound:
+/// Statistics over all positions of the games of `../shared/data`, each checked to round-trip within its bound:
 /// `cargo test --test position_codes_games -- --ignored --nocapture stats`.
 #[test]
 #[ignore]
@@ -68,7 +84,7 @@ fn stats() {
         let setups: Vec<Setup> = PGN_FILES
             .iter()
             .filter(|(_, is_lichess)| *is_lichess == lichess)
-            .flat_map(|(name, _)| file_setups(name, usize::MAX).into_iter().flatten())
+            .flat_map(|(name, _)| file_setups(&shared_path(), name, usize::MAX).into_iter().flatten())
             .collect();
         println!("{group}: {} positions", setups.len());
         // Reference: lichess's binary FEN board, 64 occupancy bits and 4 bits a piece (turn,
@@ -124,7 +140,7 @@ fn train_compact_model() {
     let mut trainer = ModelTrainer::new();
     for (name, lichess) in PGN_FILES {
         if !lichess {
-            for setup in file_setups(name, usize::MAX).iter().flatten() {
+            for setup in file_setups(&shared_path(), name, usize::MAX).iter().flatten() {
                 trainer.add(setup);
             }
         }

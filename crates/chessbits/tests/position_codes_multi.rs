@@ -1,12 +1,14 @@
-//! The Huffman multi-table code: every position of the shared games, every category, constructed
+//! The Huffman multi-table code: every position of real games, every category, constructed
 //! worst cases, Chess960 through the fallback form, and garbage input.
 
 mod common;
 
+use std::path::Path;
+
 use chessbits::codec::position::{huffman, huffman_multi, PositionCodeError};
 use chessbits::position::{Position, Setup};
 use chessbits::types::{CastlingRights, Color, Piece, Role, Square};
-use common::{file_setups, setup, PGN_FILES};
+use common::{file_setups, setup, shared_path, testdata_path, PGN_FILES};
 use proptest::prelude::*;
 
 /// The documented bound for positions reachable from the standard start (clock below 127).
@@ -29,17 +31,18 @@ fn round_trip(s: &Setup) -> u64 {
     bits
 }
 
-/// Every position of every shared game round-trips within the bound; prints the average bits next
-/// to the plain Huffman code's (`--nocapture` to see them).
-#[test]
-fn every_shared_game_position_round_trips_within_the_bound() {
+/// Every position of every game of `root` round-trips within the bound; prints the average bits
+/// next to the plain Huffman code's (`--nocapture` to see them). Returns the positions of the
+/// lichess and the master games.
+fn every_game_position_round_trips(root: &Path) -> [u64; 2] {
+    let mut counts = [0; 2];
     for group in [true, false] {
         let (mut positions, mut multi_bits, mut plain_bits, mut worst) = (0u64, 0u64, 0u64, 0u64);
         for (name, lichess) in PGN_FILES {
             if lichess != group {
                 continue;
             }
-            for s in file_setups(name, usize::MAX).iter().flatten() {
+            for s in file_setups(root, name, usize::MAX).iter().flatten() {
                 let bits = round_trip(s);
                 if s.halfmove_clock < 127 {
                     assert!(bits <= BOUND, "{bits} bits for {s:?}");
@@ -50,7 +53,7 @@ fn every_shared_game_position_round_trips_within_the_bound() {
                 worst = worst.max(bits);
             }
         }
-        assert!(positions > 20_000, "only {positions} positions");
+        counts[usize::from(!group)] = positions;
         let n = positions as f64;
         println!(
             "{}: {positions} positions, huffman-multi avg {:.2} bits (max {worst}), huffman avg {:.2} bits",
@@ -61,6 +64,24 @@ fn every_shared_game_position_round_trips_within_the_bound() {
         // The categories pay off on real games.
         assert!(multi_bits < plain_bits);
     }
+    counts
+}
+
+#[test]
+fn every_game_position_round_trips_within_the_bound() {
+    // Start positions and plies of the bundled games (python-chess 1.11.2, as in
+    // `move_codes_games.rs`): lichess 120 + 7,567; masters 300 + 9,208 + 8,619 + 7,779.
+    assert_eq!(
+        every_game_position_round_trips(&testdata_path()),
+        [120 + 7_567, 300 + 9_208 + 8_619 + 7_779]
+    );
+}
+
+#[test]
+#[ignore = "needs ../shared/data (see testdata/README.md); run: cargo test --workspace -- --ignored shared_data_"]
+fn shared_data_every_game_position_round_trips_within_the_bound() {
+    let counts = every_game_position_round_trips(&shared_path());
+    assert!(counts.iter().all(|&n| n > 20_000), "only {counts:?} positions");
 }
 
 /// The start position with each of the 81 categories (home rooks removed, kept without or with

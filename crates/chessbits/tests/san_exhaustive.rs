@@ -2,21 +2,18 @@
 //! and the perft suites' positions and their children (Chess960 castling, en passant, promotions,
 //! pins). Each SAN is checked against an independent brute force over the legal move list.
 
+mod common;
+
 use std::path::Path;
 
 use chessbits::lists::MoveList;
-use chessbits::movegen::suite::parse_suite;
 use chessbits::moves::Move;
 use chessbits::notation::lan::lan_of;
 use chessbits::notation::san::{san_of, San, SanError, SanPlus, Suffix};
 use chessbits::pgn::PgnReader;
 use chessbits::position::Position;
 use chessbits::types::{CastlingSide, Role};
-
-fn shared(relative: &str) -> String {
-    let path = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data")).join(relative);
-    String::from_utf8_lossy(&std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))).into_owned()
-}
+use common::{shared_path, testdata_path};
 
 /// The SAN the rules prescribe, computed from the legal move list alone.
 fn brute_force_san(pos: &Position, legal: &[Move], m: Move) -> String {
@@ -145,29 +142,42 @@ fn check_with_children(pos: &Position) -> usize {
     checked
 }
 
-#[test]
-fn san_round_trips_on_perft_positions_and_children() {
+/// Legal moves of the bundled suites' positions and their children, and before each main-line move
+/// of the bundled games read here (python-chess 1.11.2: `board.legal_moves.count()`).
+const PERFT_MOVES: usize = 110_153;
+const GAME_MOVES: usize = 499_096;
+
+/// Returns the number of moves checked.
+fn san_on_perft_positions_and_children(root: &Path) -> usize {
     let mut checked = 0;
-    for suite in [
-        "perft/shakmaty_tricky.perft",
-        "perft/ethereal_standard.epd",
-        "perft/ethereal_fischer.epd",
-    ] {
-        for case in parse_suite(&shared(suite)).unwrap() {
+    for suite in ["shakmaty_tricky.perft", "ethereal_standard.epd", "ethereal_fischer.epd"] {
+        for case in common::perft_suite(root, suite) {
             let Ok(pos) = Position::from_fen(&case.fen) else {
                 continue;
             };
             checked += check_with_children(&pos);
         }
     }
-    assert!(checked > 500_000, "{checked}");
+    checked
 }
 
 #[test]
-fn san_round_trips_on_game_positions() {
+fn san_round_trips_on_perft_positions_and_children() {
+    assert_eq!(san_on_perft_positions_and_children(&testdata_path()), PERFT_MOVES);
+}
+
+#[test]
+#[ignore = "needs ../shared/data (see testdata/README.md); run: cargo test --workspace -- --ignored shared_data_"]
+fn shared_data_san_round_trips_on_perft_positions_and_children() {
+    let checked = san_on_perft_positions_and_children(&shared_path());
+    assert!(checked > 500_000, "{checked}");
+}
+
+/// Returns the number of moves checked.
+fn san_on_game_positions(root: &Path) -> usize {
     let mut checked = 0;
     for file in ["pgn/shakmaty_lichess_db_1000k.pgn", "pgn/notnil_twic0920.pgn"] {
-        let text = shared(file);
+        let text = String::from_utf8_lossy(&common::read_data(root, file)).into_owned();
         for game in PgnReader::new(text.as_bytes()).into_games().take(150) {
             let game = game.unwrap();
             let mut pos = game.start.clone();
@@ -178,5 +188,17 @@ fn san_round_trips_on_game_positions() {
             }
         }
     }
+    checked
+}
+
+#[test]
+fn san_round_trips_on_game_positions() {
+    assert_eq!(san_on_game_positions(&testdata_path()), GAME_MOVES);
+}
+
+#[test]
+#[ignore = "needs ../shared/data (see testdata/README.md); run: cargo test --workspace -- --ignored shared_data_"]
+fn shared_data_san_round_trips_on_game_positions() {
+    let checked = san_on_game_positions(&shared_path());
     assert!(checked > 300_000, "{checked}");
 }

@@ -1,17 +1,21 @@
-//! Test-, example- and benchmark-only helpers, one home for all of them: the shared games (read with
-//! the library's PGN reader, which `pgn_shared.rs` checks on the same files), their positions, and
-//! random legal games.
+//! Test-, example- and benchmark-only helpers, one home for all of them: where the data is (the
+//! bundled `testdata/` and the full `../shared/data`, same layout), its games (read with the
+//! library's PGN reader, which `pgn_shared.rs` checks on the same files), their positions, the
+//! perft suites, and random legal games.
 #![allow(dead_code)]
 
 use std::fs::File;
 use std::io::BufReader;
+use std::path::{Path, PathBuf};
 
 use chessbits::lists::MoveList;
+use chessbits::movegen::suite::{parse_suite, PerftCase};
 use chessbits::moves::Move;
 use chessbits::pgn::PgnReader;
 use chessbits::position::{Position, Setup};
 
-/// The shared PGN files with real games: (file name, is lichess online play).
+/// The PGN files with real games, in both data directories: (file name, is lichess online play).
+/// In `testdata/` each is a prefix of the file of `../shared/data` (see `testdata/README.md`).
 pub const PGN_FILES: [(&str, bool); 4] = [
     ("shakmaty_lichess_db_1000k.pgn", true),
     ("shakmaty_twic1599_1000k.pgn", false),
@@ -19,15 +23,23 @@ pub const PGN_FILES: [(&str, bool); 4] = [
     ("notnil_Carlsen.pgn", false),
 ];
 
-/// Path of a file in the shared data directory.
-pub fn data_path(relative: &str) -> String {
-    format!("{}/../../../shared/data/{relative}", env!("CARGO_MANIFEST_DIR"))
+/// The bundled test data, `testdata/` at the repository root: a compact subset of the shared
+/// corpora in the same layout, what the default tests read.
+pub fn testdata_path() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata"))
 }
 
-/// Every file below `relative` in the shared data directory (any depth), sorted.
-pub fn shared_files(relative: &str) -> Vec<std::path::PathBuf> {
+/// The full shared corpora, `../shared/data` beside the repository (sources in
+/// `testdata/README.md`): read by the ignored `shared_data_*` tests, the tuning and all-depth
+/// tests, the examples and the benchmarks.
+pub fn shared_path() -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data"))
+}
+
+/// Every file below `relative` in the data directory `root` (any depth), sorted.
+pub fn files_below(root: &Path, relative: &str) -> Vec<PathBuf> {
     let mut out = Vec::new();
-    let mut dirs = vec![std::path::PathBuf::from(data_path(relative))];
+    let mut dirs = vec![root.join(relative)];
     while let Some(dir) = dirs.pop() {
         for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
             let path = entry.unwrap().path();
@@ -40,6 +52,21 @@ pub fn shared_files(relative: &str) -> Vec<std::path::PathBuf> {
     }
     out.sort();
     out
+}
+
+/// The bytes of `relative` in the data directory `root`.
+pub fn read_data(root: &Path, relative: &str) -> Vec<u8> {
+    let path = root.join(relative);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The positions of the perft suite `perft/<name>` in the data directory `root` (never empty).
+pub fn perft_suite(root: &Path, name: &str) -> Vec<PerftCase> {
+    let relative = format!("perft/{name}");
+    let text = String::from_utf8(read_data(root, &relative)).unwrap_or_else(|e| panic!("{relative}: {e}"));
+    let cases = parse_suite(&text).unwrap_or_else(|e| panic!("{relative}: {e}"));
+    assert!(!cases.is_empty(), "{relative}: no positions");
+    cases
 }
 
 /// A reader that hands out one byte per read: every buffer boundary falls everywhere.
@@ -79,11 +106,11 @@ impl LoadedGame {
     }
 }
 
-/// Reads every game of `pgn/<name>`; panics with the game number on a game the reader rejects
-/// (the shared games are known to be clean).
-pub fn load_pgn(name: &str) -> Vec<LoadedGame> {
-    let path = data_path(&format!("pgn/{name}"));
-    let file = File::open(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+/// Reads every game of `pgn/<name>` in the data directory `root`; panics with the game number on
+/// a game the reader rejects (the games of `PGN_FILES` are known to be clean).
+pub fn load_pgn(root: &Path, name: &str) -> Vec<LoadedGame> {
+    let path = root.join("pgn").join(name);
+    let file = File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     PgnReader::new(BufReader::new(file))
         .into_games()
         .enumerate()
@@ -99,9 +126,9 @@ pub fn load_pgn(name: &str) -> Vec<LoadedGame> {
         .collect()
 }
 
-/// The positions of the first `max_games` games of `pgn/<name>`, game by game, as setups.
-pub fn file_setups(name: &str, max_games: usize) -> Vec<Vec<Setup>> {
-    load_pgn(name)
+/// The positions of the first `max_games` games of `pgn/<name>` in `root`, game by game, as setups.
+pub fn file_setups(root: &Path, name: &str, max_games: usize) -> Vec<Vec<Setup>> {
+    load_pgn(root, name)
         .iter()
         .take(max_games)
         .map(|game| game.positions().iter().map(Position::to_setup).collect())
