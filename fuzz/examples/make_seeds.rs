@@ -6,12 +6,12 @@ use std::fs;
 use std::io::Cursor;
 use std::path::Path;
 
-use chessbits::archive::{ArchiveReader, ArchiveWriter, MoveCodec, WriterOptions};
 use chessbits::codec::position;
 use chessbits::codec::r#move::{direction_target, entropy, enumeration, flagged, index, lichess, per_square};
 use chessbits::moves::Move;
 use chessbits::pgn::{Game, PgnReader};
 use chessbits::position::Position;
+use chessbits_archive::{ArchiveReader, ArchiveWriter, MoveCodec, WriterOptions};
 use chessbits_fuzz::{legal_moves, FENS};
 
 const PGN: &str = r#"[Event "Rated Blitz game"]

@@ -15,11 +15,11 @@
 
 use std::io::Cursor;
 
-use chessbits::archive::{
+use chessbits::pgn::Game;
+use chessbits_archive::{
     ArchiveReader, ArchiveWriter, MoveCodec, StoredGame, WriterOptions, FOOTER_MAGIC, FORMAT_VERSION, MAGIC,
     MODEL_VERSION,
 };
-use chessbits::pgn::Game;
 use libfuzzer_sys::fuzz_target;
 
 const HEADER_LEN: usize = 16;

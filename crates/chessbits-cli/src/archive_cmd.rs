@@ -11,10 +11,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use chessbits::archive::{
+use chessbits::pgn::{PgnReader, SyntaxError, WriteOptions};
+use chessbits_archive::{
     ArchiveError, ArchiveReader, ArchiveWriter, MoveCodec, StoredAsText, StoredGame, WriterOptions,
 };
-use chessbits::pgn::{PgnReader, SyntaxError, WriteOptions};
 
 use crate::inputs::{expand_inputs, open_input, progress_bar, total_len, CountingReader};
 use crate::output::{write_error, Sink};

@@ -12,13 +12,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 
-use chessbits::archive::{ArchiveError, ArchiveWriter, MoveCodec, WriterOptions};
 use chessbits::codec::position as position_codes;
 use chessbits::codec::r#move::{direction_target, entropy, enumeration, index, lichess, per_square};
 use chessbits::lists::MoveList;
 use chessbits::moves::Move;
 use chessbits::pgn::{Game, GameBuilder, Line, PgnReader};
 use chessbits::position::Position;
+use chessbits_archive::{ArchiveError, ArchiveWriter, MoveCodec, WriterOptions};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 

@@ -143,7 +143,7 @@ fn bad_arguments_and_damaged_archives_leave_the_output_alone() {
         Ok(ExitCode::SUCCESS)
     );
     let mut bytes = std::fs::read(&archive).unwrap();
-    let mut reader = chessbits::archive::ArchiveReader::open(std::io::Cursor::new(bytes.clone())).unwrap();
+    let mut reader = chessbits_archive::ArchiveReader::open(std::io::Cursor::new(bytes.clone())).unwrap();
     let blocks = reader.block_infos();
     assert_eq!(blocks.len(), 4);
     let all: Vec<Game> = reader.games().map(|g| g.unwrap().into_game().unwrap()).collect();

@@ -14,8 +14,10 @@
 //! - [`game`]: the game list with its signature list: repetition, fifty-move rule, outcome;
 //! - [`notation`]: FEN, UCI, SAN and LAN;
 //! - [`pgn`]: streaming PGN reader, owned game tree, writer;
-//! - [`codec`]: compact move and position codes;
-//! - [`archive`]: the `.cbits` container for packed PGN collections.
+//! - [`codec`]: compact move and position codes.
+//!
+//! No dependencies: the `.cbits` archive (zstd, checksums, parallel encoding) is the crate
+//! `chessbits-archive`.
 //!
 //! ```
 //! use chessbits::position::Position;
@@ -29,7 +31,6 @@
 
 #![forbid(unsafe_op_in_unsafe_fn)]
 
-pub mod archive;
 pub mod attacks;
 pub mod codec;
 pub mod game;

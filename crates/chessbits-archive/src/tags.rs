@@ -16,7 +16,7 @@
 
 use super::error::{Corrupt, DecodeResult};
 use super::varint::{put_bytes, put_varint, ByteReader};
-use crate::pgn::Tag;
+use chessbits::pgn::Tag;
 
 /// Writes the tag sections of a block.
 #[derive(Default)]

@@ -6,15 +6,15 @@
 //! share of moves, tags, comments and structure (the rest is container overhead). `LEVEL=n` sets
 //! the zstd level, `SECTIONS=1` prints the bytes of every section.
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../../chessbits/tests/common/mod.rs"]
 mod common;
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use chessbits::archive::{ArchiveWriter, MoveCodec, WriterOptions};
 use chessbits::pgn::PgnReader;
+use chessbits_archive::{ArchiveWriter, MoveCodec, WriterOptions};
 
 fn main() {
     let mut files: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
@@ -67,7 +67,7 @@ fn main() {
                 pct("structure"),
             );
             if std::env::var_os("SECTIONS").is_some() {
-                let names: Vec<String> = chessbits::archive::SectionKind::ALL
+                let names: Vec<String> = chessbits_archive::SectionKind::ALL
                     .iter()
                     .zip(s.section_bytes)
                     .map(|(kind, bytes)| format!("{kind:?} {bytes}"))

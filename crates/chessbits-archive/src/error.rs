@@ -8,7 +8,7 @@ use std::io;
 /// Block numbers count from 0 in file order; game numbers count from 0 over the whole archive.
 ///
 /// ```
-/// use chessbits::archive::ArchiveError;
+/// use chessbits_archive::ArchiveError;
 /// let error = ArchiveError::ChecksumMismatch { block: 3 };
 /// assert_eq!(error.to_string(), "block 3: checksum mismatch (the block is damaged)");
 /// assert_eq!(error.block(), Some(3));
@@ -88,7 +88,7 @@ impl ArchiveError {
     /// The block the error is about, if it is about one.
     ///
     /// ```
-    /// use chessbits::archive::ArchiveError;
+    /// use chessbits_archive::ArchiveError;
     /// assert_eq!(ArchiveError::Truncated { block: 7 }.block(), Some(7));
     /// assert_eq!(ArchiveError::BadMagic.block(), None);
     /// ```

@@ -2,14 +2,14 @@
 //!
 //! `cargo run --release -p chessbits --example archive_timing [FILE]`
 
-#[path = "../tests/common/mod.rs"]
+#[path = "../../chessbits/tests/common/mod.rs"]
 mod common;
 
 use std::io::Cursor;
 use std::time::Instant;
 
-use chessbits::archive::{ArchiveReader, ArchiveWriter, WriterOptions};
 use chessbits::pgn::PgnReader;
+use chessbits_archive::{ArchiveReader, ArchiveWriter, WriterOptions};
 
 fn main() {
     let path = std::env::args().nth(1).unwrap_or_else(|| {
@@ -51,7 +51,7 @@ fn main() {
             reader
                 .decode_blocks(threads, |_, block| {
                     decoded.extend(block?);
-                    Ok::<(), chessbits::archive::ArchiveError>(())
+                    Ok::<(), chessbits_archive::ArchiveError>(())
                 })
                 .expect("decode");
             let unpack = t.elapsed().as_secs_f64();

@@ -2,17 +2,17 @@
 
 use std::io::{self, Write};
 
-use crate::pgn::{Game, WriteOptions};
+use chessbits::pgn::{Game, WriteOptions};
 
 /// A game read back from an archive.
 ///
 /// A game that could not be stored as moves (an illegal move, a variant, broken movetext:
 /// whatever makes the PGN reader report an error) is stored as the bytes of its PGN text and
 /// comes back as [`StoredGame::Text`], byte for byte; reading that text with the
-/// [`PgnReader`](crate::pgn::PgnReader) gives the same error again.
+/// [`PgnReader`](chessbits::pgn::PgnReader) gives the same error again.
 ///
 /// ```
-/// use chessbits::archive::StoredGame;
+/// use chessbits_archive::StoredGame;
 /// use chessbits::pgn::{Game, WriteOptions};
 /// let text = StoredGame::Text(b"1. e4 e4 *".to_vec());
 /// let mut out = Vec::new();
@@ -47,7 +47,7 @@ impl StoredGame {
     /// The game, unless it was stored as text.
     ///
     /// ```
-    /// use chessbits::archive::StoredGame;
+    /// use chessbits_archive::StoredGame;
     /// assert!(StoredGame::Text(b"?".to_vec()).game().is_none());
     /// ```
     pub fn game(&self) -> Option<&Game> {
@@ -60,7 +60,7 @@ impl StoredGame {
     /// The game, unless it was stored as text.
     ///
     /// ```
-    /// use chessbits::archive::StoredGame;
+    /// use chessbits_archive::StoredGame;
     /// use chessbits::pgn::Game;
     /// assert_eq!(StoredGame::Game(Game::default()).into_game(), Some(Game::default()));
     /// ```
@@ -75,7 +75,7 @@ impl StoredGame {
     /// line.
     ///
     /// ```
-    /// use chessbits::archive::StoredGame;
+    /// use chessbits_archive::StoredGame;
     /// use chessbits::pgn::{Game, WriteOptions};
     /// let mut out = Vec::new();
     /// StoredGame::Game(Game::default()).write_pgn(&mut out, &WriteOptions::default()).unwrap();

@@ -9,21 +9,21 @@ use core::str::FromStr;
 
 use super::error::{Corrupt, DecodeResult};
 use super::varint::ByteReader;
-use crate::codec::bits::{BitReader, BitWriter};
-use crate::codec::r#move::entropy::model::MoveModel;
-use crate::codec::r#move::entropy::range_coder::{RangeDecoder, RangeEncoder};
-use crate::codec::r#move::index::{self, MoveListKind};
-use crate::lists::MoveList;
-use crate::moves::Move;
-use crate::position::Position;
+use chessbits::codec::bits::{BitReader, BitWriter};
+use chessbits::codec::r#move::entropy::model::MoveModel;
+use chessbits::codec::r#move::entropy::range_coder::{RangeDecoder, RangeEncoder};
+use chessbits::codec::r#move::index::{self, MoveListKind};
+use chessbits::lists::MoveList;
+use chessbits::moves::Move;
+use chessbits::position::Position;
 
 /// The move code of an archive, stored as its id byte in the file header and in every block.
 ///
 /// | id | name | code |
 /// |---|---|---|
 /// | 1 | `index-byte` | one byte per move: its index in [`Position::legal_moves`] |
-/// | 2 | `index` | ⌈log₂ n⌉ bits per move (n legal moves; none when n = 1): the same index, MSB first ([`codec::move::index`](crate::codec::move::index)) |
-/// | 3 | `entropy` | the block's moves range-coded as one stream with the probabilities of [`MoveModel`] ([`codec::move::entropy`](crate::codec::move::entropy)) |
+/// | 2 | `index` | ⌈log₂ n⌉ bits per move (n legal moves; none when n = 1): the same index, MSB first ([`codec::move::index`](chessbits::codec::move::index)) |
+/// | 3 | `entropy` | the block's moves range-coded as one stream with the probabilities of [`MoveModel`] ([`codec::move::entropy`](chessbits::codec::move::entropy)) |
 ///
 /// For `entropy` the model is reset at the start of every game and observes every coded move in
 /// the order the block visits them (main line and variations alike; null moves are not coded
@@ -34,7 +34,7 @@ use crate::position::Position;
 /// Ids are never reused: a new codec gets a new id.
 ///
 /// ```
-/// use chessbits::archive::MoveCodec;
+/// use chessbits_archive::MoveCodec;
 /// assert_eq!(MoveCodec::from_id(2), Some(MoveCodec::IndexBits));
 /// assert_eq!("index-byte".parse::<MoveCodec>(), Ok(MoveCodec::IndexByte));
 /// assert_eq!(MoveCodec::IndexBits.to_string(), "index");
@@ -46,7 +46,7 @@ pub enum MoveCodec {
     IndexByte,
     /// ⌈log₂ n⌉ bits per move: the index into the legal move list of n moves (id 2).
     IndexBits,
-    /// Range coding with the move model of [`codec::move::entropy`](crate::codec::move::entropy)
+    /// Range coding with the move model of [`codec::move::entropy`](chessbits::codec::move::entropy)
     /// (id 3): the smallest.
     #[default]
     Entropy,
@@ -56,7 +56,7 @@ impl MoveCodec {
     /// Every codec this version knows, in id order.
     ///
     /// ```
-    /// use chessbits::archive::MoveCodec;
+    /// use chessbits_archive::MoveCodec;
     /// assert!(MoveCodec::ALL.windows(2).all(|w| w[0].id() < w[1].id()));
     /// ```
     pub const ALL: [MoveCodec; 3] = [MoveCodec::IndexByte, MoveCodec::IndexBits, MoveCodec::Entropy];
@@ -64,7 +64,7 @@ impl MoveCodec {
     /// The id byte.
     ///
     /// ```
-    /// use chessbits::archive::MoveCodec;
+    /// use chessbits_archive::MoveCodec;
     /// assert_eq!(MoveCodec::IndexByte.id(), 1);
     /// ```
     pub const fn id(self) -> u8 {
@@ -78,7 +78,7 @@ impl MoveCodec {
     /// The codec with this id byte.
     ///
     /// ```
-    /// use chessbits::archive::MoveCodec;
+    /// use chessbits_archive::MoveCodec;
     /// assert_eq!(MoveCodec::from_id(0), None);
     /// ```
     pub fn from_id(id: u8) -> Option<MoveCodec> {
@@ -88,7 +88,7 @@ impl MoveCodec {
     /// The name the command line uses.
     ///
     /// ```
-    /// use chessbits::archive::MoveCodec;
+    /// use chessbits_archive::MoveCodec;
     /// assert_eq!(MoveCodec::IndexByte.name(), "index-byte");
     /// ```
     pub const fn name(self) -> &'static str {
@@ -109,7 +109,7 @@ impl fmt::Display for MoveCodec {
 /// A codec name that is not one of [`MoveCodec::ALL`].
 ///
 /// ```
-/// use chessbits::archive::MoveCodec;
+/// use chessbits_archive::MoveCodec;
 /// let error = "huffman".parse::<MoveCodec>().unwrap_err();
 /// assert!(error.to_string().contains("index-byte"));
 /// ```

@@ -1,7 +1,7 @@
 //! The `.cbits` archive: packed PGN collections, lossless for tags, moves, comments, NAGs and
 //! variations.
 //!
-//! - [`ArchiveWriter`] takes [`pgn::Game`](crate::pgn::Game)s and writes an archive in
+//! - [`ArchiveWriter`] takes [`pgn::Game`](chessbits::pgn::Game)s and writes an archive in
 //!   constant memory: games fill a block, full blocks are encoded in parallel (rayon) and
 //!   written in order, the index and footer come last.
 //! - [`ArchiveReader`] opens one ([`open`](ArchiveReader::open) strictly,
@@ -13,7 +13,7 @@
 //! Nothing is lost and nothing changed: a game comes back equal (`==`) to the game that was
 //! added (tags in their order, names and values byte for byte, comments byte for byte, NAGs,
 //! variations, the result token or its absence), provided its SAN is the one
-//! [`san_of`](crate::notation::san::san_of) writes, which is what the PGN reader produces: the
+//! [`san_of`](chessbits::notation::san::san_of) writes, which is what the PGN reader produces: the
 //! archive stores moves, not their spelling. A game given as PGN text
 //! ([`ArchiveWriter::add_pgn`]) that cannot be stored as moves (it does not read without error,
 //! a variant, ...) is stored as its text and comes back byte for byte as
@@ -29,7 +29,7 @@
 //! library reads exactly the versions it writes, and any other gives a typed error.
 //!
 //! ```
-//! use chessbits::archive::{ArchiveReader, ArchiveWriter, MoveCodec, WriterOptions};
+//! use chessbits_archive::{ArchiveReader, ArchiveWriter, MoveCodec, WriterOptions};
 //! use chessbits::pgn::PgnReader;
 //! use std::io::Cursor;
 //!
@@ -139,11 +139,11 @@
 //! Every section must be consumed exactly. SAN is not stored: it is regenerated from the move.
 //!
 //! Move codecs ([`MoveCodec`]): `index-byte` (id 1) one byte = the index of the move in
-//! [`Position::legal_moves`](crate::position::Position::legal_moves); `index` (id 2) the same
+//! [`Position::legal_moves`](chessbits::position::Position::legal_moves); `index` (id 2) the same
 //! index in ⌈log₂ n⌉ bits (MSB first, no bits when n = 1), the block's moves packed into one
 //! bit stream, zero-padded to a byte; `entropy` (id 3, the default) one range-coder stream
-//! per block ([`range_coder`](crate::codec::move::entropy::range_coder)) coding each move
-//! with the frequencies of [`MoveModel`](crate::codec::move::entropy::model::MoveModel),
+//! per block ([`range_coder`](chessbits::codec::move::entropy::range_coder)) coding each move
+//! with the frequencies of [`MoveModel`](chessbits::codec::move::entropy::model::MoveModel),
 //! reset at each game start and fed every coded move in visiting order (see [`MoveCodec`]).
 
 mod block;

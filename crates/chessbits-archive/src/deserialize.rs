@@ -16,12 +16,12 @@ use super::serialize::{
 use super::stored::StoredGame;
 use super::tags::TagReader;
 use super::varint::ByteReader;
-use crate::lists::MoveList;
-use crate::moves::Move;
-use crate::notation::san::{san_of, San, SanPlus};
-use crate::pgn::{Comment, Game, GameResult, Line, Nag, Node};
-use crate::position::Position;
-use crate::types::Color;
+use chessbits::lists::MoveList;
+use chessbits::moves::Move;
+use chessbits::notation::san::{san_of, San, SanPlus};
+use chessbits::pgn::{Comment, Game, GameResult, Line, Nag, Node};
+use chessbits::position::Position;
+use chessbits::types::Color;
 
 /// Decodes every game of a block payload.
 pub(crate) fn decode_block(payload: &[u8], codec: MoveCodec, game_count: u32) -> DecodeResult<Vec<StoredGame>> {

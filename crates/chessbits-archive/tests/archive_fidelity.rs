@@ -2,14 +2,15 @@
 //! comments byte for byte, and every game the reader cannot store as moves as its original
 //! text. Checked on hostile games built here and on every shared PGN file, with every codec.
 
+#[path = "../../chessbits/tests/common/mod.rs"]
 mod common;
 
 use std::io::Cursor;
 
-use chessbits::archive::{
+use chessbits::pgn::{Comment, PgnReader, Tag, WriteOptions};
+use chessbits_archive::{
     ArchiveError, ArchiveReader, ArchiveWriter, MoveCodec, StoredGame, WriterOptions, MAX_BLOCK_RAW_BYTES,
 };
-use chessbits::pgn::{Comment, PgnReader, Tag, WriteOptions};
 
 /// What the archive must give back for `pgn`: each game the reader reads without error, and
 /// the text of every other game, in order.

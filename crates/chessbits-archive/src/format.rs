@@ -10,21 +10,21 @@ use super::error::ArchiveError;
 /// that strip the eighth bit or translate line ends, as in PNG.
 ///
 /// ```
-/// assert_eq!(&chessbits::archive::MAGIC[1..6], b"CBITS");
+/// assert_eq!(&chessbits_archive::MAGIC[1..6], b"CBITS");
 /// ```
 pub const MAGIC: [u8; 8] = *b"\x89CBITS\r\n";
 /// The format version this library writes and reads. Version 1 (tags and comments as UTF-8
 /// text, games that could not be read left out) is no longer read.
 ///
 /// ```
-/// assert_eq!(chessbits::archive::FORMAT_VERSION, 2);
+/// assert_eq!(chessbits_archive::FORMAT_VERSION, 2);
 /// ```
 pub const FORMAT_VERSION: u16 = 2;
 /// The version of the move model (the `entropy` codec's probabilities) this library writes and
 /// reads: an archive records it, and a model retuned later gets a new number.
 ///
 /// ```
-/// assert_eq!(chessbits::archive::MODEL_VERSION, 1);
+/// assert_eq!(chessbits_archive::MODEL_VERSION, 1);
 /// ```
 pub const MODEL_VERSION: u8 = 1;
 /// Bytes of the file header.
@@ -42,7 +42,7 @@ pub const FOOTER_LEN: usize = 32;
 /// The last eight bytes of every finished archive.
 ///
 /// ```
-/// use chessbits::archive::{ArchiveWriter, WriterOptions, FOOTER_MAGIC};
+/// use chessbits_archive::{ArchiveWriter, WriterOptions, FOOTER_MAGIC};
 /// let (bytes, _) = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap().finish().unwrap();
 /// assert!(bytes.ends_with(&FOOTER_MAGIC));
 /// ```

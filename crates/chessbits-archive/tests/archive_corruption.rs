@@ -1,12 +1,13 @@
 //! Damaged archives: every flipped byte is detected, every truncation is an error, garbage is
 //! an error, never a panic; recovery reads every intact block and names the bad ones.
 
+#[path = "../../chessbits/tests/common/mod.rs"]
 mod common;
 
 use std::io::Cursor;
 
-use chessbits::archive::{ArchiveError, ArchiveReader, ArchiveWriter, MoveCodec, StoredGame, WriterOptions};
 use chessbits::pgn::{Game, PgnReader};
+use chessbits_archive::{ArchiveError, ArchiveReader, ArchiveWriter, MoveCodec, StoredGame, WriterOptions};
 use proptest::prelude::*;
 
 const PGN: &str = r#"[Event "Rated Blitz game"]
@@ -233,7 +234,7 @@ fn the_documented_layout_is_the_real_one() {
     assert_eq!(&bytes[..8], b"\x89CBITS\r\n");
     assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 2);
     assert_eq!(bytes[10], MoveCodec::IndexByte.id());
-    assert_eq!(bytes[11], chessbits::archive::MODEL_VERSION);
+    assert_eq!(bytes[11], chessbits_archive::MODEL_VERSION);
     assert_eq!(crc32fast::hash(&bytes[..12]).to_le_bytes(), bytes[12..16]);
     assert_eq!(&bytes[bytes.len() - 8..], b"CBITSEND");
     let offsets = block_offsets(&bytes);
@@ -351,7 +352,7 @@ fn a_newer_format_version_is_refused_even_by_recovery() {
         Err(ArchiveError::UnsupportedModel(7))
     ));
     // A damaged header (checksum wrong) is only a problem: the blocks name their own codec.
-    bytes[11] = chessbits::archive::MODEL_VERSION;
+    bytes[11] = chessbits_archive::MODEL_VERSION;
     bytes[12] ^= 1;
     let mut reader = ArchiveReader::recover(Cursor::new(&bytes[..])).unwrap();
     assert!(matches!(reader.problems(), [ArchiveError::CorruptHeader]));

@@ -8,13 +8,13 @@ use super::error::ArchiveError;
 use super::format::{encode_index, BlockHeader, FileHeader, Footer, IndexEntry, BLOCK_HEADER_LEN, HEADER_LEN};
 use super::pipeline::{JobLost, Pipeline};
 use super::serialize::{BlockEncoder, BlockStats};
-use crate::pgn::{Game, GameBuilder, Line, RawGame, SyntaxError};
-use crate::position::Position;
+use chessbits::pgn::{Game, GameBuilder, Line, RawGame, SyntaxError};
+use chessbits::position::Position;
 
 /// How an [`ArchiveWriter`] cuts and encodes blocks.
 ///
 /// ```
-/// use chessbits::archive::{MoveCodec, WriterOptions};
+/// use chessbits_archive::{MoveCodec, WriterOptions};
 /// let options = WriterOptions { codec: MoveCodec::IndexByte, ..WriterOptions::default() };
 /// assert_eq!(options.max_games_per_block, 1000);
 /// ```
@@ -48,7 +48,7 @@ impl Default for WriterOptions {
 /// What a finished archive holds, and where its bytes went.
 ///
 /// ```
-/// use chessbits::archive::ArchiveSummary;
+/// use chessbits_archive::ArchiveSummary;
 /// let summary = ArchiveSummary::default();
 /// assert_eq!(summary.bits_per_move(), 0.0);
 /// ```
@@ -75,7 +75,7 @@ impl ArchiveSummary {
     /// Archive bits per main-line move: the whole file, tags and comments included.
     ///
     /// ```
-    /// use chessbits::archive::ArchiveSummary;
+    /// use chessbits_archive::ArchiveSummary;
     /// let summary = ArchiveSummary { bytes: 100, mainline_moves: 200, ..ArchiveSummary::default() };
     /// assert_eq!(summary.bits_per_move(), 4.0);
     /// ```
@@ -90,7 +90,7 @@ impl ArchiveSummary {
     /// Stored bytes of the sections whose [`SectionKind::share`] is `share`.
     ///
     /// ```
-    /// use chessbits::archive::{ArchiveSummary, SectionKind};
+    /// use chessbits_archive::{ArchiveSummary, SectionKind};
     /// let mut summary = ArchiveSummary::default();
     /// summary.section_bytes[SectionKind::Clocks.id() as usize - 1] = 5;
     /// summary.section_bytes[SectionKind::Comments.id() as usize - 1] = 7;
@@ -126,7 +126,7 @@ impl ArchiveSummary {
 /// archive that was not finished has no footer and does not open.
 ///
 /// ```
-/// use chessbits::archive::{ArchiveReader, ArchiveWriter, WriterOptions};
+/// use chessbits_archive::{ArchiveReader, ArchiveWriter, WriterOptions};
 /// use chessbits::pgn::PgnReader;
 /// use std::io::Cursor;
 ///
@@ -157,7 +157,7 @@ pub struct ArchiveWriter<W: Write> {
 /// A game [`ArchiveWriter::add_pgn`] stored as its PGN text: which one, and why.
 ///
 /// ```
-/// use chessbits::archive::StoredAsText;
+/// use chessbits_archive::StoredAsText;
 /// let note = StoredAsText { game: 3, source: 0, line: 12, reason: "illegal move 'Ke3'".to_string() };
 /// assert_eq!(note.line, 12);
 /// ```
@@ -185,7 +185,7 @@ impl<W: Write> ArchiveWriter<W> {
     /// Writes the file header and gets ready for games.
     ///
     /// ```
-    /// use chessbits::archive::{ArchiveWriter, WriterOptions};
+    /// use chessbits_archive::{ArchiveWriter, WriterOptions};
     /// let writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
     /// let (bytes, _) = writer.finish().unwrap();
     /// assert_eq!(&bytes[..6], b"\x89CBITS");
@@ -210,7 +210,7 @@ impl<W: Write> ArchiveWriter<W> {
     /// Games added so far.
     ///
     /// ```
-    /// use chessbits::archive::{ArchiveWriter, WriterOptions};
+    /// use chessbits_archive::{ArchiveWriter, WriterOptions};
     /// use chessbits::pgn::Game;
     /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
     /// writer.add_game(&Game::default()).unwrap();
@@ -225,7 +225,7 @@ impl<W: Write> ArchiveWriter<W> {
     /// archive stays good.
     ///
     /// ```
-    /// use chessbits::archive::{ArchiveError, ArchiveWriter, WriterOptions};
+    /// use chessbits_archive::{ArchiveError, ArchiveWriter, WriterOptions};
     /// use chessbits::pgn::{Game, Node};
     /// use chessbits::moves::{Move, MoveKind};
     /// use chessbits::notation::san::{San, SanPlus};
@@ -244,7 +244,7 @@ impl<W: Write> ArchiveWriter<W> {
         self.add(Entry::Game(game.clone()), approximate_bytes(game))
     }
 
-    /// Adds a game given as its PGN text, as [`PgnReader::read_raw_game`](crate::pgn::PgnReader::read_raw_game) cut it out of its
+    /// Adds a game given as its PGN text, as [`PgnReader::read_raw_game`](chessbits::pgn::PgnReader::read_raw_game) cut it out of its
     /// file (`raw` says where it stood; `source` is any number the caller wants to see again in
     /// [`take_stored_as_text`](Self::take_stored_as_text), a file number say). The game is read
     /// on the encoding threads; if it cannot be read or stored as moves, its text is stored
@@ -252,7 +252,7 @@ impl<W: Write> ArchiveWriter<W> {
     /// Nothing is ever left out.
     ///
     /// ```
-    /// use chessbits::archive::{ArchiveReader, ArchiveWriter, StoredGame, WriterOptions};
+    /// use chessbits_archive::{ArchiveReader, ArchiveWriter, StoredGame, WriterOptions};
     /// use chessbits::pgn::PgnReader;
     /// use std::io::Cursor;
     /// let pgn = b"[Event \"ok\"]\n\n1. e4 e5 *\n\n[Event \"bad\"]\n\n1. e4 e4 *\n";
@@ -284,7 +284,7 @@ impl<W: Write> ArchiveWriter<W> {
     /// threads: a game is listed once its block is written).
     ///
     /// ```
-    /// use chessbits::archive::{ArchiveWriter, WriterOptions};
+    /// use chessbits_archive::{ArchiveWriter, WriterOptions};
     /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
     /// assert!(writer.take_stored_as_text().is_empty());
     /// ```
@@ -296,7 +296,7 @@ impl<W: Write> ArchiveWriter<W> {
     /// this, [`take_stored_as_text`](Self::take_stored_as_text) lists every game stored as text.
     ///
     /// ```
-    /// use chessbits::archive::{ArchiveWriter, WriterOptions};
+    /// use chessbits_archive::{ArchiveWriter, WriterOptions};
     /// use chessbits::pgn::Game;
     /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
     /// writer.add_game(&Game::default()).unwrap();
@@ -390,7 +390,7 @@ impl<W: Write> ArchiveWriter<W> {
     /// Writes the remaining blocks, the index and the footer; returns the output and a summary.
     ///
     /// ```
-    /// use chessbits::archive::{ArchiveWriter, WriterOptions};
+    /// use chessbits_archive::{ArchiveWriter, WriterOptions};
     /// let (bytes, summary) = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap().finish().unwrap();
     /// assert_eq!(summary.bytes, bytes.len() as u64);
     /// assert_eq!(summary.blocks, 0);

@@ -18,7 +18,7 @@ use super::varint::{put_varint, ByteReader};
 /// The kinds of section, with their stable id bytes.
 ///
 /// ```
-/// use chessbits::archive::SectionKind;
+/// use chessbits_archive::SectionKind;
 /// assert!(SectionKind::ALL.iter().enumerate().all(|(i, kind)| kind.id() as usize == i + 1));
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -49,7 +49,7 @@ impl SectionKind {
     /// Every kind, in id order.
     ///
     /// ```
-    /// assert_eq!(chessbits::archive::SectionKind::ALL.len(), 10);
+    /// assert_eq!(chessbits_archive::SectionKind::ALL.len(), 10);
     /// ```
     pub const ALL: [SectionKind; 10] = [
         SectionKind::Structure,
@@ -67,7 +67,7 @@ impl SectionKind {
     /// The id byte.
     ///
     /// ```
-    /// use chessbits::archive::SectionKind;
+    /// use chessbits_archive::SectionKind;
     /// assert_eq!(SectionKind::Moves.id(), 3);
     /// ```
     pub const fn id(self) -> u8 {
@@ -94,7 +94,7 @@ impl SectionKind {
     /// or `structure`.
     ///
     /// ```
-    /// use chessbits::archive::SectionKind;
+    /// use chessbits_archive::SectionKind;
     /// assert_eq!(SectionKind::Clocks.share(), "comments");
     /// ```
     pub const fn share(self) -> &'static str {
@@ -113,7 +113,7 @@ const ZSTD: u8 = 1;
 /// The most raw bytes a block's sections may declare in all: checked before anything is
 /// decompressed, so a crafted block cannot make a reader allocate more. The writer keeps blocks
 /// far below (a block closes at about 1 MiB of games, and a game is at most
-/// [`MAX_GAME_BYTES`](crate::pgn::MAX_GAME_BYTES), 32 MiB).
+/// [`MAX_GAME_BYTES`](chessbits::pgn::MAX_GAME_BYTES), 32 MiB).
 pub const MAX_BLOCK_RAW_BYTES: u64 = 48 << 20;
 /// Sections shorter than this are not worth a zstd frame header.
 const MIN_COMPRESS_LEN: usize = 32;
@@ -121,8 +121,8 @@ const MIN_COMPRESS_LEN: usize = 32;
 /// Bytes per section kind (indexed by [`SectionKind::ALL`] order).
 ///
 /// ```
-/// let sizes: chessbits::archive::SectionSizes = [0; 10];
-/// assert_eq!(sizes.len(), chessbits::archive::SectionKind::ALL.len());
+/// let sizes: chessbits_archive::SectionSizes = [0; 10];
+/// assert_eq!(sizes.len(), chessbits_archive::SectionKind::ALL.len());
 /// ```
 pub type SectionSizes = [u64; 10];
 

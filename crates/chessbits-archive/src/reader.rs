@@ -16,7 +16,7 @@ use super::stored::StoredGame;
 /// Where a block is and which games it holds.
 ///
 /// ```
-/// use chessbits::archive::BlockInfo;
+/// use chessbits_archive::BlockInfo;
 /// let info = BlockInfo { number: 2, offset: 16, first_game: 2000, game_count: 1000 };
 /// assert!(info.contains(2999));
 /// assert!(!info.contains(3000));
@@ -37,7 +37,7 @@ impl BlockInfo {
     /// Whether game `n` of the archive is in this block.
     ///
     /// ```
-    /// use chessbits::archive::BlockInfo;
+    /// use chessbits_archive::BlockInfo;
     /// assert!(BlockInfo { number: 0, offset: 16, first_game: 0, game_count: 1 }.contains(0));
     /// ```
     pub fn contains(&self, n: u64) -> bool {
@@ -60,7 +60,7 @@ impl RawBlock {
     /// The block's games.
     ///
     /// ```
-    /// use chessbits::archive::{ArchiveReader, ArchiveWriter, StoredGame, WriterOptions};
+    /// use chessbits_archive::{ArchiveReader, ArchiveWriter, StoredGame, WriterOptions};
     /// use chessbits::pgn::Game;
     /// use std::io::Cursor;
     /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
@@ -78,7 +78,7 @@ impl RawBlock {
     /// Bytes of the payload.
     ///
     /// ```
-    /// use chessbits::archive::{ArchiveReader, ArchiveWriter, WriterOptions};
+    /// use chessbits_archive::{ArchiveReader, ArchiveWriter, WriterOptions};
     /// use chessbits::pgn::Game;
     /// use std::io::Cursor;
     /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
@@ -112,7 +112,7 @@ pub(crate) struct Location {
 /// file for block headers, and [`problems`](ArchiveReader::problems) says what was wrong.
 ///
 /// ```
-/// use chessbits::archive::{ArchiveReader, ArchiveWriter, WriterOptions};
+/// use chessbits_archive::{ArchiveReader, ArchiveWriter, WriterOptions};
 /// use chessbits::pgn::PgnReader;
 /// use std::io::Cursor;
 ///
@@ -154,7 +154,7 @@ impl<R: Read + Seek> ArchiveReader<R> {
     /// Opens an archive, checking the header, footer and index.
     ///
     /// ```
-    /// use chessbits::archive::{ArchiveError, ArchiveReader};
+    /// use chessbits_archive::{ArchiveError, ArchiveReader};
     /// use std::io::Cursor;
     /// let result = ArchiveReader::open(Cursor::new(b"[Event \"not an archive\"]".to_vec()));
     /// assert!(matches!(result, Err(ArchiveError::BadMagic)));
@@ -178,7 +178,7 @@ impl<R: Read + Seek> ArchiveReader<R> {
     /// headers (each has its own checksum); what was wrong is in [`problems`](Self::problems).
     ///
     /// ```
-    /// use chessbits::archive::{ArchiveError, ArchiveReader, ArchiveWriter, WriterOptions};
+    /// use chessbits_archive::{ArchiveError, ArchiveReader, ArchiveWriter, WriterOptions};
     /// use chessbits::pgn::Game;
     /// use std::io::Cursor;
     /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
@@ -231,7 +231,7 @@ impl<R: Read + Seek> ArchiveReader<R> {
     /// an archive that [`open`](Self::open)s).
     ///
     /// ```
-    /// use chessbits::archive::{ArchiveReader, ArchiveWriter, WriterOptions};
+    /// use chessbits_archive::{ArchiveReader, ArchiveWriter, WriterOptions};
     /// use chessbits::pgn::Game;
     /// use std::io::Cursor;
     /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
@@ -248,14 +248,14 @@ impl<R: Read + Seek> ArchiveReader<R> {
     /// damaged.
     ///
     /// ```
-    /// use chessbits::archive::{ArchiveReader, ArchiveWriter, WriterOptions};
+    /// use chessbits_archive::{ArchiveReader, ArchiveWriter, WriterOptions};
     /// use chessbits::pgn::Game;
     /// use std::io::Cursor;
     /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
     /// writer.add_game(&Game::default()).unwrap();
     /// let (bytes, _) = writer.finish().unwrap();
     /// let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();
-    /// assert_eq!(reader.codec(), Some(chessbits::archive::MoveCodec::default()));
+    /// assert_eq!(reader.codec(), Some(chessbits_archive::MoveCodec::default()));
     /// ```
     pub fn codec(&self) -> Option<MoveCodec> {
         self.codec
@@ -265,7 +265,7 @@ impl<R: Read + Seek> ArchiveReader<R> {
     /// games of the blocks found).
     ///
     /// ```
-    /// use chessbits::archive::{ArchiveReader, ArchiveWriter, WriterOptions};
+    /// use chessbits_archive::{ArchiveReader, ArchiveWriter, WriterOptions};
     /// use chessbits::pgn::Game;
     /// use std::io::Cursor;
     /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
@@ -281,7 +281,7 @@ impl<R: Read + Seek> ArchiveReader<R> {
     /// The blocks, in file order.
     ///
     /// ```
-    /// use chessbits::archive::{ArchiveReader, ArchiveWriter, WriterOptions};
+    /// use chessbits_archive::{ArchiveReader, ArchiveWriter, WriterOptions};
     /// use chessbits::pgn::Game;
     /// use std::io::Cursor;
     /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
@@ -298,7 +298,7 @@ impl<R: Read + Seek> ArchiveReader<R> {
     /// Bytes of the archive file.
     ///
     /// ```
-    /// use chessbits::archive::{ArchiveReader, ArchiveWriter, WriterOptions};
+    /// use chessbits_archive::{ArchiveReader, ArchiveWriter, WriterOptions};
     /// use chessbits::pgn::Game;
     /// use std::io::Cursor;
     /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
@@ -317,7 +317,7 @@ impl<R: Read + Seek> ArchiveReader<R> {
     /// payload, [`ArchiveError::Truncated`] for a block cut short.
     ///
     /// ```
-    /// use chessbits::archive::{ArchiveError, ArchiveReader, ArchiveWriter, WriterOptions};
+    /// use chessbits_archive::{ArchiveError, ArchiveReader, ArchiveWriter, WriterOptions};
     /// use chessbits::pgn::Game;
     /// use std::io::Cursor;
     /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
@@ -372,7 +372,7 @@ impl<R: Read + Seek> ArchiveReader<R> {
     /// iteration goes on with the next one.
     ///
     /// ```
-    /// use chessbits::archive::{ArchiveReader, ArchiveWriter, WriterOptions};
+    /// use chessbits_archive::{ArchiveReader, ArchiveWriter, WriterOptions};
     /// use chessbits::pgn::Game;
     /// use std::io::Cursor;
     /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
@@ -389,7 +389,7 @@ impl<R: Read + Seek> ArchiveReader<R> {
     /// Every game in order; stops after the first error.
     ///
     /// ```
-    /// use chessbits::archive::{ArchiveReader, ArchiveWriter, WriterOptions};
+    /// use chessbits_archive::{ArchiveReader, ArchiveWriter, WriterOptions};
     /// use chessbits::pgn::Game;
     /// use std::io::Cursor;
     /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
@@ -411,7 +411,7 @@ impl<R: Read + Seek> ArchiveReader<R> {
     /// Game `n` (0-based), found through the index: only its block is read and decoded.
     ///
     /// ```
-    /// use chessbits::archive::{ArchiveError, ArchiveReader, ArchiveWriter, WriterOptions};
+    /// use chessbits_archive::{ArchiveError, ArchiveReader, ArchiveWriter, WriterOptions};
     /// use std::io::Cursor;
     /// let (bytes, _) = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap().finish().unwrap();
     /// let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();
@@ -446,7 +446,7 @@ impl<R: Read + Seek> ArchiveReader<R> {
     /// takes about twice that at most (sections and the games decoded from them).
     ///
     /// ```
-    /// use chessbits::archive::{ArchiveReader, ArchiveWriter, WriterOptions};
+    /// use chessbits_archive::{ArchiveReader, ArchiveWriter, WriterOptions};
     /// use chessbits::pgn::Game;
     /// use std::io::Cursor;
     /// let options = WriterOptions { max_games_per_block: 1, ..WriterOptions::default() };
@@ -459,7 +459,7 @@ impl<R: Read + Seek> ArchiveReader<R> {
     /// let mut seen = Vec::new();
     /// reader.decode_blocks(2, |info, games| {
     ///     seen.push((info.number, games?.len()));
-    ///     Ok::<(), chessbits::archive::ArchiveError>(())
+    ///     Ok::<(), chessbits_archive::ArchiveError>(())
     /// }).unwrap();
     /// assert_eq!(seen, [(0, 1), (1, 1), (2, 1), (3, 1), (4, 1)]);
     /// ```
@@ -504,7 +504,7 @@ impl<R: Read + Seek> ArchiveReader<R> {
 /// The games of an archive in order (see [`ArchiveReader::games`]).
 ///
 /// ```
-/// use chessbits::archive::{ArchiveReader, ArchiveWriter, WriterOptions};
+/// use chessbits_archive::{ArchiveReader, ArchiveWriter, WriterOptions};
 /// use std::io::Cursor;
 /// let (bytes, _) = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap().finish().unwrap();
 /// let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();

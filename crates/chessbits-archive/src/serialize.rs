@@ -23,15 +23,15 @@ use super::codec::{MoveCodec, MoveWriter};
 use super::comments::CommentWriter;
 use super::tags::TagWriter;
 use super::varint::{put_bytes, put_varint};
-use crate::lists::MoveList;
-use crate::notation::fen::CastlingNotation;
-use crate::pgn::{Comment, Game, GameResult, Line, Node};
-use crate::position::Position;
-use crate::types::Color;
+use chessbits::lists::MoveList;
+use chessbits::notation::fen::CastlingNotation;
+use chessbits::pgn::{Comment, Game, GameResult, Line, Node};
+use chessbits::position::Position;
+use chessbits::types::Color;
 
 /// Variations nested deeper than this are refused (the decoder recurses once per level): the
 /// deepest the PGN reader builds.
-pub(crate) const MAX_NESTING: usize = crate::pgn::MAX_VARIATION_DEPTH as usize;
+pub(crate) const MAX_NESTING: usize = chessbits::pgn::MAX_VARIATION_DEPTH as usize;
 
 pub(crate) const FLAG_NULL: u8 = 1;
 pub(crate) const SHIFT_BEFORE: u8 = 1;
@@ -75,7 +75,7 @@ fn start_fen(pos: &Position) -> Result<String, String> {
 /// What one block holds, for the writer's summary.
 ///
 /// ```
-/// use chessbits::archive::BlockStats;
+/// use chessbits_archive::BlockStats;
 /// assert_eq!(BlockStats::default().games, 0);
 /// ```
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]

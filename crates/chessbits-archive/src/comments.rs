@@ -19,7 +19,7 @@
 
 use super::error::{Corrupt, DecodeResult};
 use super::varint::{put_varint, unzigzag, zigzag, ByteReader};
-use crate::types::Color;
+use chessbits::types::Color;
 
 const CLOCK_MARK: u8 = 1;
 const EVAL_MARK: u8 = 2;
