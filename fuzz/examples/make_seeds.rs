@@ -6,8 +6,8 @@ use std::fs;
 use std::io::Cursor;
 use std::path::Path;
 
+use chessbits::codec::moves::{direction_target, entropy, enumeration, flagged, index, lichess, per_square};
 use chessbits::codec::position;
-use chessbits::codec::r#move::{direction_target, entropy, enumeration, flagged, index, lichess, per_square};
 use chessbits::moves::Move;
 use chessbits::pgn::{Game, PgnReader};
 use chessbits::position::Position;

@@ -1,10 +1,10 @@
-//! Direction-target move codes (`codec::move::direction_target`, 12 bits) on arbitrary codes
+//! Direction-target move codes (`codec::moves::direction_target`, 12 bits) on arbitrary codes
 //! (big-endian byte pairs) from a position picked by the first byte. Nothing panics; codes of
 //! 12 bits or more are errors; a code that decodes gives a legal move that encodes to the same
 //! code. Each decoded move is played and the next code applies to the new position.
 #![no_main]
 
-use chessbits::codec::r#move::direction_target::{decode, encode, CODE_LIMIT};
+use chessbits::codec::moves::direction_target::{decode, encode, CODE_LIMIT};
 use chessbits_fuzz::{legal_moves, position};
 use libfuzzer_sys::fuzz_target;
 

@@ -1,10 +1,10 @@
-//! Entropy-coded games (`codec::move::entropy`) on arbitrary bytes from a position picked by the
+//! Entropy-coded games (`codec::moves::entropy`) on arbitrary bytes from a position picked by the
 //! first byte, with the ply count from the second. Nothing panics; the moves decoded before an
 //! error are legal; a game that decodes is legal move by move and re-encodes to exactly the same
 //! bytes (the decoder is canonical).
 #![no_main]
 
-use chessbits::codec::r#move::entropy::{decode_game, encode_game, GameDecoder};
+use chessbits::codec::moves::entropy::{decode_game, encode_game, GameDecoder};
 use chessbits_fuzz::{position, replay_legal};
 use libfuzzer_sys::fuzz_target;
 

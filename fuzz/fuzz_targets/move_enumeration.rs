@@ -1,11 +1,11 @@
-//! The 16-bit move enumeration (`codec::move::enumeration`) on arbitrary codes (big-endian byte
+//! The 16-bit move enumeration (`codec::moves::enumeration`) on arbitrary codes (big-endian byte
 //! pairs) from a position picked by the first byte. Nothing panics; `EnumeratedMove::decode` is
 //! a bijection on `0..CODE_COUNT` (decode then encode gives the code back, codes beyond are
 //! errors); a code that names a move of the position gives a legal move whose code is the same.
 //! Each such move is played and the next code applies to the new position.
 #![no_main]
 
-use chessbits::codec::r#move::enumeration::{decode_move, encode_move, EnumeratedMove, CODE_COUNT};
+use chessbits::codec::moves::enumeration::{decode_move, encode_move, EnumeratedMove, CODE_COUNT};
 use chessbits_fuzz::{legal_moves, position};
 use libfuzzer_sys::fuzz_target;
 

@@ -1,11 +1,11 @@
-//! Flagged 32-bit move codes (`codec::move::flagged`) on arbitrary codes (big-endian 4-byte
+//! Flagged 32-bit move codes (`codec::moves::flagged`) on arbitrary codes (big-endian 4-byte
 //! words) from a position picked by the first byte. Nothing panics; `from_bits` accepts only
 //! codes below 2^24 with valid piece fields; a code that decodes gives a legal move that encodes
 //! to the same code, and its extended form converts back to it. Each decoded move is played and
 //! the next code applies to the new position.
 #![no_main]
 
-use chessbits::codec::r#move::flagged::{decode, encode, to_extended, FlaggedMove};
+use chessbits::codec::moves::flagged::{decode, encode, to_extended, FlaggedMove};
 use chessbits_fuzz::{legal_moves, position};
 use libfuzzer_sys::fuzz_target;
 

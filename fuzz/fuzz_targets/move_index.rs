@@ -1,10 +1,10 @@
-//! Move index codes (`codec::move::index`) on arbitrary bytes from a position picked by the
+//! Move index codes (`codec::moves::index`) on arbitrary bytes from a position picked by the
 //! first byte; the second picks the form: one byte a move (legal list), or ⌈log₂ n⌉ bits a move
 //! with a LEB128 ply count (legal or pseudo-legal list). Nothing panics; decoded moves are legal
 //! where they are played; the forms are bijections, so the moves re-encode to the same bytes.
 #![no_main]
 
-use chessbits::codec::r#move::index::{self, MoveListKind};
+use chessbits::codec::moves::index::{self, MoveListKind};
 use chessbits_fuzz::{position, replay_legal};
 use libfuzzer_sys::fuzz_target;
 

@@ -1,4 +1,4 @@
-//! The lichess-style move code (`codec::move::lichess`: Huffman-coded rank among the sorted
+//! The lichess-style move code (`codec::moves::lichess`: Huffman-coded rank among the sorted
 //! legal moves) on arbitrary bytes from a position picked by the first byte, with the ply count
 //! from the second. Nothing panics; a game that decodes is legal move by move, and re-encoding it
 //! gives exactly the bits the decoder read (the code is a prefix code; the padding after the
@@ -6,7 +6,7 @@
 #![no_main]
 
 use chessbits::codec::bits::{BitReader, BitWriter};
-use chessbits::codec::r#move::lichess::{decode_game, encode_into};
+use chessbits::codec::moves::lichess::{decode_game, encode_into};
 use chessbits_fuzz::{position, replay_legal};
 use libfuzzer_sys::fuzz_target;
 

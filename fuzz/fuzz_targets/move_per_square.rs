@@ -1,10 +1,10 @@
-//! Per-square move codes (`codec::move::per_square`, BCGN style) on arbitrary bytes from a
+//! Per-square move codes (`codec::moves::per_square`, BCGN style) on arbitrary bytes from a
 //! position picked by the first byte. Nothing panics; decoded moves are legal where they are
 //! played and re-encode to the same bytes (one byte, or the two-byte wide form where the
 //! position's bound exceeds 256).
 #![no_main]
 
-use chessbits::codec::r#move::per_square;
+use chessbits::codec::moves::per_square;
 use chessbits_fuzz::{position, replay_legal};
 use libfuzzer_sys::fuzz_target;
 

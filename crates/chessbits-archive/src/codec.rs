@@ -10,9 +10,9 @@ use core::str::FromStr;
 use super::error::{Corrupt, DecodeResult};
 use super::varint::ByteReader;
 use chessbits::codec::bits::{BitReader, BitWriter};
-use chessbits::codec::r#move::entropy::model::MoveModel;
-use chessbits::codec::r#move::entropy::range_coder::{RangeDecoder, RangeEncoder};
-use chessbits::codec::r#move::index::{self, MoveListKind};
+use chessbits::codec::moves::entropy::model::MoveModel;
+use chessbits::codec::moves::entropy::range_coder::{RangeDecoder, RangeEncoder};
+use chessbits::codec::moves::index::{self, MoveListKind};
 use chessbits::lists::MoveList;
 use chessbits::moves::Move;
 use chessbits::position::Position;
@@ -22,8 +22,8 @@ use chessbits::position::Position;
 /// | id | name | code |
 /// |---|---|---|
 /// | 1 | `index-byte` | one byte per move: its index in [`Position::legal_moves`] |
-/// | 2 | `index` | ⌈log₂ n⌉ bits per move (n legal moves; none when n = 1): the same index, MSB first ([`codec::move::index`](chessbits::codec::move::index)) |
-/// | 3 | `entropy` | the block's moves range-coded as one stream with the probabilities of [`MoveModel`] ([`codec::move::entropy`](chessbits::codec::move::entropy)) |
+/// | 2 | `index` | ⌈log₂ n⌉ bits per move (n legal moves; none when n = 1): the same index, MSB first ([`codec::moves::index`](chessbits::codec::moves::index)) |
+/// | 3 | `entropy` | the block's moves range-coded as one stream with the probabilities of [`MoveModel`] ([`codec::moves::entropy`](chessbits::codec::moves::entropy)) |
 ///
 /// For `entropy` the model is reset at the start of every game and observes every coded move in
 /// the order the block visits them (main line and variations alike; null moves are not coded
@@ -46,7 +46,7 @@ pub enum MoveCodec {
     IndexByte,
     /// ⌈log₂ n⌉ bits per move: the index into the legal move list of n moves (id 2).
     IndexBits,
-    /// Range coding with the move model of [`codec::move::entropy`](chessbits::codec::move::entropy)
+    /// Range coding with the move model of [`codec::moves::entropy`](chessbits::codec::moves::entropy)
     /// (id 3): the smallest.
     #[default]
     Entropy,

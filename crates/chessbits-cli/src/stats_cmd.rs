@@ -12,8 +12,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 
+use chessbits::codec::moves::{direction_target, entropy, enumeration, index, lichess, per_square};
 use chessbits::codec::position as position_codes;
-use chessbits::codec::r#move::{direction_target, entropy, enumeration, index, lichess, per_square};
 use chessbits::lists::MoveList;
 use chessbits::moves::Move;
 use chessbits::pgn::{Game, GameBuilder, Line, PgnReader};

@@ -36,7 +36,7 @@ impl Clock {
 }
 
 use chessbits::codec::bits::BitWriter;
-use chessbits::codec::r#move::{entropy, lichess};
+use chessbits::codec::moves::{entropy, lichess};
 use chessbits::lists::MoveList;
 use chessbits::moves::Move;
 use chessbits::position::Position;

@@ -12,7 +12,7 @@
 #[path = "../tests/common/mod.rs"]
 mod common;
 
-use chessbits::codec::r#move::{entropy, lichess};
+use chessbits::codec::moves::{entropy, lichess};
 use chessbits::lists::MoveList;
 use chessbits::moves::Move;
 use chessbits::position::Position;

@@ -4,7 +4,7 @@
 
 mod common;
 
-use chessbits::codec::r#move::{entropy, lichess};
+use chessbits::codec::moves::{entropy, lichess};
 use chessbits::lists::MoveList;
 use chessbits::moves::{Move, MoveKind};
 use chessbits::position::Position;

@@ -8,7 +8,7 @@ mod common;
 use std::path::Path;
 
 use chessbits::codec::bits::BitWriter;
-use chessbits::codec::r#move::{entropy, lichess};
+use chessbits::codec::moves::{entropy, lichess};
 use chessbits::position::Position;
 
 #[derive(Default)]

@@ -8,17 +8,17 @@
 //! the even-numbered games are never looked at here. The model is a softmax over the legal moves,
 //! `P(m) ∝ 2^score(m)` with `score(m) = Σ θ[term.param] · term.weight / 16` (θ in bits), fitted by
 //! minibatch Adam on the mean code length plus a small L2 penalty. Floats are used only here; the
-//! result is rounded to 1/16 bit and written to `src/codec/move/entropy/params.rs` when
+//! result is rounded to 1/16 bit and written to `src/codec/moves/entropy/params.rs` when
 //! `CHESSBITS_WRITE_PARAMS=1` is set (otherwise printed to stdout only as a summary). The Huffman
-//! code lengths of the lichess ranks are printed for `src/codec/move/lichess.rs`.
+//! code lengths of the lichess ranks are printed for `src/codec/moves/lichess.rs`.
 
 mod common;
 
 use std::collections::BinaryHeap;
 use std::fmt::Write as _;
 
-use chessbits::codec::r#move::entropy::model::{layout::PARAM_COUNT, MoveModel};
-use chessbits::codec::r#move::lichess;
+use chessbits::codec::moves::entropy::model::{layout::PARAM_COUNT, MoveModel};
+use chessbits::codec::moves::lichess;
 use chessbits::lists::MoveList;
 use chessbits::moves::Move;
 use chessbits::position::Position;
@@ -269,7 +269,7 @@ fn tune() {
     }
     source.push_str("];\n");
     if std::env::var("CHESSBITS_WRITE_PARAMS").as_deref() == Ok("1") {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/codec/move/entropy/params.rs");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/codec/moves/entropy/params.rs");
         std::fs::write(path, source).unwrap();
         println!("wrote {path}");
     }

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
-use chessbits::codec::r#move::enumeration::{EnumeratedMove, CODES_PER_SIDE, CODE_COUNT};
+use chessbits::codec::moves::enumeration::{EnumeratedMove, CODES_PER_SIDE, CODE_COUNT};
 use chessbits::types::{CastlingSide, Color, Role, Square};
 
 /// The sheet's row of a move, read from its fields only.

@@ -1,11 +1,11 @@
-//! The flagged 32-bit move (`codec::move::flagged`): every legal move of random games from
+//! The flagged 32-bit move (`codec::moves::flagged`): every legal move of random games from
 //! positions rich in castles (Chess960 included), en passant and promotions encodes, decodes back
 //! and converts to and from `ExtendedMove`; each field is checked against the board by other
 //! means (the position after the move), and corrupted codes never decode to a different move.
 
 mod common;
 
-use chessbits::codec::r#move::flagged::{decode, encode, to_extended, FlaggedMove};
+use chessbits::codec::moves::flagged::{decode, encode, to_extended, FlaggedMove};
 use chessbits::lists::{extend_move, MoveList};
 use chessbits::moves::Move;
 use chessbits::position::Position;

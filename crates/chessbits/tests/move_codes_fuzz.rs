@@ -1,10 +1,10 @@
 //! Property tests of the move codes: garbage never panics and anything that decodes is a legal
 //! move that encodes back to the same code; random games round-trip through every game format.
 
-use chessbits::codec::r#move::enumeration::{self, EnumeratedMove, CODE_COUNT};
-use chessbits::codec::r#move::index::{self, MoveListKind};
-use chessbits::codec::r#move::per_square::{self, PerSquareCode};
-use chessbits::codec::r#move::{direction_target, MoveCodeError};
+use chessbits::codec::moves::enumeration::{self, EnumeratedMove, CODE_COUNT};
+use chessbits::codec::moves::index::{self, MoveListKind};
+use chessbits::codec::moves::per_square::{self, PerSquareCode};
+use chessbits::codec::moves::{direction_target, MoveCodeError};
 use chessbits::lists::MoveList;
 use chessbits::moves::Move;
 use chessbits::position::Position;

@@ -11,9 +11,9 @@ mod common;
 use std::path::Path;
 use std::time::Instant;
 
-use chessbits::codec::r#move::enumeration::{self, EnumeratedMove};
-use chessbits::codec::r#move::index::{self, bits_for, MoveListKind};
-use chessbits::codec::r#move::{direction_target, per_square};
+use chessbits::codec::moves::enumeration::{self, EnumeratedMove};
+use chessbits::codec::moves::index::{self, bits_for, MoveListKind};
+use chessbits::codec::moves::{direction_target, per_square};
 use chessbits::lists::MoveList;
 use chessbits::moves::Move;
 use chessbits::position::Position;

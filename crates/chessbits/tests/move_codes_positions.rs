@@ -13,10 +13,10 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use chessbits::codec::bits::{BitReader, BitWriter};
-use chessbits::codec::r#move::enumeration::{self, EnumeratedMove, CODE_COUNT};
-use chessbits::codec::r#move::index::{self, bits_for, MoveListKind};
-use chessbits::codec::r#move::per_square::{self, PerSquareCode};
-use chessbits::codec::r#move::{direction_target, MoveCodeError};
+use chessbits::codec::moves::enumeration::{self, EnumeratedMove, CODE_COUNT};
+use chessbits::codec::moves::index::{self, bits_for, MoveListKind};
+use chessbits::codec::moves::per_square::{self, PerSquareCode};
+use chessbits::codec::moves::{direction_target, MoveCodeError};
 use chessbits::lists::{MoveList, MAX_MOVES};
 use chessbits::moves::Move;
 use chessbits::position::Position;

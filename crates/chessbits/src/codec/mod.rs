@@ -1,6 +1,6 @@
-//! Compact encodings: move codes (module `move`), [`position`] codes and the [`bits`] they are
+//! Compact encodings: [`moves`] codes, [`position`] codes and the [`bits`] they are
 //! written with.
 
 pub mod bits;
-pub mod r#move;
+pub mod moves;
 pub mod position;

@@ -24,7 +24,7 @@
 //! special cases of their own) are left to [`Position::is_legal`], which runs the generator.
 
 use super::scored::{mvv_lva, ScoredMoveList};
-use crate::lists::MoveList;
+use crate::moves::MoveList;
 use crate::moves::{ExtendedMove, Move};
 use crate::position::Position;
 

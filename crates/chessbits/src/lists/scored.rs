@@ -9,8 +9,8 @@
 //! advances past it — O(n) per pick. At a cut node the first one or two picks usually end the
 //! search of the node, so a full O(n log n) sort would mostly order moves nobody looks at.
 
-use crate::lists::{MoveList, MAX_MOVES};
 use crate::moves::{ExtendedMove, Move};
+use crate::moves::{MoveList, MAX_MOVES};
 use crate::position::{Board, Position};
 use crate::types::Role;
 

@@ -72,8 +72,8 @@
 use core::fmt;
 
 use super::scored::{extend_move, mvv_lva, select_front};
-use crate::lists::{MoveList, MAX_MOVES};
 use crate::moves::ExtendedMove;
+use crate::moves::{MoveList, MAX_MOVES};
 use crate::position::Position;
 
 /// The indices of one ply into the shared array.

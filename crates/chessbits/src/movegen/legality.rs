@@ -148,7 +148,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lists::MoveList;
+    use crate::moves::MoveList;
 
     const FENS: &[&str] = &[
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

@@ -17,7 +17,7 @@ pub use legality::IllegalMove;
 pub use move_set::{MoveSet, PawnMoveKind};
 pub use perft::{perft, perft_divide, perft_with, PerftMode, MAX_PERFT_DEPTH};
 
-use crate::lists::MoveList;
+use crate::moves::MoveList;
 use crate::position::Position;
 use generate::{generate, Class};
 

@@ -1,7 +1,7 @@
 //! Moves as the generator produces them: sets of targets that can be counted by popcount or
 //! expanded into moves.
 
-use crate::lists::MoveList;
+use crate::moves::MoveList;
 use crate::moves::{Move, MoveKind};
 use crate::types::{Bitboard, Role, Square};
 

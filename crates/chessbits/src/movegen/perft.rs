@@ -1,7 +1,7 @@
 //! Perft: counting the leaves of the legal move tree, the standard proof of a move generator.
 
-use crate::lists::MoveList;
 use crate::moves::Move;
+use crate::moves::MoveList;
 use crate::position::Position;
 
 /// The deepest perft the library runs; deeper calls panic (the CLI and the suite parser reject

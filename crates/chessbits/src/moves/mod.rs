@@ -2,8 +2,10 @@
 
 mod extended;
 mod kind;
-mod r#move;
+mod move16;
+mod move_list;
 
 pub use extended::ExtendedMove;
 pub use kind::MoveKind;
-pub use r#move::{Move, UciMove};
+pub use move16::{Move, UciMove};
+pub use move_list::{MoveList, MAX_MOVES};

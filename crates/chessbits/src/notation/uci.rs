@@ -3,8 +3,8 @@
 
 use core::fmt;
 
-use crate::lists::MoveList;
 use crate::moves::Move;
+use crate::moves::MoveList;
 use crate::position::Position;
 use crate::types::{Role, Square};
 

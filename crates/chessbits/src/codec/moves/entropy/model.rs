@@ -25,7 +25,7 @@ use layout::PARAM_COUNT;
 /// `FRAC[j] = round(32768 · 2^(−j/16))`: one octave of the weight curve.
 ///
 /// ```
-/// use chessbits::codec::r#move::entropy::model::FRAC;
+/// use chessbits::codec::moves::entropy::model::FRAC;
 /// assert_eq!(FRAC[0], 1 << 15);
 /// assert_eq!(FRAC[8], 23170); // 32768 / √2
 /// ```
@@ -36,7 +36,7 @@ pub const FRAC: [u32; 16] = [
 /// One term of a move's score, as the tuner sees it: parameter `param` counts `weight / 16` times.
 ///
 /// ```
-/// use chessbits::codec::r#move::entropy::model::{layout, MoveModel};
+/// use chessbits::codec::moves::entropy::model::{layout, MoveModel};
 /// use chessbits::lists::MoveList;
 /// use chessbits::position::Position;
 /// let pos = Position::startpos();
@@ -145,7 +145,7 @@ impl<F: FnMut(Term)> Terms for Recorder<F> {
 /// the position, then [`observe`](MoveModel::observe) with the move played.
 ///
 /// ```
-/// use chessbits::codec::r#move::entropy::model::MoveModel;
+/// use chessbits::codec::moves::entropy::model::MoveModel;
 /// use chessbits::lists::MoveList;
 /// use chessbits::position::Position;
 /// let pos = Position::startpos();
@@ -191,7 +191,7 @@ impl MoveModel {
     /// Forgets the game so far.
     ///
     /// ```
-    /// use chessbits::codec::r#move::entropy::model::MoveModel;
+    /// use chessbits::codec::moves::entropy::model::MoveModel;
     /// let mut model = MoveModel::new();
     /// model.reset();
     /// ```
@@ -204,7 +204,7 @@ impl MoveModel {
     /// Records that `m` is played in `pos` (call before making it).
     ///
     /// ```
-    /// use chessbits::codec::r#move::entropy::model::MoveModel;
+    /// use chessbits::codec::moves::entropy::model::MoveModel;
     /// use chessbits::notation::uci::parse_uci;
     /// use chessbits::position::Position;
     /// let pos = Position::startpos();
@@ -230,7 +230,7 @@ impl MoveModel {
     /// their total (at most 2^16). Every frequency is at least one.
     ///
     /// ```
-    /// use chessbits::codec::r#move::entropy::model::MoveModel;
+    /// use chessbits::codec::moves::entropy::model::MoveModel;
     /// use chessbits::lists::MoveList;
     /// use chessbits::position::Position;
     /// // The queen takes the undefended knight: the likeliest move by far.
@@ -304,7 +304,7 @@ impl MoveModel {
     /// uses it; a move's score is `Σ PARAMS[term.param] · term.weight`.
     ///
     /// ```
-    /// use chessbits::codec::r#move::entropy::model::{layout, MoveModel};
+    /// use chessbits::codec::moves::entropy::model::{layout, MoveModel};
     /// use chessbits::lists::MoveList;
     /// use chessbits::position::Position;
     /// let pos = Position::startpos();
@@ -341,7 +341,7 @@ impl MoveModel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lists::MoveList;
+    use crate::moves::MoveList;
 
     #[test]
     fn frac_is_the_rounded_curve() {

@@ -12,7 +12,7 @@
 //! move is checked to be legal in its position.
 //!
 //! ```
-//! use chessbits::codec::r#move::{direction_target, enumeration, index, per_square};
+//! use chessbits::codec::moves::{direction_target, enumeration, index, per_square};
 //! use chessbits::lists::MoveList;
 //! use chessbits::position::Position;
 //! let pos = Position::startpos();

@@ -31,7 +31,7 @@
 //! captured piece.
 //!
 //! ```
-//! use chessbits::codec::r#move::flagged::{decode, encode, FlaggedMove};
+//! use chessbits::codec::moves::flagged::{decode, encode, FlaggedMove};
 //! use chessbits::notation::uci::parse_uci;
 //! use chessbits::position::Position;
 //! let pos = Position::startpos();
@@ -53,7 +53,7 @@ use crate::types::{Color, Piece, Square};
 /// is a legal move is up to a position ([`decode`]).
 ///
 /// ```
-/// use chessbits::codec::r#move::flagged::FlaggedMove;
+/// use chessbits::codec::moves::flagged::FlaggedMove;
 /// use chessbits::types::{Color, Piece, Role, Square};
 /// // Black pawn e7xd8=Q: source 52, target 59, piece 6, promoted 10, capture.
 /// let bits = 52 | 59 << 6 | 6 << 12 | 10 << 16 | FlaggedMove::CAPTURE;
@@ -167,7 +167,7 @@ impl FlaggedMove {
     /// vouches that `xm` was made for a position with `us` to move (as [`extend_move`] does).
     ///
     /// ```
-    /// use chessbits::codec::r#move::flagged::FlaggedMove;
+    /// use chessbits::codec::moves::flagged::FlaggedMove;
     /// use chessbits::lists::extend_move;
     /// use chessbits::notation::uci::parse_uci;
     /// use chessbits::position::Position;
@@ -232,8 +232,8 @@ pub fn encode(pos: &Position, m: Move) -> Result<FlaggedMove, MoveCodeError> {
 /// [`MoveCodeError::InvalidParts`]), as does a code for no legal move.
 ///
 /// ```
-/// use chessbits::codec::r#move::flagged::{decode, FlaggedMove};
-/// use chessbits::codec::r#move::MoveCodeError;
+/// use chessbits::codec::moves::flagged::{decode, FlaggedMove};
+/// use chessbits::codec::moves::MoveCodeError;
 /// use chessbits::position::Position;
 /// let pos = Position::startpos();
 /// // g1f3 by a White knight (1).
@@ -270,7 +270,7 @@ pub fn decode(pos: &Position, code: FlaggedMove) -> Result<Move, MoveCodeError> 
 /// The extended move (mover, captured piece, score 0) that `code` names in `pos`.
 ///
 /// ```
-/// use chessbits::codec::r#move::flagged::{encode, to_extended};
+/// use chessbits::codec::moves::flagged::{encode, to_extended};
 /// use chessbits::notation::uci::parse_uci;
 /// use chessbits::position::Position;
 /// use chessbits::types::Role;

@@ -53,7 +53,7 @@
 //! castles map onto the same two codes — the side and the position determine the king and rook.
 //!
 //! ```
-//! use chessbits::codec::r#move::enumeration::{EnumeratedMove, CODE_COUNT};
+//! use chessbits::codec::moves::enumeration::{EnumeratedMove, CODE_COUNT};
 //! use chessbits::types::{Color, Role, Square};
 //! let m = EnumeratedMove::new(Color::White, Role::Knight, Square::G1, Square::F3, None, None).unwrap();
 //! let code = m.encode();
@@ -70,7 +70,7 @@ use crate::types::{CastlingSide, Color, File, Piece, Rank, Role, Square};
 /// Codes per side: 668 pawn + 2522 king + 2016 knight + 3360 bishop + 5376 rook + 8736 queen.
 ///
 /// ```
-/// use chessbits::codec::r#move::enumeration::{EnumeratedMove, CODES_PER_SIDE};
+/// use chessbits::codec::moves::enumeration::{EnumeratedMove, CODES_PER_SIDE};
 /// use chessbits::types::Color;
 /// assert_eq!(EnumeratedMove::decode(CODES_PER_SIDE).unwrap().color(), Color::Black);
 /// ```
@@ -78,7 +78,7 @@ pub const CODES_PER_SIDE: u16 = 22_678;
 /// All codes: `0..CODE_COUNT`.
 ///
 /// ```
-/// use chessbits::codec::r#move::enumeration::{EnumeratedMove, CODE_COUNT};
+/// use chessbits::codec::moves::enumeration::{EnumeratedMove, CODE_COUNT};
 /// assert!(EnumeratedMove::decode(CODE_COUNT - 1).is_ok() && EnumeratedMove::decode(CODE_COUNT).is_err());
 /// ```
 pub const CODE_COUNT: u16 = 2 * CODES_PER_SIDE;
@@ -111,7 +111,7 @@ const fn piece_base(role: Role) -> u16 {
 /// promotes to. Built only through validating constructors, so every value has a code.
 ///
 /// ```
-/// use chessbits::codec::r#move::enumeration::EnumeratedMove;
+/// use chessbits::codec::moves::enumeration::EnumeratedMove;
 /// use chessbits::types::{CastlingSide, Color, Role, Square};
 /// let m = EnumeratedMove::new(Color::Black, Role::Pawn, Square::B2, Square::A1, Some(Role::Rook), Some(Role::Queen))
 ///     .unwrap();
@@ -141,7 +141,7 @@ impl EnumeratedMove {
     /// captured king, a pawn captured on the last rank.
     ///
     /// ```
-    /// use chessbits::codec::r#move::enumeration::EnumeratedMove;
+    /// use chessbits::codec::moves::enumeration::EnumeratedMove;
     /// use chessbits::types::{Color, Role, Square};
     /// assert!(EnumeratedMove::new(Color::White, Role::Bishop, Square::C1, Square::C2, None, None).is_err());
     /// assert!(EnumeratedMove::new(Color::White, Role::Pawn, Square::E7, Square::E8, None, None).is_err());
@@ -186,7 +186,7 @@ impl EnumeratedMove {
     /// An en passant capture by a pawn of `color` from `from` (on its fifth rank) to `to`.
     ///
     /// ```
-    /// use chessbits::codec::r#move::enumeration::EnumeratedMove;
+    /// use chessbits::codec::moves::enumeration::EnumeratedMove;
     /// use chessbits::types::{Color, Role, Square};
     /// let ep = EnumeratedMove::en_passant(Color::Black, Square::D4, Square::E3).unwrap();
     /// assert!(ep.is_en_passant());
@@ -217,7 +217,7 @@ impl EnumeratedMove {
     /// the module docs for Chess960).
     ///
     /// ```
-    /// use chessbits::codec::r#move::enumeration::EnumeratedMove;
+    /// use chessbits::codec::moves::enumeration::EnumeratedMove;
     /// use chessbits::types::{CastlingSide, Color, Square};
     /// let m = EnumeratedMove::castle(Color::Black, CastlingSide::KingSide);
     /// assert_eq!((m.from(), m.to(), m.castling_side()), (Square::E8, Square::G8, Some(CastlingSide::KingSide)));
@@ -239,7 +239,7 @@ impl EnumeratedMove {
     /// The move's number, below [`CODE_COUNT`].
     ///
     /// ```
-    /// use chessbits::codec::r#move::enumeration::EnumeratedMove;
+    /// use chessbits::codec::moves::enumeration::EnumeratedMove;
     /// use chessbits::types::{CastlingSide, Color};
     /// assert_eq!(EnumeratedMove::castle(Color::White, CastlingSide::KingSide).encode(), 3188);
     /// assert_eq!(EnumeratedMove::castle(Color::Black, CastlingSide::QueenSide).encode(), 22_678 + 3189);
@@ -252,7 +252,7 @@ impl EnumeratedMove {
     /// The move numbered `code`; [`MoveCodeError::CodeOutOfRange`] at or past [`CODE_COUNT`].
     ///
     /// ```
-    /// use chessbits::codec::r#move::enumeration::EnumeratedMove;
+    /// use chessbits::codec::moves::enumeration::EnumeratedMove;
     /// use chessbits::types::{Color, Role, Square};
     /// let m = EnumeratedMove::decode(0).unwrap();
     /// assert_eq!((m.color(), m.role(), m.from(), m.to()), (Color::White, Role::Pawn, Square::A2, Square::A3));
@@ -349,7 +349,7 @@ impl EnumeratedMove {
     /// otherwise. Castles (Chess960 ones too) become one of the side's two castle codes.
     ///
     /// ```
-    /// use chessbits::codec::r#move::enumeration::EnumeratedMove;
+    /// use chessbits::codec::moves::enumeration::EnumeratedMove;
     /// use chessbits::notation::uci::parse_uci;
     /// use chessbits::position::Position;
     /// let pos = Position::startpos();
@@ -387,8 +387,8 @@ impl EnumeratedMove {
     /// from the position.
     ///
     /// ```
-    /// use chessbits::codec::r#move::enumeration::EnumeratedMove;
-    /// use chessbits::codec::r#move::MoveCodeError;
+    /// use chessbits::codec::moves::enumeration::EnumeratedMove;
+    /// use chessbits::codec::moves::MoveCodeError;
     /// use chessbits::position::Position;
     /// use chessbits::types::{Color, Role, Square};
     /// let pos = Position::startpos();
@@ -446,7 +446,7 @@ impl EnumeratedMove {
     /// The moving side.
     ///
     /// ```
-    /// use chessbits::codec::r#move::enumeration::EnumeratedMove;
+    /// use chessbits::codec::moves::enumeration::EnumeratedMove;
     /// use chessbits::types::{Color, Role, Square};
     /// let m = EnumeratedMove::new(Color::White, Role::Pawn, Square::E7, Square::D8, Some(Role::Rook), Some(Role::Knight))
     ///     .unwrap();
@@ -459,7 +459,7 @@ impl EnumeratedMove {
     /// The moving role (the king for castles).
     ///
     /// ```
-    /// use chessbits::codec::r#move::enumeration::EnumeratedMove;
+    /// use chessbits::codec::moves::enumeration::EnumeratedMove;
     /// use chessbits::types::{Color, Role, Square};
     /// let m = EnumeratedMove::new(Color::White, Role::Pawn, Square::E7, Square::D8, Some(Role::Rook), Some(Role::Knight))
     ///     .unwrap();
@@ -472,7 +472,7 @@ impl EnumeratedMove {
     /// The from-square (for castles the standard king square, e1 or e8).
     ///
     /// ```
-    /// use chessbits::codec::r#move::enumeration::EnumeratedMove;
+    /// use chessbits::codec::moves::enumeration::EnumeratedMove;
     /// use chessbits::types::{Color, Role, Square};
     /// let m = EnumeratedMove::new(Color::White, Role::Pawn, Square::E7, Square::D8, Some(Role::Rook), Some(Role::Knight))
     ///     .unwrap();
@@ -485,7 +485,7 @@ impl EnumeratedMove {
     /// The to-square (for castles the standard king target: the g- or c-file square).
     ///
     /// ```
-    /// use chessbits::codec::r#move::enumeration::EnumeratedMove;
+    /// use chessbits::codec::moves::enumeration::EnumeratedMove;
     /// use chessbits::types::{Color, Role, Square};
     /// let m = EnumeratedMove::new(Color::White, Role::Pawn, Square::E7, Square::D8, Some(Role::Rook), Some(Role::Knight))
     ///     .unwrap();
@@ -498,7 +498,7 @@ impl EnumeratedMove {
     /// The captured role (a pawn for en passant).
     ///
     /// ```
-    /// use chessbits::codec::r#move::enumeration::EnumeratedMove;
+    /// use chessbits::codec::moves::enumeration::EnumeratedMove;
     /// use chessbits::types::{Color, Role, Square};
     /// let m = EnumeratedMove::new(Color::White, Role::Pawn, Square::E7, Square::D8, Some(Role::Rook), Some(Role::Knight))
     ///     .unwrap();
@@ -511,7 +511,7 @@ impl EnumeratedMove {
     /// The role promoted to.
     ///
     /// ```
-    /// use chessbits::codec::r#move::enumeration::EnumeratedMove;
+    /// use chessbits::codec::moves::enumeration::EnumeratedMove;
     /// use chessbits::types::{Color, Role, Square};
     /// let m = EnumeratedMove::new(Color::White, Role::Pawn, Square::E7, Square::D8, Some(Role::Rook), Some(Role::Knight))
     ///     .unwrap();
@@ -524,7 +524,7 @@ impl EnumeratedMove {
     /// The castling side, for the two castle codes of each side.
     ///
     /// ```
-    /// use chessbits::codec::r#move::enumeration::EnumeratedMove;
+    /// use chessbits::codec::moves::enumeration::EnumeratedMove;
     /// use chessbits::types::{Color, Role, Square};
     /// let m = EnumeratedMove::new(Color::White, Role::Pawn, Square::E7, Square::D8, Some(Role::Rook), Some(Role::Knight))
     ///     .unwrap();
@@ -537,7 +537,7 @@ impl EnumeratedMove {
     /// Whether this is an en passant capture.
     ///
     /// ```
-    /// use chessbits::codec::r#move::enumeration::EnumeratedMove;
+    /// use chessbits::codec::moves::enumeration::EnumeratedMove;
     /// use chessbits::types::{Color, Role, Square};
     /// let m = EnumeratedMove::new(Color::White, Role::Pawn, Square::E7, Square::D8, Some(Role::Rook), Some(Role::Knight))
     ///     .unwrap();
@@ -551,7 +551,7 @@ impl EnumeratedMove {
 /// The 16-bit enumeration code of `m`, a legal move in `pos`.
 ///
 /// ```
-/// use chessbits::codec::r#move::enumeration::{decode_move, encode_move};
+/// use chessbits::codec::moves::enumeration::{decode_move, encode_move};
 /// use chessbits::notation::uci::parse_uci;
 /// use chessbits::position::Position;
 /// let pos = Position::startpos();
@@ -567,7 +567,7 @@ pub fn encode_move(pos: &Position, m: Move) -> Result<u16, MoveCodeError> {
 /// [`EnumeratedMove::to_move`].
 ///
 /// ```
-/// use chessbits::codec::r#move::enumeration::decode_move;
+/// use chessbits::codec::moves::enumeration::decode_move;
 /// use chessbits::position::Position;
 /// // Code 22_678 is Black's a7-a6: not White's move in the start position.
 /// assert!(decode_move(&Position::startpos(), 22_678).is_err());

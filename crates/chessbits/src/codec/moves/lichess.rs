@@ -33,15 +33,15 @@ use core::fmt;
 
 use crate::attacks;
 use crate::codec::bits::{BitReader, BitWriter};
-use crate::lists::MoveList;
 use crate::moves::Move;
+use crate::moves::MoveList;
 use crate::position::Position;
 use crate::types::{Role, Square};
 
 /// Why a game cannot be encoded or decoded with the lichess scheme.
 ///
 /// ```
-/// use chessbits::codec::r#move::lichess::{decode_game, LichessError};
+/// use chessbits::codec::moves::lichess::{decode_game, LichessError};
 /// use chessbits::position::Position;
 /// // All ones: the longest codes, ranks far beyond the 20 legal moves.
 /// assert_eq!(decode_game(&Position::startpos(), &[0xFF; 8], 1), Err(LichessError::BadRank { ply: 0 }));
@@ -136,7 +136,7 @@ const PST: [[i16; 64]; 6] = [
 /// Huffman code lengths of ranks 0..=255, fitted to the training games.
 ///
 /// ```
-/// use chessbits::codec::r#move::lichess::CODE_LENGTHS;
+/// use chessbits::codec::moves::lichess::CODE_LENGTHS;
 /// // A complete prefix code: the Kraft sum is exactly one.
 /// let kraft: f64 = CODE_LENGTHS.iter().map(|&l| 0.5f64.powi(l as i32)).sum();
 /// assert!((kraft - 1.0).abs() < 1e-12);
@@ -167,7 +167,7 @@ fn pst(role: Role, sq: Square, pos: &Position) -> i32 {
 /// The ranking key of the legal move `m` in `pos` (see the module docs).
 ///
 /// ```
-/// use chessbits::codec::r#move::lichess::rank_key;
+/// use chessbits::codec::moves::lichess::rank_key;
 /// use chessbits::notation::uci::parse_uci;
 /// use chessbits::position::Position;
 /// let pos = Position::startpos();
@@ -196,7 +196,7 @@ pub fn rank_key(pos: &Position, m: Move) -> u32 {
 /// Sorts `moves` (legal in `pos`) from most to least likely by the lichess heuristic.
 ///
 /// ```
-/// use chessbits::codec::r#move::lichess::sort_moves;
+/// use chessbits::codec::moves::lichess::sort_moves;
 /// use chessbits::lists::MoveList;
 /// use chessbits::position::Position;
 /// let pos = Position::startpos();
@@ -275,7 +275,7 @@ fn canonical() -> Canonical {
 /// is not stored.
 ///
 /// ```
-/// use chessbits::codec::r#move::lichess::{decode_game, encode_game};
+/// use chessbits::codec::moves::lichess::{decode_game, encode_game};
 /// use chessbits::notation::uci::parse_uci;
 /// use chessbits::position::Position;
 /// let start = Position::startpos();
@@ -299,7 +299,7 @@ pub fn encode_game(start: &Position, moves: &[Move]) -> Result<Vec<u8>, LichessE
 ///
 /// ```
 /// use chessbits::codec::bits::BitWriter;
-/// use chessbits::codec::r#move::lichess::encode_into;
+/// use chessbits::codec::moves::lichess::encode_into;
 /// use chessbits::position::Position;
 /// let mut writer = BitWriter::new();
 /// encode_into(&Position::startpos(), &[], &mut writer).unwrap();
@@ -329,7 +329,7 @@ pub fn encode_into(start: &Position, moves: &[Move], writer: &mut BitWriter) -> 
 /// Decodes `ply_count` moves of a game played from `start`.
 ///
 /// ```
-/// use chessbits::codec::r#move::lichess::{decode_game, LichessError};
+/// use chessbits::codec::moves::lichess::{decode_game, LichessError};
 /// use chessbits::position::Position;
 /// assert_eq!(decode_game(&Position::startpos(), &[], 1), Err(LichessError::Truncated { ply: 0 }));
 /// ```

@@ -31,7 +31,7 @@
 //! but zero padding after the last move ([`MoveCodeError::TrailingData`]).
 //!
 //! ```
-//! use chessbits::codec::r#move::index::{self, MoveListKind};
+//! use chessbits::codec::moves::index::{self, MoveListKind};
 //! use chessbits::notation::uci::parse_uci;
 //! use chessbits::position::Position;
 //! let start = Position::startpos();
@@ -50,14 +50,14 @@
 
 use super::MoveCodeError;
 use crate::codec::bits::{BitReader, BitWriter};
-use crate::lists::MoveList;
 use crate::moves::Move;
+use crate::moves::MoveList;
 use crate::position::Position;
 
 /// Which move list the index points into.
 ///
 /// ```
-/// use chessbits::codec::r#move::index::MoveListKind;
+/// use chessbits::codec::moves::index::MoveListKind;
 /// use chessbits::lists::MoveList;
 /// use chessbits::position::Position;
 /// // White in check: the pinned and king-exposing moves count as pseudo-legal only.
@@ -83,7 +83,7 @@ impl MoveListKind {
     /// Fills `list` (cleared first) with the moves of this set in `pos`, in generation order.
     ///
     /// ```
-    /// use chessbits::codec::r#move::index::MoveListKind;
+    /// use chessbits::codec::moves::index::MoveListKind;
     /// use chessbits::lists::MoveList;
     /// use chessbits::position::Position;
     /// let mut list = MoveList::new();
@@ -101,7 +101,7 @@ impl MoveListKind {
 /// ⌈log₂ n⌉: the bits an index into `n` moves takes; 0 for `n <= 1`.
 ///
 /// ```
-/// use chessbits::codec::r#move::index::bits_for;
+/// use chessbits::codec::moves::index::bits_for;
 /// assert_eq!([bits_for(1), bits_for(2), bits_for(20), bits_for(32), bits_for(33)], [0, 1, 5, 5, 6]);
 /// ```
 pub const fn bits_for(n: usize) -> u32 {
@@ -115,7 +115,7 @@ pub const fn bits_for(n: usize) -> u32 {
 /// The index of `m` in the `set` list of `pos`; [`MoveCodeError::IllegalMove`] if not in it.
 ///
 /// ```
-/// use chessbits::codec::r#move::index::{index_of, MoveListKind};
+/// use chessbits::codec::moves::index::{index_of, MoveListKind};
 /// use chessbits::notation::uci::parse_uci;
 /// use chessbits::position::Position;
 /// let pos = Position::startpos();
@@ -131,8 +131,8 @@ pub fn index_of(pos: &Position, set: MoveListKind, m: Move) -> Result<usize, Mov
 /// The move at `index` in the `set` list of `pos`, checked to be legal.
 ///
 /// ```
-/// use chessbits::codec::r#move::index::{move_at, MoveListKind};
-/// use chessbits::codec::r#move::MoveCodeError;
+/// use chessbits::codec::moves::index::{move_at, MoveListKind};
+/// use chessbits::codec::moves::MoveCodeError;
 /// use chessbits::position::Position;
 /// let pos = Position::startpos();
 /// assert_eq!(move_at(&pos, MoveListKind::Legal, 20), Err(MoveCodeError::IndexOutOfRange { index: 20, len: 20 }));
@@ -147,7 +147,7 @@ pub fn move_at(pos: &Position, set: MoveListKind, index: usize) -> Result<Move, 
 /// positions with more than 256 moves (see the module docs).
 ///
 /// ```
-/// use chessbits::codec::r#move::index::{read_byte_index, write_byte_index};
+/// use chessbits::codec::moves::index::{read_byte_index, write_byte_index};
 /// use chessbits::notation::uci::parse_uci;
 /// use chessbits::position::Position;
 /// let pos = Position::startpos();
@@ -169,8 +169,8 @@ pub fn write_byte_index(pos: &Position, m: Move, out: &mut Vec<u8>) -> Result<()
 /// number of bytes used.
 ///
 /// ```
-/// use chessbits::codec::r#move::index::read_byte_index;
-/// use chessbits::codec::r#move::MoveCodeError;
+/// use chessbits::codec::moves::index::read_byte_index;
+/// use chessbits::codec::moves::MoveCodeError;
 /// use chessbits::position::Position;
 /// assert!(matches!(read_byte_index(&Position::startpos(), &[200]), Err(MoveCodeError::IndexOutOfRange { .. })));
 /// ```
@@ -185,7 +185,7 @@ pub fn read_byte_index(pos: &Position, bytes: &[u8]) -> Result<(Move, usize), Mo
 ///
 /// ```
 /// use chessbits::codec::bits::BitWriter;
-/// use chessbits::codec::r#move::index::{write_bit_index, MoveListKind};
+/// use chessbits::codec::moves::index::{write_bit_index, MoveListKind};
 /// use chessbits::notation::uci::parse_uci;
 /// use chessbits::position::Position;
 /// let pos = Position::startpos();
@@ -205,8 +205,8 @@ pub fn write_bit_index(pos: &Position, set: MoveListKind, m: Move, w: &mut BitWr
 ///
 /// ```
 /// use chessbits::codec::bits::BitReader;
-/// use chessbits::codec::r#move::index::{read_bit_index, MoveListKind};
-/// use chessbits::codec::r#move::MoveCodeError;
+/// use chessbits::codec::moves::index::{read_bit_index, MoveListKind};
+/// use chessbits::codec::moves::MoveCodeError;
 /// use chessbits::position::Position;
 /// let pos = Position::startpos();
 /// // 5 bits 11111 = 31: past the 20 moves.
@@ -226,7 +226,7 @@ pub fn read_bit_index(pos: &Position, set: MoveListKind, r: &mut BitReader) -> R
 /// A game from `start` in the one-byte form (a): each move's code, concatenated.
 ///
 /// ```
-/// use chessbits::codec::r#move::index::{decode_game_bytes, encode_game_bytes};
+/// use chessbits::codec::moves::index::{decode_game_bytes, encode_game_bytes};
 /// use chessbits::notation::uci::parse_uci;
 /// use chessbits::position::Position;
 /// let start = Position::startpos();
@@ -247,7 +247,7 @@ pub fn encode_game_bytes(start: &Position, moves: &[Move]) -> Result<Vec<u8>, Mo
 /// The moves of a stream written by [`encode_game_bytes`] (read until the bytes run out).
 ///
 /// ```
-/// use chessbits::codec::r#move::index::decode_game_bytes;
+/// use chessbits::codec::moves::index::decode_game_bytes;
 /// use chessbits::position::Position;
 /// assert_eq!(decode_game_bytes(&Position::startpos(), &[]), Ok(vec![]));
 /// ```
@@ -267,7 +267,7 @@ pub fn decode_game_bytes(start: &Position, mut bytes: &[u8]) -> Result<Vec<Move>
 /// it bounds the work a forged header can cause (forced moves take no bits).
 ///
 /// ```
-/// use chessbits::codec::r#move::index::{decode_game_bits, MoveListKind, MAX_PLIES};
+/// use chessbits::codec::moves::index::{decode_game_bits, MoveListKind, MAX_PLIES};
 /// use chessbits::position::Position;
 /// // A header announcing MAX_PLIES + 1 plies (LEB128 of 2^20 + 1).
 /// assert!(MAX_PLIES == 1 << 20);
@@ -278,7 +278,7 @@ pub const MAX_PLIES: usize = 1 << 20;
 /// A game from `start` in the bit-packed form (b) or (c): LEB128 ply count, then the indices.
 ///
 /// ```
-/// use chessbits::codec::r#move::index::{encode_game_bits, MoveListKind};
+/// use chessbits::codec::moves::index::{encode_game_bits, MoveListKind};
 /// use chessbits::position::Position;
 /// assert_eq!(encode_game_bits(&Position::startpos(), MoveListKind::PseudoLegal, &[]), Ok(vec![0]));
 /// ```
@@ -314,8 +314,8 @@ pub fn encode_game_bits(start: &Position, set: MoveListKind, moves: &[Move]) -> 
 /// The moves of a stream written by [`encode_game_bits`] with the same `set`.
 ///
 /// ```
-/// use chessbits::codec::r#move::index::{decode_game_bits, MoveListKind};
-/// use chessbits::codec::r#move::MoveCodeError;
+/// use chessbits::codec::moves::index::{decode_game_bits, MoveListKind};
+/// use chessbits::codec::moves::MoveCodeError;
 /// use chessbits::position::Position;
 /// let start = Position::startpos();
 /// // Two plies announced, 8 bits of indices present: 5 for the first, 3 of the second's 5.

@@ -51,7 +51,7 @@
 //! checks the decoded move is legal ([`MoveCodeError::IllegalMove`] otherwise).
 //!
 //! ```
-//! use chessbits::codec::r#move::per_square::{self, PerSquareCode};
+//! use chessbits::codec::moves::per_square::{self, PerSquareCode};
 //! use chessbits::notation::uci::parse_uci;
 //! use chessbits::position::Position;
 //! let pos = Position::startpos();
@@ -71,7 +71,7 @@ use crate::types::{Bitboard, CastlingSide, Color, Piece, Rank, Role, Square};
 /// The seed's upper bounds by role index (pawn … king); the king's includes its 2 castles.
 ///
 /// ```
-/// use chessbits::codec::r#move::per_square::BOUNDS;
+/// use chessbits::codec::moves::per_square::BOUNDS;
 /// use chessbits::types::Role;
 /// assert_eq!(BOUNDS[Role::Queen.index()], 27);
 /// ```
@@ -80,7 +80,7 @@ pub const BOUNDS: [u16; 6] = [12, 8, 13, 14, 27, 10];
 /// One move's code: a byte, or the 16-bit move where the position's bound exceeds 256.
 ///
 /// ```
-/// use chessbits::codec::r#move::per_square::PerSquareCode;
+/// use chessbits::codec::moves::per_square::PerSquareCode;
 /// assert_eq!(PerSquareCode::Byte(7).to_bytes(), vec![7]);
 /// assert_eq!(PerSquareCode::Wide(0x1234).to_bytes(), vec![0x12, 0x34]);
 /// ```
@@ -96,7 +96,7 @@ impl PerSquareCode {
     /// The code as it is stored: one byte, or two big-endian.
     ///
     /// ```
-    /// use chessbits::codec::r#move::per_square::PerSquareCode;
+    /// use chessbits::codec::moves::per_square::PerSquareCode;
     /// assert_eq!(PerSquareCode::Wide(1).to_bytes().len(), 2);
     /// ```
     pub fn to_bytes(self) -> Vec<u8> {
@@ -111,7 +111,7 @@ impl PerSquareCode {
 /// king counts its 2 castles only while its side has a castling right.
 ///
 /// ```
-/// use chessbits::codec::r#move::per_square::bound;
+/// use chessbits::codec::moves::per_square::bound;
 /// use chessbits::position::Position;
 /// use chessbits::types::Role;
 /// assert_eq!(bound(&Position::startpos(), Role::King), 10);
@@ -128,7 +128,7 @@ pub fn bound(pos: &Position, role: Role) -> u16 {
 /// The sum of the bounds of the side to move's pieces: codes run from 0 to this (exclusive).
 ///
 /// ```
-/// use chessbits::codec::r#move::per_square::total_bound;
+/// use chessbits::codec::moves::per_square::total_bound;
 /// use chessbits::position::Position;
 /// let pos = Position::from_fen("kBQQQQQQ/BR5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1").unwrap();
 /// assert!(total_bound(&pos) > 256);
@@ -143,7 +143,7 @@ pub fn total_bound(pos: &Position) -> u32 {
 /// Whether the moves of `pos` take one byte each (the total bound is at most 256).
 ///
 /// ```
-/// use chessbits::codec::r#move::per_square::fits_in_byte;
+/// use chessbits::codec::moves::per_square::fits_in_byte;
 /// use chessbits::position::Position;
 /// assert!(fits_in_byte(&Position::startpos()));
 /// ```
@@ -155,7 +155,7 @@ pub fn fits_in_byte(pos: &Position) -> bool {
 /// of `color` from `m.from()`; board independent. `None` if the role cannot make that step.
 ///
 /// ```
-/// use chessbits::codec::r#move::per_square::piece_move_index;
+/// use chessbits::codec::moves::per_square::piece_move_index;
 /// use chessbits::moves::{Move, MoveKind};
 /// use chessbits::types::{CastlingSide, Color, Role, Square};
 /// let push = Move::new(Square::E7, Square::E5, MoveKind::DoublePush);
@@ -195,7 +195,7 @@ pub fn piece_move_index(color: Color, role: Role, m: Move) -> Option<u8> {
 /// ([`MoveCodeError::InvalidParts`]).
 ///
 /// ```
-/// use chessbits::codec::r#move::per_square::{encode, PerSquareCode};
+/// use chessbits::codec::moves::per_square::{encode, PerSquareCode};
 /// use chessbits::notation::uci::parse_uci;
 /// use chessbits::position::Position;
 /// let pos = Position::startpos();
@@ -229,8 +229,8 @@ pub fn encode(pos: &Position, m: Move) -> Result<PerSquareCode, MoveCodeError> {
 /// one is an error too.
 ///
 /// ```
-/// use chessbits::codec::r#move::per_square::{decode, PerSquareCode};
-/// use chessbits::codec::r#move::MoveCodeError;
+/// use chessbits::codec::moves::per_square::{decode, PerSquareCode};
+/// use chessbits::codec::moves::MoveCodeError;
 /// use chessbits::position::Position;
 /// let pos = Position::startpos();
 /// assert_eq!(decode(&pos, PerSquareCode::Byte(1)).unwrap().to_string(), "a2a3");
@@ -269,7 +269,7 @@ pub fn decode(pos: &Position, code: PerSquareCode) -> Result<Move, MoveCodeError
 /// Appends the code of `m` to `out` (one or two bytes).
 ///
 /// ```
-/// use chessbits::codec::r#move::per_square::{read, write};
+/// use chessbits::codec::moves::per_square::{read, write};
 /// use chessbits::notation::uci::parse_uci;
 /// use chessbits::position::Position;
 /// let pos = Position::startpos();
@@ -286,8 +286,8 @@ pub fn write(pos: &Position, m: Move, out: &mut Vec<u8>) -> Result<(), MoveCodeE
 /// Reads one code from the start of `bytes`: the move and the number of bytes used.
 ///
 /// ```
-/// use chessbits::codec::r#move::per_square::read;
-/// use chessbits::codec::r#move::MoveCodeError;
+/// use chessbits::codec::moves::per_square::read;
+/// use chessbits::codec::moves::MoveCodeError;
 /// use chessbits::position::Position;
 /// assert_eq!(read(&Position::startpos(), &[]), Err(MoveCodeError::UnexpectedEnd));
 /// ```
@@ -311,7 +311,7 @@ pub fn read(pos: &Position, bytes: &[u8]) -> Result<(Move, usize), MoveCodeError
 /// codes until the bytes run out.
 ///
 /// ```
-/// use chessbits::codec::r#move::per_square::{decode_game, encode_game};
+/// use chessbits::codec::moves::per_square::{decode_game, encode_game};
 /// use chessbits::notation::uci::parse_uci;
 /// use chessbits::position::Position;
 /// let mut pos = Position::startpos();
@@ -341,7 +341,7 @@ pub fn encode_game(start: &Position, moves: &[Move]) -> Result<Vec<u8>, MoveCode
 /// The moves of a stream written by [`encode_game`].
 ///
 /// ```
-/// use chessbits::codec::r#move::per_square::decode_game;
+/// use chessbits::codec::moves::per_square::decode_game;
 /// use chessbits::position::Position;
 /// assert!(decode_game(&Position::startpos(), &[255]).is_err());
 /// ```

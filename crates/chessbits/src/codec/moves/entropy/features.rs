@@ -18,7 +18,7 @@ use crate::types::{Bitboard, Color, Role, Square};
 /// Parameter offsets. Tapered tables hold two parameters per entry: middle game, then end game.
 ///
 /// ```
-/// use chessbits::codec::r#move::entropy::model::layout;
+/// use chessbits::codec::moves::entropy::model::layout;
 /// assert_eq!(layout::NONE, 0);
 /// assert_eq!(layout::PST_TO - layout::PST_FROM, 6 * 64 * 2);
 /// assert!(layout::PARAM_COUNT < 16 * 1024);

@@ -31,7 +31,7 @@ use core::fmt;
 /// Largest total frequency a symbol may be coded with.
 ///
 /// ```
-/// use chessbits::codec::r#move::entropy::range_coder::{RangeDecoder, RangeError, MAX_TOTAL};
+/// use chessbits::codec::moves::entropy::range_coder::{RangeDecoder, RangeError, MAX_TOTAL};
 /// assert_eq!(RangeDecoder::new(&[]).target(MAX_TOTAL + 1), Err(RangeError::Corrupt));
 /// ```
 pub const MAX_TOTAL: u32 = 1 << 16;
@@ -41,7 +41,7 @@ const TOP: u32 = 1 << 24;
 /// Why a byte stream is not a range-coded stream.
 ///
 /// ```
-/// use chessbits::codec::r#move::entropy::range_coder::{RangeDecoder, RangeError};
+/// use chessbits::codec::moves::entropy::range_coder::{RangeDecoder, RangeError};
 /// // An empty stream holds no 16-bit symbol: the decoder would need more than the four bytes
 /// // of padding an encoder's output ever leaves out.
 /// let mut dec = RangeDecoder::new(&[]);
@@ -87,7 +87,7 @@ fn flush_point(low: u64, range: u32) -> (u64, usize) {
 /// Range encoder appending to a byte vector.
 ///
 /// ```
-/// use chessbits::codec::r#move::entropy::range_coder::{RangeDecoder, RangeEncoder};
+/// use chessbits::codec::moves::entropy::range_coder::{RangeDecoder, RangeEncoder};
 /// let mut bytes = Vec::new();
 /// let mut enc = RangeEncoder::new(&mut bytes);
 /// for symbol in [0u32, 2, 1, 2] {
@@ -119,7 +119,7 @@ impl<'a> RangeEncoder<'a> {
     /// coded value is below one, so a carry never runs past the encoder's own first byte).
     ///
     /// ```
-    /// use chessbits::codec::r#move::entropy::range_coder::RangeEncoder;
+    /// use chessbits::codec::moves::entropy::range_coder::RangeEncoder;
     /// let mut out = vec![0xFF];
     /// let mut enc = RangeEncoder::new(&mut out);
     /// enc.encode(65535, 1, 65536);
@@ -140,7 +140,7 @@ impl<'a> RangeEncoder<'a> {
     /// it is checked in debug builds.
     ///
     /// ```
-    /// use chessbits::codec::r#move::entropy::range_coder::RangeEncoder;
+    /// use chessbits::codec::moves::entropy::range_coder::RangeEncoder;
     /// let mut out = Vec::new();
     /// let mut enc = RangeEncoder::new(&mut out);
     /// for _ in 0..16 {
@@ -179,7 +179,7 @@ impl<'a> RangeEncoder<'a> {
     /// Writes the shortest tail that identifies the final interval (at most one byte).
     ///
     /// ```
-    /// use chessbits::codec::r#move::entropy::range_coder::RangeEncoder;
+    /// use chessbits::codec::moves::entropy::range_coder::RangeEncoder;
     /// let mut out = Vec::new();
     /// let mut enc = RangeEncoder::new(&mut out);
     /// enc.encode(0, 1, 2);
@@ -201,7 +201,7 @@ impl<'a> RangeEncoder<'a> {
 /// Range decoder over a byte slice; see the module docs for the checks it makes.
 ///
 /// ```
-/// use chessbits::codec::r#move::entropy::range_coder::{RangeDecoder, RangeError};
+/// use chessbits::codec::moves::entropy::range_coder::{RangeDecoder, RangeError};
 /// // A stream that ends in a zero byte is never written by the encoder.
 /// let mut dec = RangeDecoder::new(&[0x12, 0x00]);
 /// assert_eq!(dec.finish(), Err(RangeError::NonCanonical));
@@ -224,7 +224,7 @@ impl<'a> RangeDecoder<'a> {
     /// A decoder reading `bytes` from the start.
     ///
     /// ```
-    /// use chessbits::codec::r#move::entropy::range_coder::RangeDecoder;
+    /// use chessbits::codec::moves::entropy::range_coder::RangeDecoder;
     /// let mut dec = RangeDecoder::new(&[0x80]);
     /// assert_eq!(dec.target(2), Ok(1));
     /// ```
@@ -265,7 +265,7 @@ impl<'a> RangeDecoder<'a> {
     /// The target value in `0..total` that selects the next symbol (`total` in `1..=MAX_TOTAL`).
     ///
     /// ```
-    /// use chessbits::codec::r#move::entropy::range_coder::RangeDecoder;
+    /// use chessbits::codec::moves::entropy::range_coder::RangeDecoder;
     /// let mut dec = RangeDecoder::new(&[0x40]);
     /// assert_eq!(dec.target(4), Ok(1));
     /// ```
@@ -286,7 +286,7 @@ impl<'a> RangeDecoder<'a> {
     /// Removes the symbol `[cum, cum + freq)` that contains the last target.
     ///
     /// ```
-    /// use chessbits::codec::r#move::entropy::range_coder::{RangeDecoder, RangeError};
+    /// use chessbits::codec::moves::entropy::range_coder::{RangeDecoder, RangeError};
     /// let mut dec = RangeDecoder::new(&[0x40]);
     /// assert_eq!(dec.target(4), Ok(1));
     /// assert_eq!(dec.consume(2, 1), Err(RangeError::Corrupt), "target 1 is not in [2, 3)");
@@ -318,7 +318,7 @@ impl<'a> RangeDecoder<'a> {
     /// Checks that the stream ends exactly where the encoder would have ended it.
     ///
     /// ```
-    /// use chessbits::codec::r#move::entropy::range_coder::{RangeDecoder, RangeError};
+    /// use chessbits::codec::moves::entropy::range_coder::{RangeDecoder, RangeError};
     /// assert_eq!(RangeDecoder::new(&[]).finish(), Ok(()));
     /// assert_eq!(RangeDecoder::new(&[0x40]).finish(), Err(RangeError::NonCanonical));
     /// ```

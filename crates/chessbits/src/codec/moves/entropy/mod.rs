@@ -4,7 +4,7 @@
 //! [lichess scheme](super::lichess) and 5.1 to 5.3 for a plain index into the legal move list.
 //!
 //! ```
-//! use chessbits::codec::r#move::entropy::{decode_game, encode_game};
+//! use chessbits::codec::moves::entropy::{decode_game, encode_game};
 //! use chessbits::notation::uci::parse_uci;
 //! use chessbits::position::Position;
 //! let start = Position::startpos();
@@ -110,8 +110,8 @@ pub mod range_coder;
 
 use core::fmt;
 
-use crate::lists::MoveList;
 use crate::moves::Move;
+use crate::moves::MoveList;
 use crate::position::Position;
 
 use model::MoveModel;
@@ -120,7 +120,7 @@ use range_coder::{RangeDecoder, RangeEncoder, RangeError};
 /// Why a game cannot be encoded or decoded.
 ///
 /// ```
-/// use chessbits::codec::r#move::entropy::{decode_game, EntropyError};
+/// use chessbits::codec::moves::entropy::{decode_game, EntropyError};
 /// use chessbits::position::Position;
 /// // Stalemate: no move to decode.
 /// let pos = Position::from_fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1").unwrap();
@@ -182,7 +182,7 @@ fn at_ply(ply: usize) -> impl Fn(RangeError) -> EntropyError {
 /// Encodes games; reuses its buffers from game to game.
 ///
 /// ```
-/// use chessbits::codec::r#move::entropy::{GameDecoder, GameEncoder};
+/// use chessbits::codec::moves::entropy::{GameDecoder, GameEncoder};
 /// use chessbits::notation::uci::parse_uci;
 /// use chessbits::position::Position;
 /// let start = Position::startpos();
@@ -214,7 +214,7 @@ impl GameEncoder {
     /// A new encoder.
     ///
     /// ```
-    /// use chessbits::codec::r#move::entropy::GameEncoder;
+    /// use chessbits::codec::moves::entropy::GameEncoder;
     /// use chessbits::position::Position;
     /// let mut out = Vec::new();
     /// GameEncoder::new().encode_into(&Position::startpos(), &[], &mut out).unwrap();
@@ -231,7 +231,7 @@ impl GameEncoder {
     /// stored: the decoder must be told it. On error `out` is left as it was.
     ///
     /// ```
-    /// use chessbits::codec::r#move::entropy::GameEncoder;
+    /// use chessbits::codec::moves::entropy::GameEncoder;
     /// use chessbits::notation::uci::parse_uci;
     /// use chessbits::position::Position;
     /// let start = Position::startpos();
@@ -276,7 +276,7 @@ impl GameEncoder {
 /// Decodes games; reuses its buffers from game to game.
 ///
 /// ```
-/// use chessbits::codec::r#move::entropy::{EntropyError, GameDecoder};
+/// use chessbits::codec::moves::entropy::{EntropyError, GameDecoder};
 /// use chessbits::position::Position;
 /// let mut moves = Vec::new();
 /// let err = GameDecoder::new().decode_into(&Position::startpos(), &[0xff, 0x00], 3, &mut moves);
@@ -297,7 +297,7 @@ impl GameDecoder {
     /// A new decoder.
     ///
     /// ```
-    /// use chessbits::codec::r#move::entropy::GameDecoder;
+    /// use chessbits::codec::moves::entropy::GameDecoder;
     /// use chessbits::position::Position;
     /// let mut moves = Vec::new();
     /// GameDecoder::new().decode_into(&Position::startpos(), &[], 0, &mut moves).unwrap();
@@ -315,7 +315,7 @@ impl GameDecoder {
     /// most: decoding stops at the first move the bytes cannot give.
     ///
     /// ```
-    /// use chessbits::codec::r#move::entropy::{encode_game, GameDecoder};
+    /// use chessbits::codec::moves::entropy::{encode_game, GameDecoder};
     /// use chessbits::notation::uci::parse_uci;
     /// use chessbits::position::Position;
     /// let start = Position::startpos();
@@ -365,7 +365,7 @@ impl GameDecoder {
 /// Encodes the moves of a game played from `start`; the number of moves is not stored.
 ///
 /// ```
-/// use chessbits::codec::r#move::entropy::{decode_game, encode_game};
+/// use chessbits::codec::moves::entropy::{decode_game, encode_game};
 /// use chessbits::notation::uci::parse_uci;
 /// use chessbits::position::Position;
 /// let start = Position::startpos();
@@ -389,7 +389,7 @@ pub fn encode_game(start: &Position, moves: &[Move]) -> Result<Vec<u8>, EntropyE
 /// Decodes `ply_count` moves of a game played from `start`.
 ///
 /// ```
-/// use chessbits::codec::r#move::entropy::{decode_game, EntropyError};
+/// use chessbits::codec::moves::entropy::{decode_game, EntropyError};
 /// use chessbits::position::Position;
 /// let start = Position::startpos();
 /// assert_eq!(decode_game(&start, &[], 0), Ok(vec![]));

@@ -11,7 +11,7 @@ use crate::types::Square;
 /// Decoding never panics: garbage input ends in one of these.
 ///
 /// ```
-/// use chessbits::codec::r#move::{enumeration::EnumeratedMove, MoveCodeError};
+/// use chessbits::codec::moves::{enumeration::EnumeratedMove, MoveCodeError};
 /// assert!(matches!(EnumeratedMove::decode(60_000), Err(MoveCodeError::CodeOutOfRange { .. })));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]

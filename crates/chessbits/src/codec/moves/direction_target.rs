@@ -32,7 +32,7 @@
 //! move is checked to be legal.
 //!
 //! ```
-//! use chessbits::codec::r#move::direction_target::{decode, encode};
+//! use chessbits::codec::moves::direction_target::{decode, encode};
 //! use chessbits::notation::uci::parse_uci;
 //! use chessbits::position::Position;
 //! let pos = Position::startpos();
@@ -51,7 +51,7 @@ use crate::types::{Bitboard, CastlingSide, Piece, Rank, Role, Square};
 /// Codes run below this: 12 bits.
 ///
 /// ```
-/// use chessbits::codec::r#move::direction_target::{decode, CODE_LIMIT};
+/// use chessbits::codec::moves::direction_target::{decode, CODE_LIMIT};
 /// use chessbits::position::Position;
 /// assert!(decode(&Position::startpos(), CODE_LIMIT).is_err());
 /// ```
@@ -67,7 +67,7 @@ const QUEEN_SIDE: u16 = 2;
 /// ([`MoveCodeError::InvalidParts`]); legality is left to the decoder.
 ///
 /// ```
-/// use chessbits::codec::r#move::direction_target::encode;
+/// use chessbits::codec::moves::direction_target::encode;
 /// use chessbits::moves::Move;
 /// use chessbits::notation::uci::parse_uci;
 /// use chessbits::position::Position;
@@ -97,8 +97,8 @@ pub fn encode(pos: &Position, m: Move) -> Result<u16, MoveCodeError> {
 /// move, on a `spec` that does not fit the piece, and on illegal moves.
 ///
 /// ```
-/// use chessbits::codec::r#move::direction_target::decode;
-/// use chessbits::codec::r#move::MoveCodeError;
+/// use chessbits::codec::moves::direction_target::decode;
+/// use chessbits::codec::moves::MoveCodeError;
 /// use chessbits::position::Position;
 /// let pos = Position::startpos();
 /// // Target e4 (28), direction N (0): the e2 pawn's double push.
