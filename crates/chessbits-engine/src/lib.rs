@@ -12,7 +12,9 @@
 //! - [`tt`]: the lock-free transposition table;
 //! - [`time`]: time management;
 //! - [`uci`]: the protocol loop;
-//! - [`bench`]: the fixed-depth benchmark.
+//! - [`bench`]: the fixed-depth benchmark;
+//! - [`book`]: opening book moves;
+//! - [`tune`]: Texel tuning of the evaluation weights.
 //!
 //! ```
 //! use chessbits::game::Game;
@@ -34,4 +36,5 @@ pub mod history;
 pub mod search;
 pub mod time;
 pub mod tt;
+pub mod tune;
 pub mod uci;

@@ -220,3 +220,46 @@ fn go_perft_prints_like_stockfish() {
     assert!(lines.iter().any(|l| l == "e2e4: 600"));
     e.quit();
 }
+
+#[test]
+fn chess960_castling_notation() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Chess960 value true");
+    // Only castling is sensible here... along with king and rook moves: restrict to castling.
+    e.send("position fen 4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1 moves e1h1 e8d8");
+    e.send("d");
+    let lines = e.expect("info string fen", 5 * SECOND);
+    assert!(lines.last().unwrap().contains("R4RK1"), "{lines:?}");
+    e.send("position fen 4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1");
+    e.send("go depth 2 searchmoves e1h1");
+    let lines = e.expect("bestmove", 5 * SECOND);
+    assert_eq!(best_move(&lines), "e1h1");
+    e.quit();
+}
+
+#[test]
+fn own_book_plays_the_book_move() {
+    // A one-entry Polyglot book: 1. d4 from the start position (weight 1).
+    let key = chessbits::position::Position::startpos().key();
+    let raw: u16 = (1 << 9) | (3 << 6) | (3 << 3) | 3;
+    let mut bytes = key.to_be_bytes().to_vec();
+    bytes.extend(raw.to_be_bytes());
+    bytes.extend(1u16.to_be_bytes());
+    bytes.extend(0u32.to_be_bytes());
+    let path = std::env::temp_dir().join(format!("chessbits-engine-book-{}.bin", std::process::id()));
+    std::fs::write(&path, bytes).unwrap();
+    let mut e = Engine::start();
+    e.send("setoption name OwnBook value true");
+    e.send(&format!("setoption name BookFile value {}", path.display()));
+    e.send("position startpos");
+    e.send("go wtime 10000 btime 10000");
+    let lines = e.expect("bestmove", 5 * SECOND);
+    assert_eq!(best_move(&lines), "d2d4");
+    // Out of book: a search.
+    e.send("position startpos moves e2e4");
+    e.send("go depth 3");
+    let lines = e.expect("bestmove", 5 * SECOND);
+    assert_legal(&["e2e4"], &best_move(&lines));
+    e.quit();
+    let _ = std::fs::remove_file(path);
+}

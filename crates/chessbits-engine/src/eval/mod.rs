@@ -12,6 +12,7 @@
 //! assert!(evaluate(&Position::startpos()).abs() < 30);
 //! ```
 
+pub mod params;
 pub mod pst;
 
 use chessbits::attacks;
@@ -39,19 +40,10 @@ impl std::ops::SubAssign for Score {
 const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
 const FULL_PHASE: i32 = 24;
 
-/// Mobility per reachable square beyond a typical count, by role (mg, eg).
-const MOBILITY: [(i32, i32); 6] = [(0, 0), (4, 4), (5, 5), (2, 4), (1, 2), (0, 0)];
+/// Reachable squares a piece counts as normal (mobility is scored above and below it), by role.
 const MOBILITY_BASE: [i32; 6] = [0, 4, 6, 6, 12, 0];
-/// Passed pawn bonus by relative rank.
-const PASSED_MG: [i32; 8] = [0, 5, 5, 10, 20, 35, 55, 0];
-const PASSED_EG: [i32; 8] = [0, 10, 15, 25, 45, 75, 120, 0];
-const ISOLATED: Score = Score(-10, -14);
-const DOUBLED: Score = Score(-10, -20);
-const BISHOP_PAIR: Score = Score(30, 50);
-const SHIELD_PAWN: i32 = 12;
 /// Attack weight on the king zone by attacking role.
 const KING_ATTACK_WEIGHT: [i32; 6] = [0, 2, 2, 3, 5, 0];
-const TEMPO: i32 = 10;
 
 fn file_mask(file: File) -> Bitboard {
     Bitboard::from_file(file)
@@ -90,7 +82,7 @@ fn pawn_attacks(board: &Board, color: Color) -> Bitboard {
     all
 }
 
-fn side_score(board: &Board, us: Color) -> Score {
+fn side_score(board: &Board, us: Color, w: &[i32; params::COUNT]) -> Score {
     let them = !us;
     let occupied = board.occupied();
     let own = board.by_color(us);
@@ -106,28 +98,34 @@ fn side_score(board: &Board, us: Color) -> Score {
     for (sq, piece) in board.pieces().filter(|(_, p)| p.color == us) {
         let relative = if us == Color::White { sq } else { sq.flip_vertical() };
         let (mg, eg) = pst::value(piece.role, relative);
-        score += Score(mg, eg);
+        let r = piece.role.index();
+        score += Score(mg * w[params::PST_SCALE] / 100, eg * w[params::PST_SCALE + 1] / 100);
+        if r < 5 {
+            score += Score(w[params::MATERIAL_MG + r], w[params::MATERIAL_EG + r]);
+        }
         match piece.role {
             Role::Pawn => {
                 let file = file_mask(sq.file());
                 if (passed_span(us, sq) & their_pawns).is_empty() {
-                    let r = sq.rank().relative_to(us).index();
-                    score += Score(PASSED_MG[r], PASSED_EG[r]);
+                    let rank = sq.rank().relative_to(us).index();
+                    if (1..7).contains(&rank) {
+                        score += Score(w[params::PASSED_MG + rank - 1], w[params::PASSED_EG + rank - 1]);
+                    }
                 }
                 if (adjacent_files(sq.file()) & our_pawns).is_empty() {
-                    score += ISOLATED;
+                    score += Score(w[params::ISOLATED], w[params::ISOLATED + 1]);
                 }
                 // Count each doubled pair once: from the rear pawn.
                 if (passed_span(us, sq) & file & our_pawns).any() {
-                    score += DOUBLED;
+                    score += Score(w[params::DOUBLED], w[params::DOUBLED + 1]);
                 }
             }
             Role::King => {}
             role => {
                 let reach = attacks::attacks(piece, sq, occupied) & !own & !enemy_pawn_attacks;
                 let n = reach.count() as i32 - MOBILITY_BASE[role.index()];
-                let (wm, we) = MOBILITY[role.index()];
-                score += Score(wm * n, we * n);
+                let m = role.index() - 1;
+                score += Score(w[params::MOBILITY_MG + m] * n, w[params::MOBILITY_EG + m] * n);
                 let hits = (attacks::attacks(piece, sq, occupied) & king_zone).count() as i32;
                 if hits > 0 {
                     attackers += 1;
@@ -137,17 +135,17 @@ fn side_score(board: &Board, us: Color) -> Score {
         }
     }
     if board.by_piece(Piece::new(us, Role::Bishop)).more_than_one() {
-        score += BISHOP_PAIR;
+        score += Score(w[params::BISHOP_PAIR], w[params::BISHOP_PAIR + 1]);
     }
     // Our attack on their king: counts only with two attackers or more, and grows faster than
     // linearly (attacks combine).
     if attackers >= 2 {
-        score += Score(king_attack * king_attack / 2, 0);
+        score += Score(king_attack * king_attack * w[params::KING_ATTACK] / 200, 0);
     }
     // Our own pawn shield, a middlegame term.
     if let Some(king) = board.king_of(us) {
         let shield = attacks::king(king) & passed_span(us, king) & our_pawns;
-        score += Score(SHIELD_PAWN * shield.count() as i32, 0);
+        score += Score(w[params::SHIELD] * shield.count() as i32, 0);
     }
     score
 }
@@ -163,13 +161,19 @@ fn phase(board: &Board) -> i32 {
 
 /// The static evaluation of `pos` in centipawns, from the side to move.
 pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_with(pos, &params::DEFAULT)
+}
+
+/// [`evaluate`] with other weights (for tuning).
+pub fn evaluate_with(pos: &Position, params: &params::Params) -> i32 {
+    let w = &params.0;
     let board = pos.board();
-    let mut score = side_score(board, Color::White);
-    score -= side_score(board, Color::Black);
+    let mut score = side_score(board, Color::White, w);
+    score -= side_score(board, Color::Black, w);
     let phase = phase(board);
     let white = (score.0 * phase + score.1 * (FULL_PHASE - phase)) / FULL_PHASE;
     let relative = if pos.turn() == Color::White { white } else { -white };
-    relative + TEMPO
+    relative + w[params::TEMPO]
 }
 
 #[cfg(test)]
@@ -190,7 +194,7 @@ mod tests {
             let mirrored = Position::from_fen(&mirror_fen(fen)).unwrap();
             assert_eq!(evaluate(&pos), evaluate(&mirrored), "{fen}");
         }
-        assert_eq!(eval("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), TEMPO);
+        assert_eq!(eval("4k3/8/8/8/8/8/8/4K3 w - - 0 1"), params::DEFAULT.0[params::TEMPO]);
     }
 
     /// The colour-flipped FEN (board mirrored, colours swapped, other side to move).

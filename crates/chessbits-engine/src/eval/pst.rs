@@ -1,15 +1,10 @@
-//! Material and piece-square tables, middlegame and endgame, from White's point of view.
+//! Piece-square tables, middlegame and endgame, from White's point of view.
 //!
 //! The tables are built from a few shape functions (centre distance, advancement, the
 //! castled king's squares) instead of 768 typed-in numbers: the shapes say why a square is
 //! good, and Texel tuning (issue 13, item 4) will later adjust the weights behind them.
 
 use chessbits::types::{Role, Square};
-
-/// Middlegame material, by [`Role::index`].
-pub const MATERIAL_MG: [i32; 6] = [82, 337, 365, 477, 1025, 0];
-/// Endgame material, by [`Role::index`].
-pub const MATERIAL_EG: [i32; 6] = [94, 281, 297, 512, 936, 0];
 
 /// Distance from the centre: 0 on d4/e4/d5/e5 … 3 in the corners (Chebyshev rings).
 const fn centre_ring(file: i32, rank: i32) -> i32 {
@@ -81,8 +76,8 @@ const fn build() -> [[[i32; 64]; 6]; 2] {
         let mut sq = 0;
         while sq < 64 {
             let (mg, eg) = square_bonus(role, sq);
-            tables[0][r][sq] = MATERIAL_MG[r] + mg;
-            tables[1][r][sq] = MATERIAL_EG[r] + eg;
+            tables[0][r][sq] = mg;
+            tables[1][r][sq] = eg;
             sq += 1;
         }
         r += 1;
@@ -90,10 +85,12 @@ const fn build() -> [[[i32; 64]; 6]; 2] {
     tables
 }
 
-/// `[phase][role][square]`: material plus square bonus for White; phase 0 = mg, 1 = eg.
+/// `[phase][role][square]`: the square bonus for White (material comes from the weights);
+/// phase 0 = mg, 1 = eg.
 static TABLES: [[[i32; 64]; 6]; 2] = build();
 
-/// The (mg, eg) value of a White piece of `role` on `sq`; for Black pass the square mirrored.
+/// The (mg, eg) square bonus of a White piece of `role` on `sq`; for Black pass the square
+/// mirrored.
 ///
 /// ```
 /// use chessbits_engine::eval::pst::value;

@@ -46,23 +46,23 @@ pub fn parse_position(args: &[&str], chess960: bool) -> Result<Game, String> {
 /// The arguments of `go`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GoArgs {
-    /// White's and Black's remaining time, increments, moves to go, fixed move time.
+    /// White's remaining time (ms).
     pub wtime: Option<u64>,
-    #[allow(missing_docs)]
+    /// Black's remaining time (ms).
     pub btime: Option<u64>,
-    #[allow(missing_docs)]
+    /// White's increment (ms).
     pub winc: u64,
-    #[allow(missing_docs)]
+    /// Black's increment (ms).
     pub binc: u64,
-    #[allow(missing_docs)]
+    /// Moves to the next time control.
     pub movestogo: Option<u64>,
-    #[allow(missing_docs)]
+    /// Fixed time for this move (ms).
     pub movetime: Option<u64>,
-    /// Depth, node and mate limits.
+    /// Deepest iteration.
     pub depth: Option<i32>,
-    #[allow(missing_docs)]
+    /// Node limit.
     pub nodes: Option<u64>,
-    #[allow(missing_docs)]
+    /// Find a mate in this many moves.
     pub mate: Option<i32>,
     /// Search until `stop`.
     pub infinite: bool,
