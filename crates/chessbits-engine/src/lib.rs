@@ -12,7 +12,7 @@
 //! - [`tt`]: the lock-free transposition table;
 //! - [`time`]: time management;
 //! - [`uci`]: the protocol loop;
-//! - [`bench`]: the fixed-depth benchmark;
+//! - [`bench`](mod@bench): the fixed-depth benchmark;
 //! - [`book`]: opening book moves;
 //! - [`tune`]: Texel tuning of the evaluation weights.
 //!

@@ -78,10 +78,12 @@ impl TimeManager {
         } else if let Some(time) = clock.time {
             let safe = time.saturating_sub(overhead_ms).max(1);
             let moves_left = clock.movestogo.unwrap_or(30).clamp(1, 50);
-            // Spend an equal share of what is left plus most of the increment; with the last
-            // move before the control, most of the time (but never all of it).
-            let share = safe / moves_left + clock.inc * 3 / 4;
-            let cap = if moves_left == 1 { safe * 9 / 10 } else { safe / 2 };
+            // An equal share of what is left plus half the increment: spending less than the
+            // increment lets a short clock grow back to a reserve (about 15 increments) that
+            // absorbs a slow reply of the GUI or a busy machine. With the last move before the
+            // control, most of the time (but never all of it).
+            let share = safe / moves_left + clock.inc / 2;
+            let cap = if moves_left == 1 { safe * 9 / 10 } else { safe / 3 };
             let hard = (share * 3).min(cap).max(1);
             tm.soft = Some(share.min(hard).max(1));
             tm.hard = Some(hard);

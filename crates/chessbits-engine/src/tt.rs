@@ -113,13 +113,28 @@ impl TranspositionTable {
     /// assert_eq!(TranspositionTable::new(1).bucket_count(), 16_384);
     /// ```
     pub fn new(megabytes: usize) -> TranspositionTable {
-        let count = (megabytes.max(1) << 20) / std::mem::size_of::<Bucket>();
+        TranspositionTable::try_new(megabytes).unwrap_or_else(|_| TranspositionTable::try_new(1).expect("1 MiB table"))
+    }
+
+    /// A table of about `megabytes` MiB, or an error message if the memory is not available
+    /// (a `setoption name Hash` too large for the machine must not abort the engine).
+    ///
+    /// ```
+    /// use chessbits_engine::tt::TranspositionTable;
+    /// assert!(TranspositionTable::try_new(1).is_ok());
+    /// assert!(TranspositionTable::try_new(usize::MAX >> 20).is_err());
+    /// ```
+    pub fn try_new(megabytes: usize) -> Result<TranspositionTable, String> {
+        let count = (megabytes.max(1).saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
         let mut buckets = Vec::new();
-        buckets.resize_with(count.max(1), Bucket::default);
-        TranspositionTable {
+        buckets
+            .try_reserve_exact(count)
+            .map_err(|e| format!("cannot allocate {megabytes} MiB: {e}"))?;
+        buckets.resize_with(count, Bucket::default);
+        Ok(TranspositionTable {
             buckets,
             generation: AtomicU8::new(0),
-        }
+        })
     }
 
     /// The number of 64-byte buckets.
@@ -231,11 +246,6 @@ impl TranspositionTable {
         }
         (used * 1000).checked_div(total).unwrap_or(0)
     }
-
-    /// Asks the processor to load the bucket of `key` ahead of the probe. A no-op where the
-    /// standard library offers no portable prefetch; kept so call sites need not change.
-    #[inline]
-    pub fn prefetch(&self, _key: u64) {}
 }
 
 #[cfg(test)]

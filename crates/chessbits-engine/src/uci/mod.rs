@@ -212,7 +212,10 @@ impl<O: Output + Clone> Engine<O> {
             return;
         };
         match self.options.set(&name, &value) {
-            Ok(Change::Hash) => self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb)),
+            Ok(Change::Hash) => match TranspositionTable::try_new(self.options.hash_mb) {
+                Ok(tt) => self.tt = Arc::new(tt),
+                Err(e) => self.info(&format!("error: Hash: {e}; the table keeps its size")),
+            },
             Ok(Change::Threads) => self.threads = Some(SearchThreads::new(self.options.threads)),
             Ok(Change::ClearHash) => self.tt.clear(),
             Ok(Change::None) => {}
