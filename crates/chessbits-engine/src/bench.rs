@@ -12,7 +12,7 @@ use crate::search::{run, Control, Limits, SearchThreads};
 use crate::tt::TranspositionTable;
 
 /// The default depth of `bench`.
-pub const DEFAULT_DEPTH: i32 = 9;
+pub const DEFAULT_DEPTH: i32 = 12;
 
 /// Bench positions: openings, middlegames with tactics, endgames (the first six are the
 /// chessprogramming wiki's perft positions).

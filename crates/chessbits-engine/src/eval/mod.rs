@@ -95,7 +95,8 @@ fn side_score(board: &Board, us: Color, w: &[i32; params::COUNT]) -> Score {
     let mut king_attack = 0;
     let mut attackers = 0;
 
-    for (sq, piece) in board.pieces().filter(|(_, p)| p.color == us) {
+    for sq in own {
+        let Some(piece) = board.piece_at(sq) else { continue };
         let relative = if us == Color::White { sq } else { sq.flip_vertical() };
         let (mg, eg) = pst::value(piece.role, relative);
         let r = piece.role.index();
@@ -122,11 +123,12 @@ fn side_score(board: &Board, us: Color, w: &[i32; params::COUNT]) -> Score {
             }
             Role::King => {}
             role => {
-                let reach = attacks::attacks(piece, sq, occupied) & !own & !enemy_pawn_attacks;
+                let attacked = attacks::attacks(piece, sq, occupied);
+                let reach = attacked & !own & !enemy_pawn_attacks;
                 let n = reach.count() as i32 - MOBILITY_BASE[role.index()];
                 let m = role.index() - 1;
                 score += Score(w[params::MOBILITY_MG + m] * n, w[params::MOBILITY_EG + m] * n);
-                let hits = (attacks::attacks(piece, sq, occupied) & king_zone).count() as i32;
+                let hits = (attacked & king_zone).count() as i32;
                 if hits > 0 {
                     attackers += 1;
                     king_attack += hits * KING_ATTACK_WEIGHT[role.index()];

@@ -185,9 +185,18 @@ mod tests {
     use chessbits::notation::uci::parse_uci;
 
     fn all_moves(fen: &str, hash: Option<&str>, killers: [Option<&str>; 2]) -> Vec<Move> {
+        all_moves_with_counter(fen, hash, killers, None)
+    }
+
+    fn all_moves_with_counter(
+        fen: &str,
+        hash: Option<&str>,
+        killers: [Option<&str>; 2],
+        counter: Option<&str>,
+    ) -> Vec<Move> {
         let pos = Position::from_fen(fen).unwrap();
         let parse = |s: Option<&str>| s.and_then(|s| parse_uci(&pos, s).ok());
-        let mut picker = StagedPicker::new(parse(hash), [parse(killers[0]), parse(killers[1])], None);
+        let mut picker = StagedPicker::new(parse(hash), [parse(killers[0]), parse(killers[1])], parse(counter));
         let mut stack = SearchStack::new();
         let history = History::new();
         let mut out = Vec::new();
@@ -229,5 +238,13 @@ mod tests {
         assert_eq!(names[0], "c3d5");
         assert_eq!(names[1], "e1f1");
         assert_eq!(names.last().unwrap(), "a1a6");
+        // The countermove comes right after the killers; a duplicate of a killer comes once.
+        let moves = all_moves_with_counter(fen, None, [Some("e1f1"), None], Some("a1a2"));
+        let names: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+        assert_eq!(&names[..3], ["c3d5", "e1f1", "a1a2"]);
+        let moves = all_moves_with_counter(fen, None, [Some("e1f1"), None], Some("e1f1"));
+        assert_eq!(moves.iter().filter(|m| m.to_string() == "e1f1").count(), 1);
+        let pos = Position::from_fen(fen).unwrap();
+        assert_eq!(moves.len(), pos.count_legal_moves());
     }
 }
