@@ -263,3 +263,15 @@ fn own_book_plays_the_book_move() {
     e.quit();
     let _ = std::fs::remove_file(path);
 }
+
+#[test]
+fn a_long_perft_does_not_block_the_input_loop() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go perft 7");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("isready");
+    let lines = e.expect("readyok", SECOND);
+    assert!(!lines.iter().any(|l| l.starts_with("Nodes searched")));
+    e.quit();
+}

@@ -80,6 +80,8 @@ impl Output for SharedWriter {
 struct RunningSearch {
     handle: JoinHandle<SearchThreads>,
     limits: Arc<Limits>,
+    /// `go perft` cannot be stopped: `quit` leaves it to end with the process.
+    stoppable: bool,
 }
 
 /// The engine's state between commands.
@@ -184,6 +186,10 @@ impl<O: Output + Clone> Engine<O> {
                 }
             }
             "quit" => {
+                if self.search.as_ref().is_some_and(|s| !s.stoppable) {
+                    // A perft runs to its end; the process ends now and takes it along.
+                    self.search = None;
+                }
                 self.stop_search();
                 return false;
             }
@@ -295,20 +301,38 @@ impl<O: Output + Clone> Engine<O> {
             out.line(&text);
             threads
         });
-        self.search = Some(RunningSearch { handle, limits });
+        self.search = Some(RunningSearch {
+            handle,
+            limits,
+            stoppable: true,
+        });
     }
 
-    fn perft(&self, depth: u32) {
-        let pos = self.game.position();
+    /// `go perft N` on the search thread, so `isready` and `quit` stay answered meanwhile.
+    fn perft(&mut self, depth: u32) {
+        let pos = self.game.position().clone();
         let chess960 = self.options.chess960 || pos.is_chess960();
-        let mut total = 0;
-        for (m, count) in perft_divide(pos, depth.clamp(1, 12)) {
-            self.out.line(&format!("{}: {count}", m.uci(chess960)));
-            total += count;
-        }
-        self.out.line("");
-        self.out.line(&format!("Nodes searched: {total}"));
-        self.out.line("");
+        let threads = self
+            .threads
+            .take()
+            .unwrap_or_else(|| SearchThreads::new(self.options.threads));
+        let out = self.out.clone();
+        let handle = std::thread::spawn(move || {
+            let mut total = 0;
+            for (m, count) in perft_divide(&pos, depth.clamp(1, 12)) {
+                out.line(&format!("{}: {count}", m.uci(chess960)));
+                total += count;
+            }
+            out.line("");
+            out.line(&format!("Nodes searched: {total}"));
+            out.line("");
+            threads
+        });
+        self.search = Some(RunningSearch {
+            handle,
+            limits: Arc::new(Limits::default()),
+            stoppable: false,
+        });
     }
 }
 
