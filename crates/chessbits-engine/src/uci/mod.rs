@@ -180,7 +180,8 @@ impl<O: Output + Clone> Engine<O> {
             }
             "stop" => self.stop_search(),
             "ponderhit" => {
-                if let Some(running) = &self.search {
+                // Only a ponder search restarts its clock: a stray ponderhit must not.
+                if let Some(running) = self.search.as_ref().filter(|_| self.control.is_pondering()) {
                     running.limits.time.restart();
                     self.control.ponder_hit();
                 }
