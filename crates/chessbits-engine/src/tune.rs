@@ -6,9 +6,10 @@
 //! default weights, then every weight in turn is moved up or down by a step while that lowers
 //! the error (the local search of Texel's method), over several passes with shrinking steps.
 //!
-//! Positions: from move 5 on, not in check, and the move played from it is quiet (not a
-//! capture or promotion) — a cheap stand-in for "the position is quiet", so that the static
-//! evaluation is a fair guess of its value.
+//! Positions: from move 5 on, not in check, the move played from it quiet (not a capture or
+//! promotion), and no capture or promotion that wins material by static exchange — a cheap
+//! stand-in for "the position is quiet", so that the static evaluation is a fair guess of its
+//! value.
 //!
 //! ```
 //! use chessbits_engine::tune::{positions_from_pgn, mean_error};
@@ -57,7 +58,7 @@ pub fn positions_from_pgn(input: impl Read) -> std::io::Result<Vec<Sample>> {
             if m.is_null() || !pos.is_legal(m) {
                 break;
             }
-            if ply >= 8 && !pos.is_check() && !m.is_tactical() {
+            if ply >= 8 && !pos.is_check() && !m.is_tactical() && !has_winning_capture(&pos) {
                 samples.push(Sample {
                     pos: pos.clone(),
                     result,
@@ -67,6 +68,14 @@ pub fn positions_from_pgn(input: impl Read) -> std::io::Result<Vec<Sample>> {
         }
     }
     Ok(samples)
+}
+
+/// Whether the side to move can win material at once (a capture or promotion with a positive
+/// static exchange): then the static evaluation misjudges the position.
+fn has_winning_capture(pos: &Position) -> bool {
+    let mut list = chessbits::lists::MoveList::new();
+    pos.tactical_moves(&mut list);
+    list.iter().any(|&m| pos.see_ge(m, 1))
 }
 
 fn white_eval(pos: &Position, params: &Params) -> f64 {
