@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod archive_cmd;
+mod book_cmd;
 mod inputs;
 mod moves_cmd;
 mod output;
@@ -37,6 +38,8 @@ enum Command {
     Pack(archive_cmd::PackArgs),
     /// Unpack an archive back to PGN.
     Unpack(archive_cmd::UnpackArgs),
+    /// List the entries of a Polyglot opening book for a position.
+    Book(book_cmd::BookArgs),
 }
 
 fn main() -> ExitCode {
@@ -48,6 +51,7 @@ fn main() -> ExitCode {
         Command::Stats(args) => stats_cmd::run(args),
         Command::Pack(args) => archive_cmd::run_pack(args),
         Command::Unpack(args) => archive_cmd::run_unpack(args),
+        Command::Book(args) => book_cmd::run(args),
     };
     match result {
         Ok(code) => code,

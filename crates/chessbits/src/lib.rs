@@ -11,6 +11,7 @@
 //!   Polyglot Zobrist keys;
 //! - [`movegen`]: legal and pseudo-legal generation, `gives_check`, perft;
 //! - [`lists`]: fixed-capacity move lists, scored lists, the search stack, staged generation;
+//! - [`book`]: Polyglot opening books;
 //! - [`game`]: the game list with its signature list: repetition, fifty-move rule, outcome;
 //! - [`notation`]: FEN, UCI, SAN and LAN;
 //! - [`pgn`]: streaming PGN reader, owned game tree, writer;
@@ -32,6 +33,7 @@
 #![forbid(unsafe_op_in_unsafe_fn)]
 
 pub mod attacks;
+pub mod book;
 pub mod codec;
 pub mod game;
 pub mod lists;

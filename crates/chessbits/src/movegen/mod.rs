@@ -11,11 +11,13 @@ mod generate;
 mod legality;
 mod move_set;
 mod perft;
+mod see;
 pub mod suite;
 
 pub use legality::IllegalMove;
 pub use move_set::{MoveSet, PawnMoveKind};
 pub use perft::{perft, perft_divide, perft_with, PerftMode, MAX_PERFT_DEPTH};
+pub use see::SEE_VALUES;
 
 use crate::moves::MoveList;
 use crate::position::Position;

@@ -1,0 +1,41 @@
+//! `chessbits book`: the entries of a Polyglot opening book for one position.
+
+use std::process::ExitCode;
+
+use crate::output::say;
+use chessbits::book::Book;
+use chessbits::position::Position;
+
+#[derive(clap::Args)]
+pub struct BookArgs {
+    /// The Polyglot `.bin` file.
+    file: std::path::PathBuf,
+    /// The position (FEN or EPD); the start position if omitted.
+    #[arg(long)]
+    fen: Option<String>,
+}
+
+/// Prints one line per entry of the position, in file order: move (UCI), weight, learn.
+pub fn run(args: BookArgs) -> Result<ExitCode, String> {
+    let pos = match &args.fen {
+        Some(fen) => Position::from_fen(fen).map_err(|e| format!("--fen: {e}"))?,
+        None => Position::startpos(),
+    };
+    let book = Book::open(&args.file).map_err(|e| format!("{}: {e}", args.file.display()))?;
+    let entries = book.entries_for(pos.key());
+    for entry in entries {
+        match entry.to_move(&pos) {
+            Some(m) => say!("{} {} {}", m.uci(pos.is_chess960()), entry.weight, entry.learn),
+            None => say!(
+                "(illegal move code {:#06x}) {} {}",
+                entry.raw_move,
+                entry.weight,
+                entry.learn
+            ),
+        }
+    }
+    if entries.is_empty() {
+        eprintln!("no entries for key {:016x}", pos.key());
+    }
+    Ok(ExitCode::SUCCESS)
+}

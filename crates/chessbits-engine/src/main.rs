@@ -1,0 +1,62 @@
+//! `chessbits-engine`: speaks UCI on stdin/stdout; `chessbits-engine bench [depth] [threads]`
+//! runs the benchmark; `chessbits-engine tune [--passes N] FILE.pgn...` tunes the evaluation.
+
+use std::io::BufReader;
+
+use chessbits_engine::bench::{bench, DEFAULT_DEPTH};
+use chessbits_engine::uci::{run_uci, Stdout};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("bench") {
+        let depth = args.get(1).and_then(|d| d.parse().ok()).unwrap_or(DEFAULT_DEPTH);
+        let threads = args.get(2).and_then(|t| t.parse().ok()).unwrap_or(1);
+        println!("{}", bench(depth, threads, 16));
+        return;
+    }
+    if args.first().map(String::as_str) == Some("tune") {
+        std::process::exit(tune(&args[1..]));
+    }
+    run_uci(BufReader::new(std::io::stdin()), Stdout);
+}
+
+/// `tune [--passes N] FILE.pgn...`: Texel tuning from the default weights; prints the report.
+fn tune(args: &[String]) -> i32 {
+    use chessbits_engine::eval::params::DEFAULT;
+    use chessbits_engine::tune::{describe, positions_from_pgn, tune};
+    let mut passes = 4;
+    let mut files = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        if args[i] == "--passes" {
+            match args.get(i + 1).and_then(|p| p.parse().ok()) {
+                Some(p) => passes = p,
+                None => {
+                    eprintln!("tune: --passes needs a number");
+                    return 2;
+                }
+            }
+            i += 2;
+        } else {
+            files.push(&args[i]);
+            i += 1;
+        }
+    }
+    if files.is_empty() {
+        eprintln!("usage: chessbits-engine tune [--passes N] FILE.pgn...");
+        return 2;
+    }
+    let mut samples = Vec::new();
+    for file in files {
+        match std::fs::File::open(file).and_then(|f| positions_from_pgn(std::io::BufReader::new(f))) {
+            Ok(s) => samples.extend(s),
+            Err(e) => {
+                eprintln!("tune: {file}: {e}");
+                return 2;
+            }
+        }
+    }
+    let report = tune(&samples, &DEFAULT, passes, &mut |line| eprintln!("{line}"));
+    print!("{}", describe(&report, &DEFAULT, samples.len()));
+    0
+}

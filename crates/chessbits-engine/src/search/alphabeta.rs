@@ -1,0 +1,385 @@
+//! The recursive search: principal variation search with pruning, and quiescence.
+
+use chessbits::game::insufficient_material;
+use chessbits::moves::Move;
+use chessbits::types::Role;
+
+use super::picker::StagedPicker;
+use super::score::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use super::Worker;
+use crate::eval::evaluate;
+use crate::tt::Bound;
+
+/// Late move reductions by depth and move number: `0.75 + ln(depth) × ln(moves) / 2.25`.
+fn reduction(depth: i32, moves: usize) -> i32 {
+    let d = (depth.max(1) as f64).ln();
+    let m = (moves.max(1) as f64).ln();
+    (0.75 + d * m / 2.25) as i32
+}
+
+/// Futility margin per depth for quiet moves near the leaves.
+const FUTILITY_MARGIN: i32 = 100;
+/// Reverse futility (static null move) margin per depth.
+const RFP_MARGIN: i32 = 75;
+/// Quiescence delta: a capture that cannot lift the score near alpha even with this margin is
+/// skipped.
+const DELTA_MARGIN: i32 = 200;
+const PIECE_VALUE: [i32; 6] = [100, 320, 330, 500, 900, 0];
+
+impl Worker<'_> {
+    /// Whether the current position is a draw by rule: repetition (scanning the signature list
+    /// back only to the last irreversible move), fifty moves, or insufficient material.
+    pub(crate) fn is_draw(&self) -> bool {
+        let clock = self.pos.halfmove_clock() as usize;
+        if clock >= 100 {
+            // Mate on the hundredth half-move still counts as mate.
+            return !(self.pos.is_check() && self.pos.count_legal_moves() == 0);
+        }
+        if insufficient_material(self.pos.board()) {
+            return true;
+        }
+        let n = self.keys.len();
+        let current = self.pos.key();
+        // Plies back to the last capture or pawn move; a repetition needs four plies at least.
+        let reach = clock.min(n.saturating_sub(1));
+        let mut back = 4;
+        while back <= reach {
+            if self.keys[n - 1 - back] == current {
+                return true;
+            }
+            back += 2;
+        }
+        false
+    }
+
+    fn make(&mut self, m: Move, ply: usize) -> chessbits::position::Undo {
+        let undo = self.pos.make_move(m);
+        self.keys.push(self.pos.key());
+        self.played[ply + 1] = Some(m);
+        undo
+    }
+
+    fn unmake(&mut self, m: Move, undo: chessbits::position::Undo) {
+        self.keys.pop();
+        self.pos.unmake_move(m, undo);
+    }
+
+    /// Counts a node; the main thread checks time and node limits every 1024 nodes.
+    #[inline]
+    fn visit(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.publish_nodes();
+            if self.main {
+                self.check_limits();
+            }
+        }
+        self.stopped()
+    }
+
+    /// The alpha-beta search of the current position to `depth` at `ply`.
+    pub(crate) fn search(&mut self, mut alpha: i32, mut beta: i32, mut depth: i32, ply: usize, skip_null: bool) -> i32 {
+        let pv_node = beta - alpha > 1;
+        let root = ply == 0;
+        self.pv.clear(ply);
+        let in_check = self.pos.is_check();
+        if in_check {
+            depth += 1; // check extension
+        }
+        if depth <= 0 {
+            return self.qsearch(alpha, beta, ply);
+        }
+        if self.visit() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if !root {
+            if self.is_draw() {
+                return 0;
+            }
+            if ply >= MAX_PLY - 1 {
+                return if in_check { 0 } else { evaluate(&self.pos) };
+            }
+            // Mate distance pruning: no line from here beats a mate found closer to the root.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        let key = self.pos.key();
+        let hit = self.shared.tt.probe(key, ply);
+        let hash_move = hit.and_then(|h| h.mv);
+        if let Some(h) = hit {
+            let usable = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => h.score >= beta,
+                Bound::Upper => h.score <= alpha,
+                Bound::None => false,
+            };
+            if !pv_node && h.depth >= depth && usable {
+                return h.score;
+            }
+        }
+
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            hit.map_or_else(|| evaluate(&self.pos), |h| h.eval)
+        };
+        self.evals[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+
+        if !pv_node && !in_check {
+            // Reverse futility: far above beta near the leaves, assume a cut.
+            let margin = RFP_MARGIN * (depth - improving as i32);
+            if depth <= 7 && static_eval - margin >= beta && static_eval < MATE_BOUND {
+                return static_eval;
+            }
+            // Null move: give the opponent a free move; still above beta means a cut. Not
+            // with pawns and king alone (zugzwang), nor twice in a row.
+            let us = self.pos.turn();
+            let pieces = self.pos.board().by_color(us)
+                & !(self.pos.board().by_role(Role::Pawn) | self.pos.board().by_role(Role::King));
+            if !skip_null && depth >= 3 && static_eval >= beta && pieces.any() && beta > -MATE_BOUND {
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                let undo = self.pos.make_null_move();
+                self.keys.push(self.pos.key());
+                self.played[ply + 1] = None;
+                let score = if self.stack.enter_ply().is_ok() {
+                    let s = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, true);
+                    let _ = self.stack.leave_ply();
+                    s
+                } else {
+                    alpha
+                };
+                self.keys.pop();
+                self.pos.unmake_null_move(undo);
+                if self.stopped() {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        // Internal iterative reduction: without a hash move this node was not searched before;
+        // search it shallower instead of spending full depth on poorly ordered moves.
+        if depth >= 4 && hash_move.is_none() {
+            depth -= 1;
+        }
+
+        let previous = self.played[ply];
+        let countermove = self.history.countermove(previous);
+        let mut picker = StagedPicker::new(hash_move, self.history.killers(ply), countermove);
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let mut legal = 0usize;
+        let mut searched = 0usize;
+        let mut quiets_tried: Vec<Move> = Vec::new();
+        let original_alpha = alpha;
+        let us = self.pos.turn();
+
+        while let Some(xm) = picker.next(&self.pos, &mut self.stack, self.history) {
+            let m = xm.mv();
+            if root && !self.root_allowed(m) {
+                continue;
+            }
+            legal += 1;
+            let quiet = !m.is_tactical();
+            let gives_check = self.pos.gives_check(m);
+            let history = if quiet { self.history.score(us, m) } else { 0 };
+
+            if !root && best > -MATE_BOUND && !in_check {
+                if quiet && !gives_check {
+                    // Late move pruning: enough quiet moves tried at a shallow node.
+                    let limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+                    if depth <= 6 && quiets_tried.len() >= limit {
+                        picker.skip_quiets();
+                        continue;
+                    }
+                    // Futility: the static eval plus a margin stays below alpha.
+                    if depth <= 6 && static_eval + FUTILITY_MARGIN * (depth + 1) <= alpha {
+                        continue;
+                    }
+                }
+                // SEE pruning of moves that lose material at shallow depth.
+                let threshold = if quiet { -60 * depth } else { -100 * depth };
+                if depth <= 6 && !self.pos.see_ge(m, threshold) {
+                    continue;
+                }
+            }
+
+            let undo = self.make(m, ply);
+            if self.stack.enter_ply().is_err() {
+                self.unmake(m, undo);
+                continue;
+            }
+            let new_depth = depth - 1;
+            let mut score;
+            if searched == 0 {
+                score = -self.search(-beta, -alpha, new_depth, ply + 1, false);
+            } else {
+                // Late move reductions for quiet moves after the first few.
+                let mut r = 0;
+                if depth >= 3 && searched > pv_node as usize && quiet {
+                    r = reduction(depth, searched);
+                    r += (!pv_node) as i32;
+                    r -= improving as i32;
+                    r -= gives_check as i32;
+                    r -= (self.history.killers(ply).contains(&Some(m)) || countermove == Some(m)) as i32;
+                    r -= history / 6000;
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, false);
+                if score > alpha && r > 0 {
+                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, false);
+                }
+                if pv_node && score > alpha && score < beta {
+                    score = -self.search(-beta, -alpha, new_depth, ply + 1, false);
+                }
+            }
+            let _ = self.stack.leave_ply();
+            self.unmake(m, undo);
+            if self.stopped() {
+                return 0;
+            }
+            searched += 1;
+
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(m);
+                    alpha = score;
+                    if pv_node {
+                        self.pv.update(ply, m);
+                    }
+                    if alpha >= beta {
+                        if quiet {
+                            self.history.update_quiet(us, ply, m, previous, depth, &quiets_tried);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet {
+                quiets_tried.push(m);
+            }
+        }
+
+        if legal == 0 {
+            // No legal move at all (not just pruned ones): mate or stalemate. At the root with
+            // every move excluded the caller ignores the result.
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        if searched == 0 {
+            // Every move was pruned: the node fails low.
+            return alpha;
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if !(root && self.multipv_index > 0) {
+            self.shared
+                .tt
+                .store(key, best_move, best, static_eval, depth, bound, ply);
+        }
+        best
+    }
+
+    /// Quiescence: captures (good ones by SEE) until the position is quiet; every evasion in
+    /// check.
+    pub(crate) fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv.clear(ply);
+        if self.visit() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if self.is_draw() {
+            return 0;
+        }
+        let in_check = self.pos.is_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { 0 } else { evaluate(&self.pos) };
+        }
+        let key = self.pos.key();
+        let hit = self.shared.tt.probe(key, ply);
+        if let Some(h) = hit {
+            let usable = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => h.score >= beta,
+                Bound::Upper => h.score <= alpha,
+                Bound::None => false,
+            };
+            if usable && beta - alpha == 1 {
+                return h.score;
+            }
+        }
+        let stand_pat = if in_check {
+            -MATE + ply as i32
+        } else {
+            hit.map_or_else(|| evaluate(&self.pos), |h| h.eval)
+        };
+        if stand_pat >= beta {
+            return stand_pat;
+        }
+        let original_alpha = alpha;
+        alpha = alpha.max(stand_pat);
+        let mut best = stand_pat;
+        let mut best_move = None;
+        let mut picker = StagedPicker::quiescence(hit.and_then(|h| h.mv), in_check);
+        while let Some(xm) = picker.next(&self.pos, &mut self.stack, self.history) {
+            let m = xm.mv();
+            if !in_check {
+                // Delta pruning: even winning the victim cannot reach alpha.
+                let gain = xm.captured().map_or(0, |r| PIECE_VALUE[r.index()])
+                    + m.promotion().map_or(0, |r| PIECE_VALUE[r.index()] - 100);
+                if stand_pat + gain + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+                if !self.pos.see_ge(m, 0) {
+                    continue;
+                }
+            }
+            let undo = self.make(m, ply);
+            if self.stack.enter_ply().is_err() {
+                self.unmake(m, undo);
+                continue;
+            }
+            let score = -self.qsearch(-beta, -alpha, ply + 1);
+            let _ = self.stack.leave_ply();
+            self.unmake(m, undo);
+            if self.stopped() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = Some(m);
+                    self.pv.update(ply, m);
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let eval = if in_check { 0 } else { stand_pat };
+        self.shared.tt.store(key, best_move, best, eval, 0, bound, ply);
+        best
+    }
+}

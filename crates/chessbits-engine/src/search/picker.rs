@@ -1,0 +1,250 @@
+//! Staged move generation on the [`SearchStack`]: the search's own move picker.
+//!
+//! The library's [`MovePicker`](chessbits::lists::MovePicker) keeps a list per node; the
+//! search instead keeps every ply's moves in the one [`SearchStack`] of its thread, so this
+//! picker is only a small state machine (stage, hash move, killers, countermove) and reads and
+//! writes the current ply's slice of the stack. Stages:
+//!
+//! 1. the hash move, checked with [`Position::is_legal`], without generating anything;
+//! 2. good captures and promotions (SEE ≥ 0), ordered by MVV-LVA — scored `GOOD + mvv_lva`;
+//! 3. the two killers and the countermove, each legal, quiet and not yielded before;
+//! 4. quiet moves by history, appended behind the captures already generated, together with
+//!    the bad captures left over from stage 2, which score below every quiet move and so come
+//!    last.
+//!
+//! In check the generators produce the legal evasions, so the same stages apply. Quiescence
+//! uses only stages 1–2, and in check the whole sequence.
+
+use chessbits::lists::{mvv_lva, MoveList, SearchStack};
+use chessbits::moves::{ExtendedMove, Move};
+use chessbits::position::Position;
+
+use crate::history::{History, HISTORY_MAX};
+
+/// Good captures score `GOOD + mvv_lva` (at most 151): above every quiet move.
+const GOOD: u32 = 600;
+/// Quiet moves score `QUIET_MIN..=QUIET_MAX` from their history.
+const QUIET_MIN: u32 = 16;
+const QUIET_MAX: u32 = 599;
+
+/// The quiet score of a history value: the 10-bit [`ExtendedMove`] score cannot hold a
+/// history value, so the range `±HISTORY_MAX` is mapped linearly onto the quiet band.
+fn quiet_score(history: i32) -> u32 {
+    let h = (history.clamp(-HISTORY_MAX, HISTORY_MAX) + HISTORY_MAX) as u64;
+    QUIET_MIN + (h * (QUIET_MAX - QUIET_MIN) as u64 / (2 * HISTORY_MAX) as u64) as u32
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Stage {
+    HashMove,
+    GenerateCaptures,
+    GoodCaptures,
+    Killer(usize),
+    GenerateQuiets,
+    Rest,
+    Done,
+}
+
+/// The state of one node's staged generation; the moves live in the [`SearchStack`].
+pub struct StagedPicker {
+    stage: Stage,
+    hash_move: Option<Move>,
+    /// Killer 1, killer 2, countermove.
+    specials: [Option<Move>; 3],
+    good_left: usize,
+    quiescence: bool,
+    skip_quiets: bool,
+}
+
+impl StagedPicker {
+    /// A picker for a full-width node.
+    pub fn new(hash_move: Option<Move>, killers: [Option<Move>; 2], countermove: Option<Move>) -> StagedPicker {
+        StagedPicker {
+            stage: Stage::HashMove,
+            hash_move,
+            specials: [killers[0], killers[1], countermove],
+            good_left: 0,
+            quiescence: false,
+            skip_quiets: false,
+        }
+    }
+
+    /// A picker for quiescence: the hash move if tactical, then good captures; in check, every
+    /// evasion.
+    pub fn quiescence(hash_move: Option<Move>, in_check: bool) -> StagedPicker {
+        let mut picker = StagedPicker::new(hash_move.filter(|m| in_check || m.is_tactical()), [None; 2], None);
+        picker.quiescence = !in_check;
+        picker
+    }
+
+    /// No more quiet moves from now on (late move pruning).
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
+    }
+
+    fn yielded_before(&self, m: Move) -> bool {
+        Some(m) == self.hash_move || self.specials.contains(&Some(m))
+    }
+
+    /// The next move to search, or `None` when the node has no more.
+    pub fn next(&mut self, pos: &Position, stack: &mut SearchStack, history: &History) -> Option<ExtendedMove> {
+        loop {
+            match self.stage {
+                Stage::HashMove => {
+                    self.stage = Stage::GenerateCaptures;
+                    match self.hash_move {
+                        Some(m) if pos.is_legal(m) => {
+                            return Some(chessbits::lists::extend_move(pos.board(), m));
+                        }
+                        _ => self.hash_move = None,
+                    }
+                }
+                Stage::GenerateCaptures => {
+                    let mut list = MoveList::new();
+                    pos.tactical_moves(&mut list);
+                    let mut good = 0;
+                    let appended = stack.append_with(&list, pos, |xm| {
+                        if pos.see_ge(xm.mv(), 0) {
+                            good += 1;
+                            GOOD + mvv_lva(xm)
+                        } else {
+                            // Bad captures: after the quiet moves, bigger victims first.
+                            1 + xm.captured().map_or(0, |r| r.index() as u32)
+                        }
+                    });
+                    self.good_left = if appended.is_ok() { good } else { 0 };
+                    if appended.is_err() {
+                        // No room on the stack: treat the node as a leaf (rare, very deep).
+                        self.stage = Stage::Done;
+                        continue;
+                    }
+                    self.stage = Stage::GoodCaptures;
+                }
+                Stage::GoodCaptures => {
+                    if self.good_left == 0 {
+                        self.stage = if self.quiescence { Stage::Done } else { Stage::Killer(0) };
+                        continue;
+                    }
+                    self.good_left -= 1;
+                    let xm = stack.pick_best()?;
+                    if Some(xm.mv()) != self.hash_move {
+                        return Some(xm);
+                    }
+                }
+                Stage::Killer(i) => {
+                    if i >= self.specials.len() {
+                        self.stage = Stage::GenerateQuiets;
+                        continue;
+                    }
+                    self.stage = Stage::Killer(i + 1);
+                    let Some(m) = self.specials[i] else { continue };
+                    let duplicate = Some(m) == self.hash_move || self.specials[..i].contains(&Some(m));
+                    if self.skip_quiets || duplicate || m.is_tactical() || !pos.is_legal(m) {
+                        // Not to be yielded here; the generated stages will cover it (if legal).
+                        self.specials[i] = None;
+                        continue;
+                    }
+                    return Some(chessbits::lists::extend_move(pos.board(), m));
+                }
+                Stage::GenerateQuiets => {
+                    self.stage = Stage::Rest;
+                    if self.skip_quiets {
+                        continue;
+                    }
+                    let mut list = MoveList::new();
+                    pos.quiet_moves(&mut list);
+                    list.retain(|m| !self.yielded_before(m));
+                    let board = history.board(pos.turn());
+                    if stack
+                        .append_with(&list, pos, |xm| quiet_score(board[xm.mv().butterfly_index()]))
+                        .is_err()
+                    {
+                        // No room: play on with the bad captures only.
+                        continue;
+                    }
+                }
+                Stage::Rest => {
+                    let Some(xm) = stack.pick_best() else {
+                        self.stage = Stage::Done;
+                        return None;
+                    };
+                    if self.yielded_before(xm.mv()) || (self.skip_quiets && !xm.mv().is_tactical()) {
+                        continue;
+                    }
+                    return Some(xm);
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chessbits::notation::uci::parse_uci;
+
+    fn all_moves(fen: &str, hash: Option<&str>, killers: [Option<&str>; 2]) -> Vec<Move> {
+        all_moves_with_counter(fen, hash, killers, None)
+    }
+
+    fn all_moves_with_counter(
+        fen: &str,
+        hash: Option<&str>,
+        killers: [Option<&str>; 2],
+        counter: Option<&str>,
+    ) -> Vec<Move> {
+        let pos = Position::from_fen(fen).unwrap();
+        let parse = |s: Option<&str>| s.and_then(|s| parse_uci(&pos, s).ok());
+        let mut picker = StagedPicker::new(parse(hash), [parse(killers[0]), parse(killers[1])], parse(counter));
+        let mut stack = SearchStack::new();
+        let history = History::new();
+        let mut out = Vec::new();
+        while let Some(xm) = picker.next(&pos, &mut stack, &history) {
+            out.push(xm.mv());
+        }
+        out
+    }
+
+    #[test]
+    fn every_legal_move_exactly_once_in_stage_order() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "4k3/8/8/8/8/8/4q3/4K3 w - - 0 1",
+        ];
+        for fen in fens {
+            let pos = Position::from_fen(fen).unwrap();
+            let mut legal = MoveList::new();
+            pos.legal_moves(&mut legal);
+            let mut expected: Vec<Move> = legal.iter().copied().collect();
+            // With a hash move and killers, some of them illegal or tactical.
+            let first = expected[0].to_string();
+            let mut got = all_moves(fen, Some(&first), [Some("a2a3"), Some("e5d7")]);
+            assert_eq!(got[0].to_string(), first);
+            expected.sort();
+            got.sort();
+            assert_eq!(got, expected, "{fen}");
+        }
+    }
+
+    #[test]
+    fn good_captures_before_killers_before_quiets_before_bad_captures() {
+        // Nxd5 wins a queen (good); Rxa6 loses the rook to bxa6 (bad).
+        let fen = "4k3/1p6/p7/3q4/8/2N5/8/R3K3 w - - 0 1";
+        let moves = all_moves(fen, None, [Some("e1f1"), None]);
+        let names: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+        assert_eq!(names[0], "c3d5");
+        assert_eq!(names[1], "e1f1");
+        assert_eq!(names.last().unwrap(), "a1a6");
+        // The countermove comes right after the killers; a duplicate of a killer comes once.
+        let moves = all_moves_with_counter(fen, None, [Some("e1f1"), None], Some("a1a2"));
+        let names: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+        assert_eq!(&names[..3], ["c3d5", "e1f1", "a1a2"]);
+        let moves = all_moves_with_counter(fen, None, [Some("e1f1"), None], Some("e1f1"));
+        assert_eq!(moves.iter().filter(|m| m.to_string() == "e1f1").count(), 1);
+        let pos = Position::from_fen(fen).unwrap();
+        assert_eq!(moves.len(), pos.count_legal_moves());
+    }
+}

@@ -1,0 +1,127 @@
+//! The UCI options the engine offers.
+
+/// The current option values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Lines to report.
+    pub multipv: usize,
+    /// Milliseconds kept in reserve per move.
+    pub move_overhead: u64,
+    /// Castling in king-takes-rook notation.
+    pub chess960: bool,
+    /// Play from the opening book.
+    pub own_book: bool,
+    /// The Polyglot book file.
+    pub book_file: String,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hash_mb: 16,
+            threads: 1,
+            multipv: 1,
+            move_overhead: 50,
+            chess960: false,
+            own_book: false,
+            book_file: String::new(),
+        }
+    }
+}
+
+/// The `option` lines printed after `uci`.
+pub const OPTION_LINES: &[&str] = &[
+    "option name Hash type spin default 16 min 1 max 65536",
+    "option name Threads type spin default 1 min 1 max 256",
+    "option name MultiPV type spin default 1 min 1 max 256",
+    "option name Move Overhead type spin default 50 min 0 max 5000",
+    "option name Ponder type check default false",
+    "option name UCI_Chess960 type check default false",
+    "option name OwnBook type check default false",
+    "option name BookFile type string default <empty>",
+    "option name Clear Hash type button",
+];
+
+/// What changed, so the engine can act (resize the table, respawn thread state).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// Nothing the engine must act on.
+    None,
+    /// The table must be resized.
+    Hash,
+    /// The thread count changed.
+    Threads,
+    /// Clear the table.
+    ClearHash,
+}
+
+fn spin(value: &str, min: u64, max: u64) -> Result<u64, String> {
+    let v: u64 = value
+        .trim()
+        .parse()
+        .map_err(|_| format!("expected a number, got '{value}'"))?;
+    Ok(v.clamp(min, max))
+}
+
+fn check(value: &str) -> Result<bool, String> {
+    match value.trim() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        other => Err(format!("expected true or false, got '{other}'")),
+    }
+}
+
+impl Options {
+    /// Sets option `name` (case-insensitive, as UCI says) to `value`.
+    ///
+    /// ```
+    /// use chessbits_engine::uci::options::{Change, Options};
+    /// let mut o = Options::default();
+    /// assert_eq!(o.set("hash", "64"), Ok(Change::Hash));
+    /// assert_eq!(o.hash_mb, 64);
+    /// assert!(o.set("Threads", "many").is_err());
+    /// ```
+    pub fn set(&mut self, name: &str, value: &str) -> Result<Change, String> {
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => {
+                self.hash_mb = spin(value, 1, 65536)? as usize;
+                Ok(Change::Hash)
+            }
+            "threads" => {
+                self.threads = spin(value, 1, 256)? as usize;
+                Ok(Change::Threads)
+            }
+            "multipv" => {
+                self.multipv = spin(value, 1, 256)? as usize;
+                Ok(Change::None)
+            }
+            "move overhead" => {
+                self.move_overhead = spin(value, 0, 5000)?;
+                Ok(Change::None)
+            }
+            "ponder" => check(value).map(|_| Change::None),
+            "uci_chess960" => {
+                self.chess960 = check(value)?;
+                Ok(Change::None)
+            }
+            "ownbook" => {
+                self.own_book = check(value)?;
+                Ok(Change::None)
+            }
+            "bookfile" => {
+                self.book_file = if value == "<empty>" {
+                    String::new()
+                } else {
+                    value.to_string()
+                };
+                Ok(Change::None)
+            }
+            "clear hash" => Ok(Change::ClearHash),
+            other => Err(format!("unknown option '{other}'")),
+        }
+    }
+}
