@@ -33,8 +33,8 @@
 use core::fmt;
 use std::path::Path;
 
-use crate::moves::MoveList;
 use crate::moves::Move;
+use crate::moves::MoveList;
 use crate::position::Position;
 use crate::types::Role;
 
