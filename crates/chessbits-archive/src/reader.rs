@@ -592,8 +592,9 @@ fn read_index<R: Read + Seek>(inner: &mut R, file_len: u64) -> Result<Vec<Locati
             return Err(bad("index entries do not follow each other"));
         }
         let end = entries.get(number + 1).map_or(footer.index_offset, |next| next.offset);
-        if end < entry.offset + BLOCK_HEADER_LEN as u64 {
-            return Err(bad("index entries overlap"));
+        // Offsets come from the file: compare without overflowing, and never past the index.
+        if end > footer.index_offset || end < entry.offset.saturating_add(BLOCK_HEADER_LEN as u64) {
+            return Err(bad("index entries overlap or run past the index"));
         }
         locations.push(Location {
             info: BlockInfo {
@@ -605,7 +606,7 @@ fn read_index<R: Read + Seek>(inner: &mut R, file_len: u64) -> Result<Vec<Locati
             end,
         });
         expected_offset = end;
-        expected_game += u64::from(entry.game_count);
+        expected_game = expected_game.saturating_add(u64::from(entry.game_count));
     }
     if expected_offset != footer.index_offset || expected_game != footer.game_count {
         return Err(bad("index does not cover the blocks"));

@@ -79,3 +79,39 @@ fn recover_reports_a_small_gap_in_block_numbers_in_bounded_memory() {
         reader.problems().len()
     );
 }
+
+/// `archive_reader` (second round): an index whose entries are checked to follow each other
+/// took the next entry's offset as the end of a block, then added the block header's length to
+/// that offset: an offset near `u64::MAX` overflowed ("attempt to add with overflow" in
+/// `read_index`, a wrapped sum in release builds). Built here: a header, an index of two
+/// entries (the second at `u64::MAX - 10`) and a footer, all checksums valid.
+#[test]
+fn an_index_offset_near_u64_max_is_an_error() {
+    for second in [u64::MAX - 10, u64::MAX, 1 << 63] {
+        let mut out = Vec::new();
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&[2, MODEL_VERSION]);
+        let sum = crc32(&out[0..12]);
+        out.extend_from_slice(&sum.to_le_bytes());
+        let index = out.len() as u64;
+        out.extend_from_slice(b"CIDX");
+        out.extend_from_slice(&2u32.to_le_bytes());
+        for (offset, first_game) in [(index, 0u64), (second, 1)] {
+            out.extend_from_slice(&offset.to_le_bytes());
+            out.extend_from_slice(&first_game.to_le_bytes());
+            out.extend_from_slice(&1u32.to_le_bytes());
+        }
+        let sum = crc32(&out[index as usize..]);
+        out.extend_from_slice(&sum.to_le_bytes());
+        let footer = out.len();
+        out.extend_from_slice(&index.to_le_bytes());
+        out.extend_from_slice(&2u64.to_le_bytes());
+        out.extend_from_slice(&2u32.to_le_bytes());
+        let sum = crc32(&out[footer..footer + 20]);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out.extend_from_slice(b"CBITSEND");
+        let error = ArchiveReader::open(Cursor::new(out)).err().expect("a broken index opens");
+        assert!(matches!(error, ArchiveError::CorruptIndex { .. }), "{error}");
+    }
+}
