@@ -30,7 +30,7 @@ pub fn position(selector: u8) -> Position {
 /// The legal moves of `pos`.
 pub fn legal_moves(pos: &Position) -> Vec<Move> {
     let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
+    pos.legal_moves_into(&mut list);
     list.to_vec()
 }
 

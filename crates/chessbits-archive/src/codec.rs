@@ -165,7 +165,7 @@ impl MoveWriter {
     pub(crate) fn write(&mut self, pos: &Position, list: &mut MoveList, m: Move) -> Result<(), String> {
         match self {
             MoveWriter::Bytes(bytes) => {
-                pos.legal_moves(list);
+                pos.legal_moves_into(list);
                 let index = list
                     .iter()
                     .position(|&legal| legal == m)
@@ -178,7 +178,7 @@ impl MoveWriter {
                 index::write_bit_index(pos, MoveListKind::Legal, m, bits).map_err(|e| e.to_string())?;
             }
             MoveWriter::Entropy(model, symbols) => {
-                pos.legal_moves(list);
+                pos.legal_moves_into(list);
                 let index = list
                     .iter()
                     .position(|&legal| legal == m)
@@ -237,7 +237,7 @@ impl<'a> MoveReader<'a> {
     pub(crate) fn read(&mut self, pos: &Position, list: &mut MoveList) -> DecodeResult<Move> {
         match self {
             MoveReader::Bytes(bytes) => {
-                pos.legal_moves(list);
+                pos.legal_moves_into(list);
                 let index = usize::from(bytes.u8()?);
                 list.get(index)
                     .copied()
@@ -247,7 +247,7 @@ impl<'a> MoveReader<'a> {
                 index::read_bit_index(pos, MoveListKind::Legal, bits).map_err(|e| Corrupt(format!("moves: {e}")))
             }
             MoveReader::Entropy(model, decoder) => {
-                pos.legal_moves(list);
+                pos.legal_moves_into(list);
                 if list.is_empty() {
                     return Err(Corrupt::new("a move where there is no legal move"));
                 }
@@ -313,7 +313,7 @@ mod tests {
             let mut writer = MoveWriter::new(codec);
             let mut played = Vec::new();
             for ply in 0..40 {
-                pos.legal_moves(&mut list);
+                pos.legal_moves_into(&mut list);
                 if list.is_empty() {
                     break;
                 }

@@ -270,7 +270,7 @@ fn check_line(pos: &mut Position, line: &Line, depth: usize, codec: MoveCodec) -
             return Err(format!("illegal move {m} in {}", pos.fen()));
         } else if codec == MoveCodec::IndexByte && pos.count_legal_moves() > 256 {
             let mut list = MoveList::new();
-            pos.legal_moves(&mut list);
+            pos.legal_moves_into(&mut list);
             if list.iter().position(|&legal| legal == m).is_some_and(|i| i > 255) {
                 return Err(format!(
                     "move {m} is at index 256 or above in {}: the index-byte codec cannot store it",

@@ -111,7 +111,9 @@ fn an_index_offset_near_u64_max_is_an_error() {
         let sum = crc32(&out[footer..footer + 20]);
         out.extend_from_slice(&sum.to_le_bytes());
         out.extend_from_slice(b"CBITSEND");
-        let error = ArchiveReader::open(Cursor::new(out)).err().expect("a broken index opens");
+        let error = ArchiveReader::open(Cursor::new(out))
+            .err()
+            .expect("a broken index opens");
         assert!(matches!(error, ArchiveError::CorruptIndex { .. }), "{error}");
     }
 }

@@ -23,7 +23,7 @@ pub fn run(args: MovesArgs) -> Result<ExitCode, String> {
         None => Position::startpos(),
     };
     let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
+    pos.legal_moves_into(&mut list);
     for &m in list.iter() {
         if args.san {
             say!("{}", san_of(&pos, m));

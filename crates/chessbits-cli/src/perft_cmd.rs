@@ -63,7 +63,7 @@ pub fn run(args: PerftArgs) -> Result<ExitCode, String> {
 /// Perft of each root move, the root moves shared out over `threads` threads.
 fn divide(pos: &Position, depth: u32, threads: usize, mode: PerftMode) -> Vec<(Move, u64)> {
     let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
+    pos.legal_moves_into(&mut list);
     let moves: Vec<Move> = list.to_vec();
     let count_below = |m: Move| {
         let mut child = pos.clone();

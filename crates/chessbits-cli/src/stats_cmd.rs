@@ -246,7 +246,7 @@ fn fits_index_byte(game: &Game) -> bool {
                     return true;
                 }
                 if pos.count_legal_moves() > 256 {
-                    pos.legal_moves(list);
+                    pos.legal_moves_into(list);
                     if list.iter().position(|&x| x == m).is_some_and(|i| i > 255) {
                         return false;
                     }

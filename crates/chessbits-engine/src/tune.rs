@@ -74,7 +74,7 @@ pub fn positions_from_pgn(input: impl Read) -> std::io::Result<Vec<Sample>> {
 /// static exchange): then the static evaluation misjudges the position.
 fn has_winning_capture(pos: &Position) -> bool {
     let mut list = chessbits::lists::MoveList::new();
-    pos.tactical_moves(&mut list);
+    pos.tactical_moves_into(&mut list);
     list.iter().any(|&m| pos.see_ge(m, 1))
 }
 

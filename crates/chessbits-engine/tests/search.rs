@@ -99,7 +99,7 @@ fn never_returns_an_illegal_move() {
         let plies = 4 + rng.next() % 100;
         for _ in 0..plies {
             let mut list = MoveList::new();
-            game.position().legal_moves(&mut list);
+            game.position().legal_moves_into(&mut list);
             if list.is_empty() {
                 break;
             }

@@ -75,7 +75,7 @@ fn measure(moves: &[Move], encoder: &mut entropy::GameEncoder, bytes: &mut Vec<u
     let mut list = MoveList::new();
     let mut index_bits = 0u64;
     for &m in moves {
-        pos.legal_moves(&mut list);
+        pos.legal_moves_into(&mut list);
         index_bits += u64::from(usize::BITS - (list.len().max(1) - 1).leading_zeros());
         pos.make_move(m);
     }
@@ -162,7 +162,7 @@ fn main() {
         for moves in &games {
             let mut pos = start.clone();
             for &m in moves {
-                pos.legal_moves(&mut list);
+                pos.legal_moves_into(&mut list);
                 pos.make_move(m);
             }
         }
@@ -176,7 +176,7 @@ fn main() {
             let mut pos = start.clone();
             model.reset();
             for &m in moves {
-                pos.legal_moves(&mut list);
+                pos.legal_moves_into(&mut list);
                 checksum += u64::from(model.frequencies(&pos, &list).1);
                 model.observe(&pos, m);
                 pos.make_move(m);

@@ -94,7 +94,7 @@ fn main() {
                 for moves in &games {
                     let mut pos = start.clone();
                     for &m in moves {
-                        pos.legal_moves(&mut list);
+                        pos.legal_moves_into(&mut list);
                         pos.make_move(m);
                     }
                 }

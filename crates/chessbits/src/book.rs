@@ -99,7 +99,7 @@ pub fn decode_move(pos: &Position, raw: u16) -> Option<Move> {
         _ => return None,
     };
     let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
+    pos.legal_moves_into(&mut list);
     list.iter()
         .copied()
         .find(|m| m.from().index() == from && m.to().index() == to && m.promotion() == promotion)

@@ -6,8 +6,8 @@
 //!
 //! - [`types`]: squares, files, ranks, colors, roles, pieces, bitboards, castling rights;
 //! - [`attacks`]: attack tables for every piece (magic bitboards; PEXT with the `pext` feature);
-//! - [`moves`]: the 16-bit [`Move`](moves::Move) and 32-bit [`ExtendedMove`](moves::ExtendedMove);
-//! - [`position`]: [`Position`](position::Position): bitboards, square lookup, state, make/unmake,
+//! - [`moves`]: the 16-bit [`Move`] and 32-bit [`ExtendedMove`];
+//! - [`position`]: [`Position`]: bitboards, square lookup, state, make/unmake,
 //!   Polyglot Zobrist keys;
 //! - [`movegen`]: legal and pseudo-legal generation, `gives_check`, perft;
 //! - [`lists`]: fixed-capacity move lists, scored lists, the search stack, staged generation;
@@ -20,14 +20,16 @@
 //! No dependencies: the `.cbits` archive (zstd, checksums, parallel encoding) is the crate
 //! `chessbits-archive`.
 //!
-//! ```
-//! use chessbits::position::Position;
-//! use chessbits::lists::MoveList;
+//! The types used everywhere are re-exported at the root:
 //!
-//! let pos = Position::startpos();
-//! let mut moves = MoveList::new();
-//! pos.legal_moves(&mut moves);
-//! assert_eq!(moves.len(), 20);
+//! ```
+//! use chessbits::{Move, Position, Square};
+//!
+//! let mut pos = Position::startpos();
+//! assert_eq!(pos.legal_moves().len(), 20);
+//! let m: Move = pos.play_san("Nf3").unwrap();
+//! assert_eq!(m.to(), Square::F3);
+//! println!("{}", pos.board()); // a diagram with coordinates
 //! ```
 
 #![forbid(unsafe_op_in_unsafe_fn)]
@@ -43,3 +45,8 @@ pub mod notation;
 pub mod pgn;
 pub mod position;
 pub mod types;
+
+pub use moves::{ExtendedMove, Move, MoveKind, MoveList};
+pub use notation::san::{San, SanPlus};
+pub use position::{Board, Position, Setup};
+pub use types::{Bitboard, CastlingRights, CastlingSide, Color, File, Piece, Rank, Role, Square};

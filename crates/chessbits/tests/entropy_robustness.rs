@@ -133,7 +133,7 @@ fn forced_moves_cost_nothing() {
     // grow with them.
     let start = Position::from_fen("7k/8/6K1/8/8/8/8/1R6 b - - 0 1").unwrap();
     let mut list = MoveList::new();
-    start.legal_moves(&mut list);
+    start.legal_moves_into(&mut list);
     assert_eq!(list.len(), 1);
     let bytes = entropy::encode_game(&start, &list[..1]).unwrap();
     assert!(bytes.is_empty());

@@ -43,7 +43,7 @@ impl Dataset {
             self.move_starts.push(0);
         }
         for &m in moves {
-            pos.legal_moves(&mut list);
+            pos.legal_moves_into(&mut list);
             let played = list.iter().position(|&l| l == m).expect("legal move");
             let first_move = self.move_starts.len() as u32 - 1;
             let mut current = 0usize;
@@ -206,7 +206,7 @@ fn tune() {
             data.add_game(&game.moves, &ablate);
             let mut pos = Position::startpos();
             for &m in &game.moves {
-                pos.legal_moves(&mut list);
+                pos.legal_moves_into(&mut list);
                 lichess::sort_moves(&pos, &mut list);
                 let rank = list.iter().position(|&l| l == m).unwrap();
                 rank_counts[rank.min(255)] += 1;

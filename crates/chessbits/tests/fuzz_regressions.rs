@@ -9,7 +9,7 @@ use chessbits::position::Position;
 /// Every legal move of `pos` plays, and unplays to the same position.
 fn play_every_move(pos: &Position) {
     let mut moves = MoveList::new();
-    pos.legal_moves(&mut moves);
+    pos.legal_moves_into(&mut moves);
     assert!(!moves.is_empty());
     for &m in moves.iter() {
         let mut child = pos.clone();

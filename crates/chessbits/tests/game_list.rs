@@ -21,7 +21,7 @@ const STARTS: &[&str] = &[
 /// castling rights, and the en passant square only if an en passant capture is legal.
 fn identity(pos: &Position) -> (Board, Color, CastlingRights, Option<Square>) {
     let mut legal = MoveList::new();
-    pos.legal_moves(&mut legal);
+    pos.legal_moves_into(&mut legal);
     let ep = legal.iter().find(|m| m.is_en_passant()).map(|m| m.to());
     (pos.board().clone(), pos.turn(), pos.castling(), ep)
 }
@@ -35,7 +35,7 @@ fn random_game(start: &str, choices: &[u16], reversible_bias: bool) -> (Game, Ve
     for &choice in choices {
         let pos = game.position();
         let mut legal = MoveList::new();
-        pos.legal_moves(&mut legal);
+        pos.legal_moves_into(&mut legal);
         if legal.is_empty() {
             break;
         }

@@ -177,7 +177,7 @@ fn an_en_passant_square_without_a_legal_capture_does_not_make_a_position_differ(
         "Polyglot convention: a pawn stands ready"
     );
     let mut legal = MoveList::new();
-    after_double_push.legal_moves(&mut legal);
+    after_double_push.legal_moves_into(&mut legal);
     assert!(!legal.iter().any(|m| m.is_en_passant()), "but the capture is illegal");
     play(&mut game, &["a4a3", "h1g1", "a3a4", "g1h1"]);
     assert_eq!(game.position().board(), after_double_push.board());

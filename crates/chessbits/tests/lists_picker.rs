@@ -32,7 +32,7 @@ fn suite_fens(root: &Path, name: &str) -> Vec<String> {
 
 fn legal_moves(pos: &Position) -> MoveList {
     let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
+    pos.legal_moves_into(&mut list);
     list
 }
 

@@ -28,7 +28,7 @@ fn load_suite_positions() -> Vec<Position> {
 
 fn legal(pos: &Position) -> MoveList {
     let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
+    pos.legal_moves_into(&mut list);
     list
 }
 

@@ -167,7 +167,7 @@ fn perft_with_fallback(pos: &mut Position, stack: &mut SearchStack, depth: u32, 
         Err(SearchStackError::Full { .. }) => {
             *fallbacks += 1;
             let mut list = MoveList::new();
-            pos.legal_moves(&mut list);
+            pos.legal_moves_into(&mut list);
             list.to_vec()
         }
         Err(e) => panic!("{e}"),
@@ -225,7 +225,7 @@ proptest! {
             prop_assert_eq!(stack.played(), &picked[..]);
             let mut generated: Vec<u16> = stack.generated().iter().map(|xm| xm.mv().bits()).collect();
             let mut legal = MoveList::new();
-            pos.legal_moves(&mut legal);
+            pos.legal_moves_into(&mut legal);
             let mut expected: Vec<u16> = legal.iter().map(|m| m.bits()).collect();
             generated.sort_unstable();
             expected.sort_unstable();

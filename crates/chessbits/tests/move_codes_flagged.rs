@@ -62,7 +62,7 @@ fn every_legal_move_round_trips_and_its_fields_match_the_board() {
         for _ in 0..40 {
             let mut pos = start.clone();
             for m in random_moves(&start, &mut rng, 60, true) {
-                pos.legal_moves(&mut list);
+                pos.legal_moves_into(&mut list);
                 for &legal in list.iter() {
                     let code = encode(&pos, legal).unwrap();
                     check_fields(&pos, legal, code);
@@ -93,7 +93,7 @@ fn a_corrupted_code_names_no_other_move() {
         let start = Position::from_fen(fen).unwrap();
         let mut pos = start.clone();
         for m in random_moves(&start, &mut rng, 40, true) {
-            pos.legal_moves(&mut list);
+            pos.legal_moves_into(&mut list);
             for &legal in list.iter() {
                 let code = encode(&pos, legal).unwrap().bits();
                 for bit in 0..32 {
@@ -121,7 +121,7 @@ fn random_bits_never_panic_and_decode_canonically() {
     let mut decoded = 0;
     for fen in FENS {
         let pos = Position::from_fen(fen).unwrap();
-        pos.legal_moves(&mut list);
+        pos.legal_moves_into(&mut list);
         let codes: Vec<u32> = list.iter().map(|&m| encode(&pos, m).unwrap().bits()).collect();
         for _ in 0..30_000 {
             let noise = rng.next() as u32;

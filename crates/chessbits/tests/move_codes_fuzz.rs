@@ -41,7 +41,7 @@ fn game(start: &Position, choices: &[u8]) -> Vec<Move> {
     let mut list = MoveList::new();
     let mut moves = Vec::new();
     for &choice in choices {
-        pos.legal_moves(&mut list);
+        pos.legal_moves_into(&mut list);
         if list.is_empty() {
             break;
         }

@@ -37,7 +37,7 @@ fn tally(games: &[LoadedGame]) -> Tally {
         t.games += 1;
         let mut pos = game.start.clone();
         for &m in &game.moves {
-            pos.legal_moves(&mut list);
+            pos.legal_moves_into(&mut list);
             t.legal_bits += u64::from(bits_for(list.len()));
             MoveListKind::PseudoLegal.generate(&pos, &mut list);
             t.pseudo_bits += u64::from(bits_for(list.len()));
@@ -213,7 +213,7 @@ fn every_legal_lichess_move_round_trips(root: &Path) -> usize {
     for game in common::load_pgn(root, "shakmaty_lichess_db_1000k.pgn") {
         let mut pos = game.start.clone();
         for &played in &game.moves {
-            pos.legal_moves(&mut list);
+            pos.legal_moves_into(&mut list);
             for &m in list.iter() {
                 let e = EnumeratedMove::from_position_move(&pos, m).unwrap();
                 assert_eq!(EnumeratedMove::decode(e.encode()).and_then(|d| d.to_move(&pos)), Ok(m));

@@ -33,7 +33,7 @@ fn suite(root: &Path, name: &str) -> Vec<Position> {
 
 fn legal(pos: &Position) -> MoveList {
     let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
+    pos.legal_moves_into(&mut list);
     list
 }
 
@@ -41,7 +41,7 @@ fn legal(pos: &Position) -> MoveList {
 fn check_all_codecs(pos: &Position) {
     let moves = legal(pos);
     let mut pseudo = MoveList::new();
-    pos.pseudo_legal_moves(&mut pseudo);
+    pos.pseudo_legal_moves_into(&mut pseudo);
     let mut enum_codes = HashSet::new();
     let mut per_square_codes = HashSet::new();
     let mut direction_codes = HashSet::new();

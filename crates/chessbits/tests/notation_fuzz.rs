@@ -62,7 +62,7 @@ fn check_accepted_fen(text: &str) {
     assert_eq!(again.fen(), written, "{text:?}");
     assert_eq!(again.key(), pos.key(), "{text:?}");
     let mut moves = MoveList::new();
-    pos.legal_moves(&mut moves);
+    pos.legal_moves_into(&mut moves);
     for &m in moves.iter() {
         let mut child = pos.clone();
         child.make_move(m);
@@ -71,7 +71,7 @@ fn check_accepted_fen(text: &str) {
 
 fn legal(pos: &Position) -> Vec<Move> {
     let mut moves = MoveList::new();
-    pos.legal_moves(&mut moves);
+    pos.legal_moves_into(&mut moves);
     moves.to_vec()
 }
 

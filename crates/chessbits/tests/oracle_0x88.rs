@@ -36,7 +36,7 @@ fn load(fen: &str) -> (Board, Position) {
 /// The library's legal moves in UCI, sorted.
 fn library_uci(pos: &Position) -> Vec<String> {
     let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
+    pos.legal_moves_into(&mut list);
     let mut moves: Vec<String> = list.iter().map(|m| m.uci(pos.is_chess960()).to_string()).collect();
     moves.sort();
     moves
@@ -63,7 +63,7 @@ fn compare_moves(board: &Board, pos: &Position) -> Result<usize, String> {
 /// Both sides after the library's move written `uci`.
 fn play_both(board: &Board, pos: &Position, uci: &str) -> (Board, Position) {
     let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
+    pos.legal_moves_into(&mut list);
     let m = *list
         .iter()
         .find(|m| m.uci(pos.is_chess960()).to_string() == uci)

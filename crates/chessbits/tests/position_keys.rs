@@ -86,7 +86,7 @@ fn keys_find_entries_of(root: &Path) {
         }
         found += 1;
         let mut legal = MoveList::new();
-        pos.legal_moves(&mut legal);
+        pos.legal_moves_into(&mut legal);
         for &raw in moves.iter().take(3) {
             let m = parse_uci(&pos, &polyglot_uci(raw)).unwrap_or_else(|e| panic!("book move in {pos:?}: {e}"));
             if depth < 10 {

@@ -16,7 +16,7 @@ const STARTS: [&str; 5] = [
 
 fn check_position(pos: &Position) {
     let mut legal = MoveList::new();
-    pos.legal_moves(&mut legal);
+    pos.legal_moves_into(&mut legal);
     assert_eq!(pos.count_legal_moves(), legal.len());
     assert_eq!(pos.key(), pos.compute_key());
 
@@ -25,9 +25,9 @@ fn check_position(pos: &Position) {
     assert_eq!(reparsed.key(), pos.key());
 
     let (mut tactical, mut quiet, mut pseudo) = (MoveList::new(), MoveList::new(), MoveList::new());
-    pos.tactical_moves(&mut tactical);
-    pos.quiet_moves(&mut quiet);
-    pos.pseudo_legal_moves(&mut pseudo);
+    pos.tactical_moves_into(&mut tactical);
+    pos.quiet_moves_into(&mut quiet);
+    pos.pseudo_legal_moves_into(&mut pseudo);
     assert_eq!(tactical.len() + quiet.len(), legal.len());
     for m in tactical.iter() {
         assert!(m.is_tactical() && legal.contains(m));
@@ -70,7 +70,7 @@ proptest! {
         let mut list = MoveList::new();
         for choice in choices {
             check_position(&pos);
-            pos.legal_moves(&mut list);
+            pos.legal_moves_into(&mut list);
             if list.is_empty() {
                 break;
             }
@@ -95,8 +95,8 @@ fn null_move_round_trip() {
 fn max_moves_position_fits() {
     let pos = Position::from_fen("kBQQQQQQ/BR5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - -").unwrap();
     let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
+    pos.legal_moves_into(&mut list);
     assert_eq!(list.len(), 270);
-    pos.pseudo_legal_moves(&mut list);
+    pos.pseudo_legal_moves_into(&mut list);
     assert!(list.len() >= 270);
 }

@@ -66,7 +66,7 @@ fn brute_force_san(pos: &Position, legal: &[Move], m: Move) -> String {
 /// Checks every legal move of `pos`; returns how many.
 fn check_position(pos: &Position) -> usize {
     let mut legal = MoveList::new();
-    pos.legal_moves(&mut legal);
+    pos.legal_moves_into(&mut legal);
     for &m in legal.iter() {
         let context = || format!("{} {}", pos.fen(), m.uci(pos.is_chess960()));
         let written = san_of(pos, m);
@@ -133,7 +133,7 @@ fn check_position(pos: &Position) -> usize {
 fn check_with_children(pos: &Position) -> usize {
     let mut checked = check_position(pos);
     let mut legal = MoveList::new();
-    pos.legal_moves(&mut legal);
+    pos.legal_moves_into(&mut legal);
     for &m in legal.iter() {
         let mut child = pos.clone();
         child.make_move(m);

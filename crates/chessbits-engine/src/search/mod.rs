@@ -364,7 +364,7 @@ pub fn run(
 ) -> SearchResult {
     tt.new_search();
     let mut root = MoveList::new();
-    game.position().legal_moves(&mut root);
+    game.position().legal_moves_into(&mut root);
     let root_moves = root
         .iter()
         .filter(|m| limits.searchmoves.is_empty() || limits.searchmoves.contains(m))

@@ -101,7 +101,7 @@ impl StagedPicker {
                 }
                 Stage::GenerateCaptures => {
                     let mut list = MoveList::new();
-                    pos.tactical_moves(&mut list);
+                    pos.tactical_moves_into(&mut list);
                     let mut good = 0;
                     let appended = stack.append_with(&list, pos, |xm| {
                         if pos.see_ge(xm.mv(), 0) {
@@ -152,7 +152,7 @@ impl StagedPicker {
                         continue;
                     }
                     let mut list = MoveList::new();
-                    pos.quiet_moves(&mut list);
+                    pos.quiet_moves_into(&mut list);
                     list.retain(|m| !self.yielded_before(m));
                     let board = history.board(pos.turn());
                     if stack
@@ -217,7 +217,7 @@ mod tests {
         for fen in fens {
             let pos = Position::from_fen(fen).unwrap();
             let mut legal = MoveList::new();
-            pos.legal_moves(&mut legal);
+            pos.legal_moves_into(&mut legal);
             let mut expected: Vec<Move> = legal.iter().copied().collect();
             // With a hash move and killers, some of them illegal or tactical.
             let first = expected[0].to_string();

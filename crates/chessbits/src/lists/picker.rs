@@ -214,7 +214,7 @@ impl<Q: Fn(ExtendedMove) -> i32> Iterator for MovePicker<'_, Q> {
                 }
                 State::GenerateCaptures => {
                     let mut list = MoveList::new();
-                    self.pos.tactical_moves(&mut list);
+                    self.pos.tactical_moves_into(&mut list);
                     self.list
                         .get_or_insert_with(ScoredMoveList::new)
                         .fill_with(&list, self.pos, mvv_lva);
@@ -247,7 +247,7 @@ impl<Q: Fn(ExtendedMove) -> i32> Iterator for MovePicker<'_, Q> {
                 }
                 State::GenerateQuiets => {
                     let mut list = MoveList::new();
-                    self.pos.quiet_moves(&mut list);
+                    self.pos.quiet_moves_into(&mut list);
                     let quiet_key = &self.quiet_key;
                     self.list
                         .get_or_insert_with(ScoredMoveList::new)

@@ -118,7 +118,7 @@ pub(crate) fn scale_key(key: i32, min: i32, max: i32) -> u32 {
 /// // White can take the queen with the pawn, or the knight with the pawn or the rook.
 /// let pos = Position::from_fen("4k3/8/8/2n1q3/3P4/8/8/2R4K w - - 0 1").unwrap();
 /// let mut captures = MoveList::new();
-/// pos.tactical_moves(&mut captures);
+/// pos.tactical_moves_into(&mut captures);
 /// let mut scored = ScoredMoveList::from_moves(&captures, &pos);
 /// assert_eq!(scored.pick_best().unwrap().mv().to_string(), "d4e5"); // pawn takes queen
 /// assert_eq!(scored.pick_best().unwrap().mv().to_string(), "d4c5"); // least valuable attacker first
@@ -177,7 +177,7 @@ impl ScoredMoveList {
     /// use chessbits::position::Position;
     /// let pos = Position::startpos();
     /// let mut list = MoveList::new();
-    /// pos.legal_moves(&mut list);
+    /// pos.legal_moves_into(&mut list);
     /// assert_eq!(ScoredMoveList::from_moves(&list, &pos).len(), 20);
     /// ```
     pub fn from_moves(list: &MoveList, pos: &Position) -> ScoredMoveList {
@@ -193,7 +193,7 @@ impl ScoredMoveList {
     /// use chessbits::position::Position;
     /// let pos = Position::startpos();
     /// let mut list = MoveList::new();
-    /// pos.legal_moves(&mut list);
+    /// pos.legal_moves_into(&mut list);
     /// let mut scored = ScoredMoveList::new();
     /// scored.fill(&list, &pos);
     /// // No captures: pawn moves (cheapest attacker) score highest.
@@ -212,7 +212,7 @@ impl ScoredMoveList {
     /// use chessbits::types::Square;
     /// let pos = Position::startpos();
     /// let mut list = MoveList::new();
-    /// pos.legal_moves(&mut list);
+    /// pos.legal_moves_into(&mut list);
     /// let mut scored = ScoredMoveList::new();
     /// // Prefer moves towards the center files.
     /// scored.fill_with(&list, &pos, |xm| 8 - (2 * xm.mv().to().file().index() as u32).abs_diff(7));
@@ -241,7 +241,7 @@ impl ScoredMoveList {
     /// use chessbits::position::Position;
     /// let pos = Position::startpos();
     /// let mut list = MoveList::new();
-    /// pos.quiet_moves(&mut list);
+    /// pos.quiet_moves_into(&mut list);
     /// let mut history = [0i32; 4096];
     /// history[list[7].butterfly_index()] = -50_000;
     /// history[list[3].butterfly_index()] = 90_000;
@@ -311,7 +311,7 @@ impl ScoredMoveList {
     /// use chessbits::position::Position;
     /// let pos = Position::startpos();
     /// let mut list = MoveList::new();
-    /// pos.legal_moves(&mut list);
+    /// pos.legal_moves_into(&mut list);
     /// let mut scored = ScoredMoveList::from_moves(&list, &pos);
     /// scored.pick_best();
     /// assert_eq!(scored.remaining().len(), 19);
@@ -328,7 +328,7 @@ impl ScoredMoveList {
     /// use chessbits::position::Position;
     /// let pos = Position::startpos();
     /// let mut list = MoveList::new();
-    /// pos.legal_moves(&mut list);
+    /// pos.legal_moves_into(&mut list);
     /// let mut scored = ScoredMoveList::from_moves(&list, &pos);
     /// let first = scored.pick_best().unwrap();
     /// assert_eq!(scored.picked(), &[first]);
@@ -378,7 +378,7 @@ impl ScoredMoveList {
     /// use chessbits::position::Position;
     /// let pos = Position::startpos();
     /// let mut list = MoveList::new();
-    /// pos.legal_moves(&mut list);
+    /// pos.legal_moves_into(&mut list);
     /// let mut scored = ScoredMoveList::from_moves(&list, &pos);
     /// scored.clear();
     /// assert_eq!(scored.pick_best(), None);

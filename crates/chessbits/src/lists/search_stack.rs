@@ -372,7 +372,7 @@ impl SearchStack {
     /// use chessbits::position::Position;
     /// let pos = Position::startpos();
     /// let mut list = MoveList::new();
-    /// pos.legal_moves(&mut list);
+    /// pos.legal_moves_into(&mut list);
     /// let mut stack = SearchStack::new();
     /// assert_eq!(stack.append_with(&list, &pos, |xm| xm.mv().to().rank().index() as u32), Ok(20));
     /// assert_eq!(stack.pick_best().unwrap().mv().to().rank().index(), 3); // a double push
@@ -409,7 +409,7 @@ impl SearchStack {
     /// ```
     pub fn generate_legal(&mut self, pos: &Position) -> Result<usize, SearchStackError> {
         let mut list = MoveList::new();
-        pos.legal_moves(&mut list);
+        pos.legal_moves_into(&mut list);
         self.append_with(&list, pos, mvv_lva)
     }
 
@@ -424,7 +424,7 @@ impl SearchStack {
     /// ```
     pub fn generate_tactical(&mut self, pos: &Position) -> Result<usize, SearchStackError> {
         let mut list = MoveList::new();
-        pos.tactical_moves(&mut list);
+        pos.tactical_moves_into(&mut list);
         self.append_with(&list, pos, mvv_lva)
     }
 
@@ -439,7 +439,7 @@ impl SearchStack {
     /// ```
     pub fn generate_quiet(&mut self, pos: &Position) -> Result<usize, SearchStackError> {
         let mut list = MoveList::new();
-        pos.quiet_moves(&mut list);
+        pos.quiet_moves_into(&mut list);
         self.append_with(&list, pos, mvv_lva)
     }
 
@@ -471,7 +471,7 @@ impl SearchStack {
     /// use chessbits::position::Position;
     /// let pos = Position::startpos();
     /// let mut list = MoveList::new();
-    /// pos.legal_moves(&mut list);
+    /// pos.legal_moves_into(&mut list);
     /// let mut stack = SearchStack::new();
     /// stack.generate_legal(&pos).unwrap();
     /// assert_eq!(stack.next_move().unwrap().mv(), list[0]);

@@ -172,7 +172,7 @@ mod tests {
         for fen in FENS {
             let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
             let mut legal = MoveList::new();
-            pos.legal_moves(&mut legal);
+            pos.legal_moves_into(&mut legal);
             let mut accepted = 0;
             for bits in 0..=u16::MAX {
                 let Some(m) = Move::from_bits(bits) else { continue };

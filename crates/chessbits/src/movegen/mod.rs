@@ -19,43 +19,133 @@ pub use move_set::{MoveSet, PawnMoveKind};
 pub use perft::{perft, perft_divide, perft_with, PerftMode, MAX_PERFT_DEPTH};
 pub use see::SEE_VALUES;
 
-use crate::moves::MoveList;
+use core::ops::ControlFlow;
+
+use crate::moves::{Move, MoveList};
 use crate::position::Position;
 use generate::{generate, Class};
 
 impl Position {
-    /// Fills `list` with the legal moves (clearing it first).
+    /// The legal moves, in the generator's fixed order (see the [module docs](self)).
+    ///
+    /// ```
+    /// use chessbits::position::Position;
+    /// let pos = Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -").unwrap();
+    /// assert_eq!(pos.legal_moves().len(), 48);
+    /// assert!(pos.legal_moves().iter().any(|m| m.to_string() == "e1g1"));
+    /// ```
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.legal_moves_into(&mut list);
+        list
+    }
+
+    /// Fills `list` with the legal moves (clearing it first): [`Position::legal_moves`] without
+    /// a new list, for a loop that reuses one.
     ///
     /// ```
     /// use chessbits::lists::MoveList;
     /// use chessbits::position::Position;
-    /// let pos = Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -").unwrap();
     /// let mut list = MoveList::new();
-    /// pos.legal_moves(&mut list);
-    /// assert_eq!(list.len(), 48);
+    /// Position::startpos().legal_moves_into(&mut list);
+    /// assert_eq!(list.len(), 20);
     /// ```
-    pub fn legal_moves(&self, list: &mut MoveList) {
+    pub fn legal_moves_into(&self, list: &mut MoveList) {
         list.clear();
         generate::<true, _>(self, Class::All, &mut |set: MoveSet| set.push_into(list));
     }
 
+    /// The legal captures (en passant included) and promotions.
+    ///
+    /// ```
+    /// use chessbits::position::Position;
+    /// let pos = Position::from_fen("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1").unwrap();
+    /// assert_eq!(pos.tactical_moves().len(), 1);
+    /// ```
+    pub fn tactical_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.tactical_moves_into(&mut list);
+        list
+    }
+
     /// Fills `list` with the legal captures (en passant included) and promotions.
-    pub fn tactical_moves(&self, list: &mut MoveList) {
+    pub fn tactical_moves_into(&self, list: &mut MoveList) {
         list.clear();
         generate::<true, _>(self, Class::Tactical, &mut |set: MoveSet| set.push_into(list));
     }
 
+    /// The legal moves that are neither captures nor promotions.
+    ///
+    /// ```
+    /// use chessbits::position::Position;
+    /// assert_eq!(Position::startpos().quiet_moves().len(), 20);
+    /// ```
+    pub fn quiet_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.quiet_moves_into(&mut list);
+        list
+    }
+
     /// Fills `list` with the legal moves that are neither captures nor promotions.
-    pub fn quiet_moves(&self, list: &mut MoveList) {
+    pub fn quiet_moves_into(&self, list: &mut MoveList) {
         list.clear();
         generate::<true, _>(self, Class::Quiet, &mut |set: MoveSet| set.push_into(list));
     }
 
-    /// Fills `list` with the pseudo-legal moves: moves by the rules of each piece that may leave
-    /// the own king in check. Castling is generated only when legal (as in python-chess).
-    pub fn pseudo_legal_moves(&self, list: &mut MoveList) {
+    /// The pseudo-legal moves: moves by the rules of each piece that may leave the own king in
+    /// check. Castling is generated only when legal (as in python-chess).
+    ///
+    /// ```
+    /// use chessbits::position::Position;
+    /// // The pinned knight's moves are pseudo-legal, not legal.
+    /// let pos = Position::from_fen("4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1").unwrap();
+    /// assert_eq!(pos.pseudo_legal_moves().len(), pos.legal_moves().len() + 6);
+    /// ```
+    pub fn pseudo_legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.pseudo_legal_moves_into(&mut list);
+        list
+    }
+
+    /// Fills `list` with the pseudo-legal moves (see [`Position::pseudo_legal_moves`]).
+    pub fn pseudo_legal_moves_into(&self, list: &mut MoveList) {
         list.clear();
         generate::<false, _>(self, Class::All, &mut |set: MoveSet| set.push_into(list));
+    }
+
+    /// Calls `f` with each legal move, in [`Position::legal_moves`] order, until it returns
+    /// [`ControlFlow::Break`], and returns what stopped it. Nothing is listed: a search for one
+    /// move (a capture of the king, a mate in one) ends with it. (The generator still hands over
+    /// the remaining per-piece target sets, a few bitboard operations, but none is expanded.)
+    ///
+    /// ```
+    /// use core::ops::ControlFlow;
+    /// use chessbits::position::Position;
+    /// let pos = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
+    /// let mate = pos.try_for_each_legal_move(|m| {
+    ///     let mut next = pos.clone();
+    ///     next.make_move(m);
+    ///     if next.is_checkmate() { ControlFlow::Break(m) } else { ControlFlow::Continue(()) }
+    /// });
+    /// assert_eq!(mate.break_value().map(|m| m.to_string()), Some("a1a8".to_string()));
+    /// ```
+    pub fn try_for_each_legal_move<B>(&self, mut f: impl FnMut(Move) -> ControlFlow<B>) -> ControlFlow<B> {
+        let mut stop = None;
+        generate::<true, _>(self, Class::All, &mut |set: MoveSet| {
+            if stop.is_none() {
+                set.for_each(|m| {
+                    if stop.is_none() {
+                        if let ControlFlow::Break(value) = f(m) {
+                            stop = Some(value);
+                        }
+                    }
+                });
+            }
+        });
+        match stop {
+            Some(value) => ControlFlow::Break(value),
+            None => ControlFlow::Continue(()),
+        }
     }
 
     /// The number of legal moves, counted without listing them.

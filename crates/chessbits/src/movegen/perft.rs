@@ -82,7 +82,7 @@ pub fn perft_with(pos: &Position, depth: u32, mode: PerftMode) -> u64 {
 pub fn perft_divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     check_depth(depth);
     let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
+    pos.legal_moves_into(&mut list);
     let mut pos = pos.clone();
     list.iter()
         .map(|&m| {
@@ -100,7 +100,7 @@ fn bulk(pos: &mut Position, depth: u32) -> u64 {
         1 => pos.count_legal_moves() as u64,
         _ => {
             let mut list = MoveList::new();
-            pos.legal_moves(&mut list);
+            pos.legal_moves_into(&mut list);
             let mut nodes = 0;
             for &m in list.iter() {
                 let undo = pos.make_move(m);
@@ -117,7 +117,7 @@ fn make_leaves(pos: &mut Position, depth: u32) -> u64 {
         return 1;
     }
     let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
+    pos.legal_moves_into(&mut list);
     let mut nodes = 0;
     for &m in list.iter() {
         let undo = pos.make_move(m);
@@ -129,7 +129,7 @@ fn make_leaves(pos: &mut Position, depth: u32) -> u64 {
 
 fn list_leaves(pos: &mut Position, depth: u32) -> u64 {
     let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
+    pos.legal_moves_into(&mut list);
     if depth <= 1 {
         return if depth == 0 { 1 } else { list.len() as u64 };
     }

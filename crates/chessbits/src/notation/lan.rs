@@ -283,7 +283,7 @@ mod tests {
         let mut list = crate::lists::MoveList::new();
         for fen in fens {
             let pos = Position::from_fen(fen).unwrap();
-            pos.legal_moves(&mut list);
+            pos.legal_moves_into(&mut list);
             for &m in list.iter() {
                 let text = lan_of(&pos, m).to_string();
                 let parsed: LanPlus = text.parse().unwrap_or_else(|e| panic!("{fen} {text}: {e}"));

@@ -82,7 +82,7 @@ pub fn parse_uci(pos: &Position, text: &str) -> Result<Move, UciError> {
         return Ok(Move::NULL);
     };
     let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
+    pos.legal_moves_into(&mut list);
     find_move(&list, parts).ok_or_else(|| UciError::Illegal(text.to_string()))
 }
 

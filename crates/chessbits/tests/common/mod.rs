@@ -173,7 +173,7 @@ pub fn random_moves(start: &Position, rng: &mut Rng, max_plies: usize, prefer_ta
     let mut list = MoveList::new();
     let mut moves = Vec::new();
     for _ in 0..max_plies {
-        pos.legal_moves(&mut list);
+        pos.legal_moves_into(&mut list);
         if list.is_empty() {
             break;
         }

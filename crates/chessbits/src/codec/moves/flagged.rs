@@ -252,7 +252,7 @@ pub fn decode(pos: &Position, code: FlaggedMove) -> Result<Move, MoveCodeError> 
         return Err(MoveCodeError::WrongSide);
     }
     let mut moves = MoveList::new();
-    pos.legal_moves(&mut moves);
+    pos.legal_moves_into(&mut moves);
     let promotion = code.promoted().map(|p| p.role);
     let found = moves.iter().copied().find(|m| {
         m.from() == code.source()

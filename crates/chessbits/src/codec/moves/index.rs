@@ -92,8 +92,8 @@ impl MoveListKind {
     /// ```
     pub fn generate(self, pos: &Position, list: &mut MoveList) {
         match self {
-            MoveListKind::Legal => pos.legal_moves(list),
-            MoveListKind::PseudoLegal => pos.pseudo_legal_moves(list),
+            MoveListKind::Legal => pos.legal_moves_into(list),
+            MoveListKind::PseudoLegal => pos.pseudo_legal_moves_into(list),
         }
     }
 }
@@ -159,7 +159,7 @@ pub fn move_at(pos: &Position, set: MoveListKind, index: usize) -> Result<Move, 
 /// ```
 pub fn write_byte_index(pos: &Position, m: Move, out: &mut Vec<u8>) -> Result<(), MoveCodeError> {
     let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
+    pos.legal_moves_into(&mut list);
     let index = list.iter().position(|&x| x == m).ok_or(MoveCodeError::IllegalMove(m))?;
     write_escaped(index, list.len(), out);
     Ok(())
@@ -176,7 +176,7 @@ pub fn write_byte_index(pos: &Position, m: Move, out: &mut Vec<u8>) -> Result<()
 /// ```
 pub fn read_byte_index(pos: &Position, bytes: &[u8]) -> Result<(Move, usize), MoveCodeError> {
     let mut list = MoveList::new();
-    pos.legal_moves(&mut list);
+    pos.legal_moves_into(&mut list);
     let (index, used) = read_escaped(bytes, list.len())?;
     Ok((checked_move_at(pos, MoveListKind::Legal, &list, index)?, used))
 }

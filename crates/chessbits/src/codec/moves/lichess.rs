@@ -201,7 +201,7 @@ pub fn rank_key(pos: &Position, m: Move) -> u32 {
 /// use chessbits::position::Position;
 /// let pos = Position::startpos();
 /// let mut moves = MoveList::new();
-/// pos.legal_moves(&mut moves);
+/// pos.legal_moves_into(&mut moves);
 /// sort_moves(&pos, &mut moves);
 /// // Knights gain 50 table points (b1/g1 −40 to c3/f3 +10), the centre pawns 40.
 /// let first: Vec<String> = moves[..4].iter().map(|m| m.to_string()).collect();
@@ -310,7 +310,7 @@ pub fn encode_into(start: &Position, moves: &[Move], writer: &mut BitWriter) -> 
     let mut pos = start.clone();
     let mut list = MoveList::new();
     for (ply, &m) in moves.iter().enumerate() {
-        pos.legal_moves(&mut list);
+        pos.legal_moves_into(&mut list);
         sort_moves(&pos, &mut list);
         let rank = list
             .iter()
@@ -355,7 +355,7 @@ pub fn decode_game(start: &Position, bytes: &[u8], ply_count: usize) -> Result<V
         if rank == 255 {
             rank += reader.read(10).map_err(truncated)? as usize;
         }
-        pos.legal_moves(&mut list);
+        pos.legal_moves_into(&mut list);
         sort_moves(&pos, &mut list);
         let m = list.get(rank).copied().ok_or(LichessError::BadRank { ply })?;
         pos.make_move(m);
@@ -376,7 +376,7 @@ mod tests {
         for _ in 0..50 {
             let mut pos = Position::startpos();
             for _ in 0..120 {
-                pos.legal_moves(&mut list);
+                pos.legal_moves_into(&mut list);
                 if list.is_empty() {
                     break;
                 }

@@ -17,7 +17,7 @@
 //! use chessbits::position::Position;
 //! let pos = Position::startpos();
 //! let mut moves = MoveList::new();
-//! pos.legal_moves(&mut moves);
+//! pos.legal_moves_into(&mut moves);
 //! for &m in moves.iter() {
 //!     assert_eq!(enumeration::decode_move(&pos, enumeration::encode_move(&pos, m).unwrap()), Ok(m));
 //!     assert_eq!(per_square::decode(&pos, per_square::encode(&pos, m).unwrap()), Ok(m));

@@ -255,7 +255,7 @@ impl GameEncoder {
         let mut pos = start.clone();
         let mut enc = RangeEncoder::new(out);
         for (ply, &m) in moves.iter().enumerate() {
-            pos.legal_moves(&mut self.list);
+            pos.legal_moves_into(&mut self.list);
             let index = self
                 .list
                 .iter()
@@ -336,7 +336,7 @@ impl GameDecoder {
         let mut pos = start.clone();
         let mut dec = RangeDecoder::new(bytes);
         for ply in 0..ply_count {
-            pos.legal_moves(&mut self.list);
+            pos.legal_moves_into(&mut self.list);
             if self.list.is_empty() {
                 return Err(EntropyError::NoLegalMove { ply });
             }

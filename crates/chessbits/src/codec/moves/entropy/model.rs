@@ -41,7 +41,7 @@ pub const FRAC: [u32; 16] = [
 /// use chessbits::position::Position;
 /// let pos = Position::startpos();
 /// let mut moves = MoveList::new();
-/// pos.legal_moves(&mut moves);
+/// pos.legal_moves_into(&mut moves);
 /// let mut terms = Vec::new();
 /// MoveModel::new().visit_terms(&pos, &moves[..1], |_, term| terms.push(term));
 /// // The square left, tapered: the middle-game half weighs 16 at the start (phase 16).
@@ -150,7 +150,7 @@ impl<F: FnMut(Term)> Terms for Recorder<F> {
 /// use chessbits::position::Position;
 /// let pos = Position::startpos();
 /// let mut moves = MoveList::new();
-/// pos.legal_moves(&mut moves);
+/// pos.legal_moves_into(&mut moves);
 /// let mut model = MoveModel::new();
 /// let (freqs, total) = model.frequencies(&pos, &moves);
 /// assert_eq!(freqs.len(), 20);
@@ -236,7 +236,7 @@ impl MoveModel {
     /// // The queen takes the undefended knight: the likeliest move by far.
     /// let pos = Position::from_fen("4k3/8/8/3n4/8/8/8/3QK3 w - - 0 30").unwrap();
     /// let mut moves = MoveList::new();
-    /// pos.legal_moves(&mut moves);
+    /// pos.legal_moves_into(&mut moves);
     /// let mut model = MoveModel::new();
     /// let (freqs, total) = model.frequencies(&pos, &moves);
     /// let best = moves[freqs.iter().enumerate().max_by_key(|&(_, f)| f).unwrap().0];
@@ -309,7 +309,7 @@ impl MoveModel {
     /// use chessbits::position::Position;
     /// let pos = Position::startpos();
     /// let mut moves = MoveList::new();
-    /// pos.legal_moves(&mut moves);
+    /// pos.legal_moves_into(&mut moves);
     /// let mut count = 0;
     /// MoveModel::new().visit_terms(&pos, &moves, |_, term| {
     ///     assert!((term.param as usize) < layout::PARAM_COUNT);
@@ -355,7 +355,7 @@ mod tests {
     fn recorded_terms_reproduce_the_scores() {
         let pos = Position::from_fen("r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5").unwrap();
         let mut moves = MoveList::new();
-        pos.legal_moves(&mut moves);
+        pos.legal_moves_into(&mut moves);
         let mut model = MoveModel::new();
         let mut recorded = vec![0i64; moves.len()];
         model.visit_terms(&pos, &moves, |i, t| {
@@ -380,7 +380,7 @@ mod tests {
             let mut pos = Position::startpos();
             model.reset();
             for _ in 0..160 {
-                pos.legal_moves(&mut moves);
+                pos.legal_moves_into(&mut moves);
                 if moves.is_empty() {
                     break;
                 }
