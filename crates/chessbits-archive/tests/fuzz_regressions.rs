@@ -5,15 +5,21 @@ use std::io::Cursor;
 
 use chessbits_archive::{ArchiveError, ArchiveReader, FORMAT_VERSION, MAGIC, MODEL_VERSION};
 
-/// A header and one block header with valid checksums, as `fuzz/fuzz_targets/archive_reader.rs`
-/// (checksum-fixing mode) made them; the block claims number `block_number`.
-fn archive_with_block_number(block_number: u32) -> Vec<u8> {
+/// A valid 16-byte archive header (index codec, this format and model version).
+fn header() -> Vec<u8> {
     let mut out = Vec::new();
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
     out.extend_from_slice(&[2, MODEL_VERSION]);
     let sum = crc32(&out[0..12]);
     out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+/// A header and one block header with valid checksums, as `fuzz/fuzz_targets/archive_reader.rs`
+/// (checksum-fixing mode) made them; the block claims number `block_number`.
+fn archive_with_block_number(block_number: u32) -> Vec<u8> {
+    let mut out = header();
     let block = out.len();
     out.extend_from_slice(b"CBLK");
     out.extend_from_slice(&0u32.to_le_bytes()); // payload length
@@ -88,12 +94,7 @@ fn recover_reports_a_small_gap_in_block_numbers_in_bounded_memory() {
 #[test]
 fn an_index_offset_near_u64_max_is_an_error() {
     for second in [u64::MAX - 10, u64::MAX, 1 << 63] {
-        let mut out = Vec::new();
-        out.extend_from_slice(&MAGIC);
-        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        out.extend_from_slice(&[2, MODEL_VERSION]);
-        let sum = crc32(&out[0..12]);
-        out.extend_from_slice(&sum.to_le_bytes());
+        let mut out = header();
         let index = out.len() as u64;
         out.extend_from_slice(b"CIDX");
         out.extend_from_slice(&2u32.to_le_bytes());
