@@ -60,7 +60,9 @@ def main():
     a = chess.engine.SimpleEngine.popen_uci(args.a)
     b = chess.engine.SimpleEngine.popen_uci(args.b)
     for e in (a, b):
-        e.configure({"Threads": args.threads})
+        # Not every engine has the option (toga2 calls it "Number of Threads").
+        if "Threads" in e.options:
+            e.configure({"Threads": args.threads})
     score = 0.0
     problems = 0
     for g in range(args.games):
