@@ -9,7 +9,7 @@ use std::path::Path;
 use chessbits::codec::moves::{direction_target, entropy, enumeration, flagged, index, lichess, per_square};
 use chessbits::codec::position;
 use chessbits::moves::Move;
-use chessbits::pgn::{Game, PgnReader};
+use chessbits::pgn::{GameTree, PgnReader};
 use chessbits::position::Position;
 use chessbits_archive::{ArchiveReader, ArchiveWriter, MoveCodec, WriterOptions};
 use chessbits_fuzz::{legal_moves, FENS};
@@ -53,7 +53,7 @@ fn random_game(start: &Position, plies: usize, mut seed: u64) -> Vec<Move> {
         seed ^= seed >> 7;
         seed ^= seed << 17;
         let m = legal[(seed >> 8) as usize % legal.len()];
-        pos.make_move(m);
+        pos.play_unchecked(m);
         moves.push(m);
     }
     moves
@@ -100,7 +100,7 @@ fn main() {
             enumerated.extend(enumeration::encode_move(&pos, m).unwrap().to_be_bytes());
             direction.extend(direction_target::encode(&pos, m).unwrap().to_be_bytes());
             flags.extend(flagged::encode(&pos, m).unwrap().bits().to_be_bytes());
-            pos.make_move(m);
+            pos.play_unchecked(m);
         }
         write("move_enumeration", &name, &enumerated);
         write("move_direction_target", &name, &direction);
@@ -131,10 +131,10 @@ fn main() {
                     }
                 }
             }
-            pos.make_move(m);
+            pos.play_unchecked(m);
         }
     }
-    let games: Vec<Game> = PgnReader::new(PGN.as_bytes())
+    let games: Vec<GameTree> = PgnReader::new(PGN.as_bytes())
         .into_games()
         .map(Result::unwrap)
         .collect();

@@ -15,7 +15,7 @@
 
 use std::io::Cursor;
 
-use chessbits::pgn::Game;
+use chessbits::pgn::GameTree;
 use chessbits_archive::{
     ArchiveReader, ArchiveWriter, MoveCodec, StoredGame, WriterOptions, FOOTER_MAGIC, FORMAT_VERSION, MAGIC,
     MODEL_VERSION,
@@ -106,7 +106,7 @@ fn wrap(codec_id: u8, game_count: u32, payload: &[u8]) -> Vec<u8> {
 /// Games decoded from an archive (those stored as moves) write to a new one that reads them back
 /// equal.
 fn rewrite(codec: MoveCodec, stored: &[StoredGame]) {
-    let games: Vec<&Game> = stored.iter().filter_map(StoredGame::game).collect();
+    let games: Vec<&GameTree> = stored.iter().filter_map(StoredGame::game).collect();
     let options = WriterOptions {
         codec,
         threads: 1,

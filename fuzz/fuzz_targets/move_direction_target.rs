@@ -23,7 +23,7 @@ fuzz_target!(|data: &[u8]| {
                 pos.fen()
             );
             assert_eq!(encode(&pos, m), Ok(code), "code {code}: {m} in {}", pos.fen());
-            pos.make_move(m);
+            pos.play_unchecked(m);
         }
     }
 });

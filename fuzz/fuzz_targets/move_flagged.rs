@@ -29,7 +29,7 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(encode(&pos, m), Ok(code), "code {bits:#x}: {m} in {}", pos.fen());
             let xm = to_extended(&pos, code).unwrap();
             assert_eq!(FlaggedMove::from_extended(xm, pos.turn()), code);
-            pos.make_move(m);
+            pos.play_unchecked(m);
         }
     }
 });

@@ -34,7 +34,7 @@ fuzz_target!(|data: &[u8]| {
     };
     for m in legal_moves(&pos) {
         let mut child = pos.clone();
-        child.make_move(m);
+        child.play_unchecked(m);
     }
     let own = pos.to_setup();
     if own != setup {

@@ -44,7 +44,7 @@ pub fn replay_legal(start: &Position, moves: &[Move], code: &str) -> Position {
             "{code}: decoded illegal move {m} at ply {ply} in {}",
             pos.fen()
         );
-        pos.make_move(m);
+        pos.play_unchecked(m);
     }
     pos
 }

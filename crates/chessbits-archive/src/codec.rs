@@ -320,14 +320,14 @@ mod tests {
                 let m = list[(ply * 7) % list.len()];
                 writer.write(&pos, &mut list, m).unwrap();
                 played.push(m);
-                pos.make_move(m);
+                pos.play_unchecked(m);
             }
             let bytes = writer.finish();
             let mut reader = MoveReader::new(codec, &bytes);
             let mut pos = Position::startpos();
             for &m in &played {
                 assert_eq!(reader.read(&pos, &mut list), Ok(m));
-                pos.make_move(m);
+                pos.play_unchecked(m);
             }
             assert_eq!(reader.expect_end(), Ok(()));
         }

@@ -19,7 +19,7 @@ use super::varint::ByteReader;
 use chessbits::lists::MoveList;
 use chessbits::moves::Move;
 use chessbits::notation::san::{san_of, San, SanPlus};
-use chessbits::pgn::{Comment, Game, GameResult, Line, Nag, Node};
+use chessbits::pgn::{Comment, GameResult, GameTree, Line, Nag, Node};
 use chessbits::position::Position;
 use chessbits::types::Color;
 
@@ -98,7 +98,7 @@ impl BlockDecoder<'_> {
             standard_start(chess960)
         };
         let moves = self.line(&mut start.clone(), 0)?;
-        Ok(StoredGame::Game(Game {
+        Ok(StoredGame::Game(GameTree {
             tags,
             start,
             moves,
@@ -176,7 +176,7 @@ impl BlockDecoder<'_> {
         if mv.is_null() {
             pos.make_null_move();
         } else {
-            pos.make_move(mv);
+            pos.play_unchecked(mv);
         }
         Ok(Node {
             mv,

@@ -1,7 +1,7 @@
 //! The `.cbits` archive: packed PGN collections, lossless for tags, moves, comments, NAGs and
 //! variations.
 //!
-//! - [`ArchiveWriter`] takes [`pgn::Game`](chessbits::pgn::Game)s and writes an archive in
+//! - [`ArchiveWriter`] takes [`pgn::GameTree`](chessbits::pgn::GameTree)s and writes an archive in
 //!   constant memory: games fill a block, full blocks are encoded in parallel (rayon) and
 //!   written in order, the index and footer come last.
 //! - [`ArchiveReader`] opens one ([`open`](ArchiveReader::open) strictly,
@@ -52,7 +52,7 @@
 //!
 //! All fixed-width integers are little-endian. `varint` is LEB128 (7 bits a byte, low groups
 //! first, high bit = more; at most 10 bytes). `zigzag(x)` = `(x << 1) ^ (x >> 63)`. CRC-32 is
-//! the IEEE polynomial of zlib and PNG. Game and block numbers count from 0.
+//! the IEEE polynomial of zlib and PNG. GameTree and block numbers count from 0.
 //!
 //! ```text
 //! file    = header block* index footer

@@ -61,14 +61,14 @@ impl RawBlock {
     ///
     /// ```
     /// use chessbits_archive::{ArchiveReader, ArchiveWriter, StoredGame, WriterOptions};
-    /// use chessbits::pgn::Game;
+    /// use chessbits::pgn::GameTree;
     /// use std::io::Cursor;
     /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
-    /// writer.add_game(&Game::default()).unwrap();
+    /// writer.add_game(&GameTree::default()).unwrap();
     /// let (bytes, _) = writer.finish().unwrap();
     /// let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();
     /// let block = reader.read_block(0).unwrap();
-    /// assert_eq!(block.decode().unwrap(), vec![StoredGame::Game(Game::default())]);
+    /// assert_eq!(block.decode().unwrap(), vec![StoredGame::Game(GameTree::default())]);
     /// ```
     pub fn decode(&self) -> Result<Vec<StoredGame>, ArchiveError> {
         decode_block(&self.payload, self.codec, self.info.game_count)
@@ -79,10 +79,10 @@ impl RawBlock {
     ///
     /// ```
     /// use chessbits_archive::{ArchiveReader, ArchiveWriter, WriterOptions};
-    /// use chessbits::pgn::Game;
+    /// use chessbits::pgn::GameTree;
     /// use std::io::Cursor;
     /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
-    /// writer.add_game(&Game::default()).unwrap();
+    /// writer.add_game(&GameTree::default()).unwrap();
     /// let (bytes, summary) = writer.finish().unwrap();
     /// let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();
     /// let block = reader.read_block(0).unwrap();
@@ -179,10 +179,10 @@ impl<R: Read + Seek> ArchiveReader<R> {
     ///
     /// ```
     /// use chessbits_archive::{ArchiveError, ArchiveReader, ArchiveWriter, WriterOptions};
-    /// use chessbits::pgn::Game;
+    /// use chessbits::pgn::GameTree;
     /// use std::io::Cursor;
     /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
-    /// writer.add_game(&Game::default()).unwrap();
+    /// writer.add_game(&GameTree::default()).unwrap();
     /// let (mut bytes, _) = writer.finish().unwrap();
     /// bytes.truncate(bytes.len() - 10); // the footer is gone
     /// assert!(matches!(ArchiveReader::open(Cursor::new(bytes.clone())), Err(ArchiveError::MissingFooter)));
@@ -232,10 +232,10 @@ impl<R: Read + Seek> ArchiveReader<R> {
     ///
     /// ```
     /// use chessbits_archive::{ArchiveReader, ArchiveWriter, WriterOptions};
-    /// use chessbits::pgn::Game;
+    /// use chessbits::pgn::GameTree;
     /// use std::io::Cursor;
     /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
-    /// writer.add_game(&Game::default()).unwrap();
+    /// writer.add_game(&GameTree::default()).unwrap();
     /// let (bytes, _) = writer.finish().unwrap();
     /// let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();
     /// assert!(reader.problems().is_empty());
@@ -249,10 +249,10 @@ impl<R: Read + Seek> ArchiveReader<R> {
     ///
     /// ```
     /// use chessbits_archive::{ArchiveReader, ArchiveWriter, WriterOptions};
-    /// use chessbits::pgn::Game;
+    /// use chessbits::pgn::GameTree;
     /// use std::io::Cursor;
     /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
-    /// writer.add_game(&Game::default()).unwrap();
+    /// writer.add_game(&GameTree::default()).unwrap();
     /// let (bytes, _) = writer.finish().unwrap();
     /// let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();
     /// assert_eq!(reader.codec(), Some(chessbits_archive::MoveCodec::default()));
@@ -266,10 +266,10 @@ impl<R: Read + Seek> ArchiveReader<R> {
     ///
     /// ```
     /// use chessbits_archive::{ArchiveReader, ArchiveWriter, WriterOptions};
-    /// use chessbits::pgn::Game;
+    /// use chessbits::pgn::GameTree;
     /// use std::io::Cursor;
     /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
-    /// writer.add_game(&Game::default()).unwrap();
+    /// writer.add_game(&GameTree::default()).unwrap();
     /// let (bytes, _) = writer.finish().unwrap();
     /// let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();
     /// assert_eq!(reader.game_count(), 1);
@@ -282,10 +282,10 @@ impl<R: Read + Seek> ArchiveReader<R> {
     ///
     /// ```
     /// use chessbits_archive::{ArchiveReader, ArchiveWriter, WriterOptions};
-    /// use chessbits::pgn::Game;
+    /// use chessbits::pgn::GameTree;
     /// use std::io::Cursor;
     /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
-    /// writer.add_game(&Game::default()).unwrap();
+    /// writer.add_game(&GameTree::default()).unwrap();
     /// let (bytes, _) = writer.finish().unwrap();
     /// let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();
     /// let blocks = reader.block_infos();
@@ -299,10 +299,10 @@ impl<R: Read + Seek> ArchiveReader<R> {
     ///
     /// ```
     /// use chessbits_archive::{ArchiveReader, ArchiveWriter, WriterOptions};
-    /// use chessbits::pgn::Game;
+    /// use chessbits::pgn::GameTree;
     /// use std::io::Cursor;
     /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
-    /// writer.add_game(&Game::default()).unwrap();
+    /// writer.add_game(&GameTree::default()).unwrap();
     /// let (bytes, _) = writer.finish().unwrap();
     /// let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();
     /// assert!(reader.file_len() > 16 + 36 + 32);
@@ -318,10 +318,10 @@ impl<R: Read + Seek> ArchiveReader<R> {
     ///
     /// ```
     /// use chessbits_archive::{ArchiveError, ArchiveReader, ArchiveWriter, WriterOptions};
-    /// use chessbits::pgn::Game;
+    /// use chessbits::pgn::GameTree;
     /// use std::io::Cursor;
     /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
-    /// writer.add_game(&Game::default()).unwrap();
+    /// writer.add_game(&GameTree::default()).unwrap();
     /// let (mut bytes, _) = writer.finish().unwrap();
     /// bytes[16 + 36] ^= 1; // the first payload byte of block 0
     /// let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();
@@ -373,10 +373,10 @@ impl<R: Read + Seek> ArchiveReader<R> {
     ///
     /// ```
     /// use chessbits_archive::{ArchiveReader, ArchiveWriter, WriterOptions};
-    /// use chessbits::pgn::Game;
+    /// use chessbits::pgn::GameTree;
     /// use std::io::Cursor;
     /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
-    /// writer.add_game(&Game::default()).unwrap();
+    /// writer.add_game(&GameTree::default()).unwrap();
     /// let (bytes, _) = writer.finish().unwrap();
     /// let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();
     /// let games: usize = reader.blocks().map(|block| block.unwrap().decode().unwrap().len()).sum();
@@ -390,14 +390,14 @@ impl<R: Read + Seek> ArchiveReader<R> {
     ///
     /// ```
     /// use chessbits_archive::{ArchiveReader, ArchiveWriter, WriterOptions};
-    /// use chessbits::pgn::Game;
+    /// use chessbits::pgn::GameTree;
     /// use std::io::Cursor;
     /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
-    /// writer.add_game(&Game::default()).unwrap();
+    /// writer.add_game(&GameTree::default()).unwrap();
     /// let (bytes, _) = writer.finish().unwrap();
     /// let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();
     /// let games: Vec<_> = reader.games().map(|g| g.unwrap().into_game().unwrap()).collect();
-    /// assert_eq!(games, [Game::default()]);
+    /// assert_eq!(games, [GameTree::default()]);
     /// ```
     pub fn games(&mut self) -> Games<'_, R> {
         Games {
@@ -408,7 +408,7 @@ impl<R: Read + Seek> ArchiveReader<R> {
         }
     }
 
-    /// Game `n` (0-based), found through the index: only its block is read and decoded.
+    /// GameTree `n` (0-based), found through the index: only its block is read and decoded.
     ///
     /// ```
     /// use chessbits_archive::{ArchiveError, ArchiveReader, ArchiveWriter, WriterOptions};
@@ -447,12 +447,12 @@ impl<R: Read + Seek> ArchiveReader<R> {
     ///
     /// ```
     /// use chessbits_archive::{ArchiveReader, ArchiveWriter, WriterOptions};
-    /// use chessbits::pgn::Game;
+    /// use chessbits::pgn::GameTree;
     /// use std::io::Cursor;
     /// let options = WriterOptions { max_games_per_block: 1, ..WriterOptions::default() };
     /// let mut writer = ArchiveWriter::new(Vec::new(), options).unwrap();
     /// for _ in 0..5 {
-    ///     writer.add_game(&Game::default()).unwrap();
+    ///     writer.add_game(&GameTree::default()).unwrap();
     /// }
     /// let (bytes, _) = writer.finish().unwrap();
     /// let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();

@@ -25,7 +25,7 @@ use super::tags::TagWriter;
 use super::varint::{put_bytes, put_varint};
 use chessbits::lists::MoveList;
 use chessbits::notation::fen::CastlingNotation;
-use chessbits::pgn::{Comment, Game, GameResult, Line, Node};
+use chessbits::pgn::{Comment, GameResult, GameTree, Line, Node};
 use chessbits::position::Position;
 use chessbits::types::Color;
 
@@ -131,7 +131,7 @@ impl BlockEncoder {
     }
 
     /// Adds a game that [`check_game`] accepted.
-    pub(crate) fn add(&mut self, game: &Game) -> Result<(), String> {
+    pub(crate) fn add(&mut self, game: &GameTree) -> Result<(), String> {
         let fen = if game.start == standard_start(game.start.is_chess960()) {
             None
         } else {
@@ -206,7 +206,7 @@ impl BlockEncoder {
         if m.is_null() {
             pos.make_null_move();
         } else {
-            pos.make_move(m);
+            pos.play_unchecked(m);
         }
         self.stats.moves += 1;
         Ok(())
@@ -248,7 +248,7 @@ impl BlockEncoder {
 /// FEN, legal moves, no null move in check, variations nested at most [`MAX_NESTING`] deep, and
 /// for `index-byte` every move at an index a byte holds. Checked before a game joins a block, so
 /// that encoding the block cannot fail.
-pub(crate) fn check_game(game: &Game, codec: MoveCodec) -> Result<(), String> {
+pub(crate) fn check_game(game: &GameTree, codec: MoveCodec) -> Result<(), String> {
     if game.start != standard_start(game.start.is_chess960()) {
         start_fen(&game.start)?;
     }
@@ -284,7 +284,7 @@ fn check_line(pos: &mut Position, line: &Line, depth: usize, codec: MoveCodec) -
         if m.is_null() {
             pos.make_null_move();
         } else {
-            pos.make_move(m);
+            pos.play_unchecked(m);
         }
     }
     Ok(())

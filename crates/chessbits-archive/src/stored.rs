@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use chessbits::pgn::{Game, WriteOptions};
+use chessbits::pgn::{GameTree, WriteOptions};
 
 /// A game read back from an archive.
 ///
@@ -13,32 +13,32 @@ use chessbits::pgn::{Game, WriteOptions};
 ///
 /// ```
 /// use chessbits_archive::StoredGame;
-/// use chessbits::pgn::{Game, WriteOptions};
+/// use chessbits::pgn::{GameTree, WriteOptions};
 /// let text = StoredGame::Text(b"1. e4 e4 *".to_vec());
 /// let mut out = Vec::new();
 /// text.write_pgn(&mut out, &WriteOptions::default()).unwrap();
 /// assert_eq!(out, b"1. e4 e4 *\n\n");
-/// assert!(StoredGame::Game(Game::default()).game().is_some());
+/// assert!(StoredGame::Game(GameTree::default()).game().is_some());
 /// ```
 // Most games are stored as games: boxing them would cost an allocation each for nothing.
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StoredGame {
     /// A game stored as moves, tags and comments.
-    Game(Game),
+    Game(GameTree),
     /// A game stored as its PGN text, exactly as it was read.
     Text(Vec<u8>),
 }
 
-impl PartialEq<Game> for StoredGame {
+impl PartialEq<GameTree> for StoredGame {
     /// Whether this is that game (stored as moves).
-    fn eq(&self, other: &Game) -> bool {
+    fn eq(&self, other: &GameTree) -> bool {
         self.game() == Some(other)
     }
 }
 
-impl From<Game> for StoredGame {
-    fn from(game: Game) -> StoredGame {
+impl From<GameTree> for StoredGame {
+    fn from(game: GameTree) -> StoredGame {
         StoredGame::Game(game)
     }
 }
@@ -50,7 +50,7 @@ impl StoredGame {
     /// use chessbits_archive::StoredGame;
     /// assert!(StoredGame::Text(b"?".to_vec()).game().is_none());
     /// ```
-    pub fn game(&self) -> Option<&Game> {
+    pub fn game(&self) -> Option<&GameTree> {
         match self {
             StoredGame::Game(game) => Some(game),
             StoredGame::Text(_) => None,
@@ -61,24 +61,24 @@ impl StoredGame {
     ///
     /// ```
     /// use chessbits_archive::StoredGame;
-    /// use chessbits::pgn::Game;
-    /// assert_eq!(StoredGame::Game(Game::default()).into_game(), Some(Game::default()));
+    /// use chessbits::pgn::GameTree;
+    /// assert_eq!(StoredGame::Game(GameTree::default()).into_game(), Some(GameTree::default()));
     /// ```
-    pub fn into_game(self) -> Option<Game> {
+    pub fn into_game(self) -> Option<GameTree> {
         match self {
             StoredGame::Game(game) => Some(game),
             StoredGame::Text(_) => None,
         }
     }
 
-    /// Writes the game as PGN: a game with [`Game::write_pgn`], a text as its bytes and a blank
+    /// Writes the game as PGN: a game with [`GameTree::write_pgn`], a text as its bytes and a blank
     /// line.
     ///
     /// ```
     /// use chessbits_archive::StoredGame;
-    /// use chessbits::pgn::{Game, WriteOptions};
+    /// use chessbits::pgn::{GameTree, WriteOptions};
     /// let mut out = Vec::new();
-    /// StoredGame::Game(Game::default()).write_pgn(&mut out, &WriteOptions::default()).unwrap();
+    /// StoredGame::Game(GameTree::default()).write_pgn(&mut out, &WriteOptions::default()).unwrap();
     /// assert!(out.ends_with(b"\n\n*\n\n"));
     /// ```
     pub fn write_pgn<W: Write + ?Sized>(&self, out: &mut W, options: &WriteOptions) -> io::Result<()> {

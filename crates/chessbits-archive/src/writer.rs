@@ -8,7 +8,7 @@ use super::error::ArchiveError;
 use super::format::{encode_index, BlockHeader, FileHeader, Footer, IndexEntry, BLOCK_HEADER_LEN, HEADER_LEN};
 use super::pipeline::{JobLost, Pipeline};
 use super::serialize::{BlockEncoder, BlockStats};
-use chessbits::pgn::{Game, GameBuilder, Line, RawGame, SyntaxError};
+use chessbits::pgn::{GameBuilder, GameTree, Line, RawGame, SyntaxError};
 use chessbits::position::Position;
 
 /// How an [`ArchiveWriter`] cuts and encodes blocks.
@@ -177,7 +177,7 @@ pub struct StoredAsText {
 // Most games are stored as games: boxing them would cost an allocation each for nothing.
 #[allow(clippy::large_enum_variant)]
 enum Entry {
-    Game(Game),
+    Game(GameTree),
     Pgn { text: Vec<u8>, raw: RawGame, source: u32 },
 }
 
@@ -211,9 +211,9 @@ impl<W: Write> ArchiveWriter<W> {
     ///
     /// ```
     /// use chessbits_archive::{ArchiveWriter, WriterOptions};
-    /// use chessbits::pgn::Game;
+    /// use chessbits::pgn::GameTree;
     /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
-    /// writer.add_game(&Game::default()).unwrap();
+    /// writer.add_game(&GameTree::default()).unwrap();
     /// assert_eq!(writer.game_count(), 1);
     /// ```
     pub fn game_count(&self) -> u64 {
@@ -226,18 +226,18 @@ impl<W: Write> ArchiveWriter<W> {
     ///
     /// ```
     /// use chessbits_archive::{ArchiveError, ArchiveWriter, WriterOptions};
-    /// use chessbits::pgn::{Game, Node};
+    /// use chessbits::pgn::{GameTree, Node};
     /// use chessbits::moves::{Move, MoveKind};
     /// use chessbits::notation::san::{San, SanPlus};
     /// use chessbits::types::Square;
-    /// let mut game = Game::default();
+    /// let mut game = GameTree::default();
     /// let bad = Move::new(Square::E2, Square::E5, MoveKind::Quiet);
     /// game.moves.nodes.push(Node::new(bad, SanPlus { san: San::Null, suffix: None }));
     /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
     /// assert!(matches!(writer.add_game(&game), Err(ArchiveError::InvalidGame { game: 0, .. })));
     /// assert_eq!(writer.game_count(), 0);
     /// ```
-    pub fn add_game(&mut self, game: &Game) -> Result<(), ArchiveError> {
+    pub fn add_game(&mut self, game: &GameTree) -> Result<(), ArchiveError> {
         let number = self.game_count();
         super::serialize::check_game(game, self.options.codec)
             .map_err(|reason| ArchiveError::InvalidGame { game: number, reason })?;
@@ -297,9 +297,9 @@ impl<W: Write> ArchiveWriter<W> {
     ///
     /// ```
     /// use chessbits_archive::{ArchiveWriter, WriterOptions};
-    /// use chessbits::pgn::Game;
+    /// use chessbits::pgn::GameTree;
     /// let mut writer = ArchiveWriter::new(Vec::new(), WriterOptions::default()).unwrap();
-    /// writer.add_game(&Game::default()).unwrap();
+    /// writer.add_game(&GameTree::default()).unwrap();
     /// writer.flush().unwrap();
     /// let (_, summary) = writer.finish().unwrap();
     /// assert_eq!((summary.games, summary.blocks), (1, 1));
@@ -448,7 +448,7 @@ fn read_for_storing(
     raw: RawGame,
     codec: MoveCodec,
     builder: &mut GameBuilder,
-) -> Result<Game, (u32, String)> {
+) -> Result<GameTree, (u32, String)> {
     let mut reader = raw.reader(text);
     let game = match reader.read_game(builder) {
         Ok(Some(Ok(game))) => game,
@@ -463,7 +463,7 @@ fn read_for_storing(
     Ok(game)
 }
 
-fn approximate_bytes(game: &Game) -> usize {
+fn approximate_bytes(game: &GameTree) -> usize {
     fn line_bytes(line: &Line) -> usize {
         let comments: usize = line.comments.iter().map(|c| c.as_bytes().len()).sum();
         comments

@@ -6,7 +6,7 @@ mod common;
 
 use std::io::Cursor;
 
-use chessbits::pgn::{Game, PgnReader};
+use chessbits::pgn::{GameTree, PgnReader};
 use chessbits_archive::{ArchiveError, ArchiveReader, ArchiveWriter, MoveCodec, StoredGame, WriterOptions};
 use proptest::prelude::*;
 
@@ -32,8 +32,8 @@ const PGN: &str = r#"[Event "Rated Blitz game"]
 1. d4 d5 2. c4 e6 3. Nc3 Nf6 4. Bg5 Be7 0-1
 "#;
 
-fn games() -> Vec<Game> {
-    let games: Vec<Game> = PgnReader::new(PGN.as_bytes())
+fn games() -> Vec<GameTree> {
+    let games: Vec<GameTree> = PgnReader::new(PGN.as_bytes())
         .into_games()
         .map(Result::unwrap)
         .collect();
@@ -145,9 +145,9 @@ fn block_offsets(bytes: &[u8]) -> Vec<usize> {
 }
 
 /// The first 100 games of the Carlsen file (all of its bundled prefix) in blocks of 10 games.
-fn many_blocks() -> (Vec<Game>, Vec<u8>) {
+fn many_blocks() -> (Vec<GameTree>, Vec<u8>) {
     let data = common::read_data(&common::testdata_path(), "pgn/notnil_Carlsen.pgn");
-    let games: Vec<Game> = PgnReader::new(&data[..])
+    let games: Vec<GameTree> = PgnReader::new(&data[..])
         .into_games()
         .take(100)
         .map(Result::unwrap)
@@ -186,7 +186,7 @@ fn skip_corrupt_recovers_every_other_block() {
         matches!(bad[..], [ArchiveError::ChecksumMismatch { block: 3 }]),
         "{bad:?}"
     );
-    let expected: Vec<Game> = games[..30].iter().chain(&games[40..]).cloned().collect();
+    let expected: Vec<GameTree> = games[..30].iter().chain(&games[40..]).cloned().collect();
     assert_eq!(recovered, expected);
     assert_eq!(bad[0].to_string(), "block 3: checksum mismatch (the block is damaged)");
 
@@ -215,7 +215,7 @@ fn skip_corrupt_recovers_every_other_block() {
         ]
     );
     let recovered: Vec<StoredGame> = reader.blocks().flat_map(|b| b.unwrap().decode().unwrap()).collect();
-    let expected: Vec<Game> = games[..50].iter().chain(&games[60..]).cloned().collect();
+    let expected: Vec<GameTree> = games[..50].iter().chain(&games[60..]).cloned().collect();
     assert_eq!(recovered, expected);
 }
 

@@ -8,7 +8,7 @@ mod common;
 use std::io::Cursor;
 use std::path::{Path, PathBuf};
 
-use chessbits::pgn::{Game, PgnReader};
+use chessbits::pgn::{GameTree, PgnReader};
 use chessbits_archive::{ArchiveReader, ArchiveWriter, MoveCodec, WriterOptions};
 use common::{shared_path, testdata_path};
 
@@ -28,12 +28,12 @@ fn pgn_files(root: &Path) -> Vec<PathBuf> {
 }
 
 /// The games of a file that the reader accepts.
-fn read_games(path: &PathBuf) -> Vec<Game> {
+fn read_games(path: &PathBuf) -> Vec<GameTree> {
     let bytes = std::fs::read(path).unwrap();
     PgnReader::new(&bytes[..]).into_games().filter_map(Result::ok).collect()
 }
 
-fn pack(games: &[Game], options: WriterOptions) -> Vec<u8> {
+fn pack(games: &[GameTree], options: WriterOptions) -> Vec<u8> {
     let mut writer = ArchiveWriter::new(Vec::new(), options).unwrap();
     for game in games {
         writer.add_game(game).unwrap();
@@ -102,7 +102,7 @@ fn seeking_to_game_n_equals_sequential_reading() {
         ..WriterOptions::default()
     };
     let mut reader = ArchiveReader::open(Cursor::new(pack(&games, options))).unwrap();
-    let sequential: Vec<Game> = reader.games().map(|g| g.unwrap().into_game().unwrap()).collect();
+    let sequential: Vec<GameTree> = reader.games().map(|g| g.unwrap().into_game().unwrap()).collect();
     assert_eq!(sequential, games);
     assert_eq!(reader.block_infos().len(), games.len().div_ceil(37));
     assert!(games.len() > 3 * 37, "several blocks: {}", games.len());
@@ -139,7 +139,7 @@ fn parallel_and_sequential_writers_write_the_same_bytes() {
 }
 
 /// A game whose first move has a variation, whose first move has a variation, ... `depth` deep.
-fn nested(depth: usize) -> Game {
+fn nested(depth: usize) -> GameTree {
     use chessbits::notation::san::san_of;
     use chessbits::notation::uci::parse_uci;
     use chessbits::pgn::{Line, Node};
@@ -159,7 +159,7 @@ fn nested(depth: usize) -> Game {
             comments: Vec::new(),
         };
     }
-    let mut game = Game::new(start);
+    let mut game = GameTree::new(start);
     game.moves = line;
     game
 }

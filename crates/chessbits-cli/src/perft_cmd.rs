@@ -67,7 +67,7 @@ fn divide(pos: &Position, depth: u32, threads: usize, mode: PerftMode) -> Vec<(M
     let moves: Vec<Move> = list.to_vec();
     let count_below = |m: Move| {
         let mut child = pos.clone();
-        child.make_move(m);
+        child.play_unchecked(m);
         (m, perft_with(&child, depth - 1, mode))
     };
     let threads = threads.clamp(1, moves.len().max(1));

@@ -16,7 +16,7 @@ use chessbits::codec::moves::{direction_target, entropy, enumeration, index, lic
 use chessbits::codec::position as position_codes;
 use chessbits::lists::MoveList;
 use chessbits::moves::Move;
-use chessbits::pgn::{Game, GameBuilder, Line, PgnReader};
+use chessbits::pgn::{GameBuilder, GameTree, Line, PgnReader};
 use chessbits::position::Position;
 use chessbits_archive::{ArchiveError, ArchiveWriter, MoveCodec, WriterOptions};
 use indicatif::ProgressBar;
@@ -142,7 +142,7 @@ impl Totals {
         }
     }
 
-    fn measure_game(game: &Game) -> Totals {
+    fn measure_game(game: &GameTree) -> Totals {
         let mut totals = Totals::new();
         totals.games = 1;
         let mut pos = game.start.clone();
@@ -154,7 +154,7 @@ impl Totals {
                     None => totals.move_failures[i] += 1,
                 }
             }
-            pos.make_move(m);
+            pos.play_unchecked(m);
             totals.plies += 1;
         }
         totals.measure_position(&pos);
@@ -230,7 +230,7 @@ impl<R: Read> Read for Tee<R> {
 /// promoted material) a move at index 256 or beyond cannot be written, and the archive would
 /// reject the whole block at encoding time. Games it refuses for other reasons (illegal moves,
 /// null moves in check, nesting too deep) pass here: the writer turns them away itself.
-fn fits_index_byte(game: &Game) -> bool {
+fn fits_index_byte(game: &GameTree) -> bool {
     fn line_fits(pos: &mut Position, line: &Line, list: &mut MoveList, depth: usize) -> bool {
         if depth > 256 {
             return true;
@@ -260,7 +260,7 @@ fn fits_index_byte(game: &Game) -> bool {
             if m.is_null() {
                 pos.make_null_move();
             } else {
-                pos.make_move(m);
+                pos.play_unchecked(m);
             }
         }
         true
@@ -294,7 +294,7 @@ impl ArchiveSize {
         })
     }
 
-    fn add(&mut self, game: &Game, fits_index_byte: bool) -> Result<(), String> {
+    fn add(&mut self, game: &GameTree, fits_index_byte: bool) -> Result<(), String> {
         if self.codec == MoveCodec::IndexByte && !fits_index_byte {
             self.index_too_large += 1;
             return Ok(());
@@ -334,7 +334,7 @@ impl ArchiveSize {
 }
 
 /// Measures a batch of games and hands them to the archives, in order; leaves `batch` empty.
-fn process_batch(batch: &mut Vec<Game>, totals: &mut Totals, archives: &mut [ArchiveSize]) -> Result<(), String> {
+fn process_batch(batch: &mut Vec<GameTree>, totals: &mut Totals, archives: &mut [ArchiveSize]) -> Result<(), String> {
     let (measured, fits) = rayon::join(
         || {
             batch

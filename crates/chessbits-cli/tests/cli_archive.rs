@@ -19,7 +19,7 @@ mod output;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 
-use chessbits::pgn::{Game, PgnReader};
+use chessbits::pgn::{GameTree, PgnReader};
 use clap::Parser;
 
 #[derive(Parser)]
@@ -146,7 +146,7 @@ fn bad_arguments_and_damaged_archives_leave_the_output_alone() {
     let mut reader = chessbits_archive::ArchiveReader::open(std::io::Cursor::new(bytes.clone())).unwrap();
     let blocks = reader.block_infos();
     assert_eq!(blocks.len(), 4);
-    let all: Vec<Game> = reader.games().map(|g| g.unwrap().into_game().unwrap()).collect();
+    let all: Vec<GameTree> = reader.games().map(|g| g.unwrap().into_game().unwrap()).collect();
     bytes[blocks[1].offset as usize + 100] ^= 0x20;
     std::fs::write(&archive, &bytes).unwrap();
 
@@ -163,7 +163,7 @@ fn bad_arguments_and_damaged_archives_leave_the_output_alone() {
         Ok(ExitCode::from(1))
     );
     let text = std::fs::read(&output).unwrap();
-    let expected: Vec<u8> = all[..25].iter().chain(&all[50..]).flat_map(Game::to_pgn).collect();
+    let expected: Vec<u8> = all[..25].iter().chain(&all[50..]).flat_map(GameTree::to_pgn).collect();
     assert!(text == expected);
 }
 

@@ -64,7 +64,7 @@ pub fn positions_from_pgn(input: impl Read) -> std::io::Result<Vec<Sample>> {
                     result,
                 });
             }
-            pos.make_move(m);
+            pos.play_unchecked(m);
         }
     }
     Ok(samples)

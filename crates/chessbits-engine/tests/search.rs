@@ -119,7 +119,7 @@ fn never_returns_an_illegal_move() {
         }
         if let Some(p) = result.ponder_move {
             let mut after = pos.clone();
-            after.make_move(result.best_move.unwrap());
+            after.play_unchecked(result.best_move.unwrap());
             assert!(after.is_legal(p), "ponder {p} after {}", pos.fen());
         }
         checked += 1;

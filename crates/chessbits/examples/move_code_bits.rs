@@ -77,7 +77,7 @@ fn measure(moves: &[Move], encoder: &mut entropy::GameEncoder, bytes: &mut Vec<u
     for &m in moves {
         pos.legal_moves_into(&mut list);
         index_bits += u64::from(usize::BITS - (list.len().max(1) - 1).leading_zeros());
-        pos.make_move(m);
+        pos.play_unchecked(m);
     }
     let mut writer = BitWriter::new();
     lichess::encode_into(&start, moves, &mut writer).expect("legal game");
@@ -163,7 +163,7 @@ fn main() {
             let mut pos = start.clone();
             for &m in moves {
                 pos.legal_moves_into(&mut list);
-                pos.make_move(m);
+                pos.play_unchecked(m);
             }
         }
     }
@@ -179,7 +179,7 @@ fn main() {
                 pos.legal_moves_into(&mut list);
                 checksum += u64::from(model.frequencies(&pos, &list).1);
                 model.observe(&pos, m);
-                pos.make_move(m);
+                pos.play_unchecked(m);
             }
         }
     }

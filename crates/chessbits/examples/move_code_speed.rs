@@ -95,7 +95,7 @@ fn main() {
                     let mut pos = start.clone();
                     for &m in moves {
                         pos.legal_moves_into(&mut list);
-                        pos.make_move(m);
+                        pos.play_unchecked(m);
                     }
                 }
             }),

@@ -114,7 +114,7 @@ fn decoding_past_the_end_of_the_game_is_an_error() {
     let mut moves = Vec::new();
     for uci in ["f2f3", "e7e5", "g2g4", "d8h4"] {
         let m = chessbits::notation::uci::parse_uci(&pos, uci).unwrap();
-        pos.make_move(m);
+        pos.play_unchecked(m);
         moves.push(m);
     }
     assert!(pos.is_checkmate());

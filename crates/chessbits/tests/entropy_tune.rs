@@ -65,7 +65,7 @@ impl Dataset {
             }
             self.positions.push((first_move, list.len() as u16, played as u16));
             model.observe(&pos, m);
-            pos.make_move(m);
+            pos.play_unchecked(m);
         }
     }
 
@@ -210,7 +210,7 @@ fn tune() {
                 lichess::sort_moves(&pos, &mut list);
                 let rank = list.iter().position(|&l| l == m).unwrap();
                 rank_counts[rank.min(255)] += 1;
-                pos.make_move(m);
+                pos.play_unchecked(m);
             }
         }
     }

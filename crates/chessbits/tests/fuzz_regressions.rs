@@ -13,14 +13,14 @@ fn play_every_move(pos: &Position) {
     assert!(!moves.is_empty());
     for &m in moves.iter() {
         let mut child = pos.clone();
-        let undo = child.make_move(m);
+        let undo = child.play_unchecked(m);
         child.unmake_move(m, undo);
         assert_eq!(child.fen(), pos.fen());
     }
 }
 
 /// `position_codes` (huffman-multi): a code may store any halfmove clock up to `u32::MAX`, and
-/// `make_move` added one to it: "attempt to add with overflow" (debug builds), a clock of 0
+/// `play_unchecked` added one to it: "attempt to add with overflow" (debug builds), a clock of 0
 /// after wrapping (release builds). The clock now saturates. A FEN can carry the same clock.
 #[test]
 fn halfmove_clock_at_u32_max_saturates() {
@@ -33,7 +33,7 @@ fn halfmove_clock_at_u32_max_saturates() {
     let pos = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 4294967295 7").unwrap();
     play_every_move(&pos);
     let mut child = pos.clone();
-    child.make_move(chessbits::notation::uci::parse_uci(&pos, "a1a2").unwrap());
+    child.play_unchecked(chessbits::notation::uci::parse_uci(&pos, "a1a2").unwrap());
     assert_eq!(child.halfmove_clock(), u32::MAX);
     let mut null = pos.clone();
     null.make_null_move();
@@ -53,7 +53,7 @@ fn fullmove_number_at_u32_max_saturates_and_unmakes_exactly() {
         play_every_move(&pos);
         let mut child = pos.clone();
         let m = chessbits::notation::uci::parse_uci(&pos, "e8d8").unwrap();
-        let undo = child.make_move(m);
+        let undo = child.play_unchecked(m);
         assert_eq!(child.fullmove_number(), u32::MAX);
         child.unmake_move(m, undo);
         assert_eq!(child.fullmove_number(), pos.fullmove_number());

@@ -182,7 +182,7 @@ fn random_games_from_the_start() {
             if legal.is_empty() {
                 break;
             }
-            pos.make_move(legal[rng.below(legal.len())]);
+            pos.play_unchecked(legal[rng.below(legal.len())]);
             previous = legal;
         }
     }
@@ -213,7 +213,7 @@ fn suite_positions_and_random_walks(root: &Path, fischer_step: usize) {
             if legal.is_empty() {
                 break;
             }
-            pos.make_move(legal[rng.below(legal.len())]);
+            pos.play_unchecked(legal[rng.below(legal.len())]);
             previous = legal;
         }
     }
@@ -278,7 +278,7 @@ proptest! {
             if legal.is_empty() {
                 break;
             }
-            pos.make_move(legal[choice as usize % legal.len()]);
+            pos.play_unchecked(legal[choice as usize % legal.len()]);
         }
         let legal = legal_moves(&pos);
         let pick = |bits: u16, legal_one: bool| {

@@ -59,7 +59,7 @@ fn stack_perft(pos: &mut Position, stack: &mut SearchStack, depth: u32, order: O
             nodes += 1;
             continue;
         }
-        let undo = pos.make_move(xm.mv());
+        let undo = pos.play_unchecked(xm.mv());
         stack.enter_ply()?;
         nodes += stack_perft(pos, stack, depth - 1, order)?;
         stack.leave_ply()?;
@@ -174,7 +174,7 @@ fn perft_with_fallback(pos: &mut Position, stack: &mut SearchStack, depth: u32, 
     };
     let mut nodes = 0;
     for m in moves {
-        let undo = pos.make_move(m);
+        let undo = pos.play_unchecked(m);
         let entered = stack.enter_ply().is_ok();
         nodes += perft_with_fallback(pos, stack, depth - 1, fallbacks);
         if entered {
@@ -214,7 +214,7 @@ proptest! {
             prop_assert!(picked.windows(2).all(|w| w[0].score() >= w[1].score()));
             let to_play = stack.to_play().to_vec();
             let m = if to_play.is_empty() { last.mv() } else { to_play[choice as usize % to_play.len()].mv() };
-            let undo = pos.make_move(m);
+            let undo = pos.play_unchecked(m);
             trail.push((pos.clone(), picked, m, undo));
             prop_assert!(stack.enter_ply().is_ok());
         }

@@ -27,7 +27,7 @@ const FENS: [&str; 7] = [
 fn check_fields(pos: &Position, m: Move, code: FlaggedMove) {
     let us = pos.turn();
     let mut after = pos.clone();
-    after.make_move(m);
+    after.play_unchecked(m);
     assert_eq!(code.bits() >> 24, 0);
     assert_eq!(code.source(), m.from());
     assert_eq!(Some(code.piece()), pos.piece_at(m.from()));
@@ -76,7 +76,7 @@ fn every_legal_move_round_trips_and_its_fields_match_the_board() {
                     seen[2] += usize::from(code.promoted().is_some());
                     seen[3] += 1;
                 }
-                pos.make_move(m);
+                pos.play_unchecked(m);
             }
         }
     }
@@ -106,7 +106,7 @@ fn a_corrupted_code_names_no_other_move() {
                     }
                 }
             }
-            pos.make_move(m);
+            pos.play_unchecked(m);
         }
     }
 }

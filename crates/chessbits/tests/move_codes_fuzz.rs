@@ -46,7 +46,7 @@ fn game(start: &Position, choices: &[u8]) -> Vec<Move> {
             break;
         }
         let m = list[usize::from(choice) % list.len()];
-        pos.make_move(m);
+        pos.play_unchecked(m);
         moves.push(m);
     }
     moves
@@ -150,7 +150,7 @@ proptest! {
         for &m in &moves {
             prop_assert_eq!(enumeration::decode_move(&pos, enumeration::encode_move(&pos, m).unwrap()), Ok(m));
             prop_assert_eq!(direction_target::decode(&pos, direction_target::encode(&pos, m).unwrap()), Ok(m));
-            pos.make_move(m);
+            pos.play_unchecked(m);
         }
     }
 }

@@ -41,7 +41,7 @@ fn tally(games: &[LoadedGame]) -> Tally {
             t.legal_bits += u64::from(bits_for(list.len()));
             MoveListKind::PseudoLegal.generate(&pos, &mut list);
             t.pseudo_bits += u64::from(bits_for(list.len()));
-            pos.make_move(m);
+            pos.play_unchecked(m);
         }
         t.plies += game.moves.len();
         t.index_bytes += index::encode_game_bytes(&game.start, &game.moves).unwrap().len();
@@ -109,7 +109,7 @@ fn round_trip(games: &[LoadedGame]) -> Vec<(&'static str, f64, f64)> {
                 let mut out = Vec::with_capacity(2 * g.moves.len());
                 for &m in &g.moves {
                     out.extend(enc(&pos, m).to_be_bytes());
-                    pos.make_move(m);
+                    pos.play_unchecked(m);
                 }
                 out
             },
@@ -118,7 +118,7 @@ fn round_trip(games: &[LoadedGame]) -> Vec<(&'static str, f64, f64)> {
                 b.chunks(2)
                     .map(|pair| {
                         let m = dec(&pos, u16::from_be_bytes([pair[0], pair[1]]));
-                        pos.make_move(m);
+                        pos.play_unchecked(m);
                         m
                     })
                     .collect()
@@ -223,7 +223,7 @@ fn every_legal_lichess_move_round_trips(root: &Path) -> usize {
                 assert_eq!(per_square::decode(&pos, code), Ok(m));
                 checked += 1;
             }
-            pos.make_move(played);
+            pos.play_unchecked(played);
         }
     }
     checked

@@ -169,7 +169,7 @@ fn playout(start: &Position, plies: usize, rng: &mut XorShift, check: impl Fn(&P
             break;
         }
         let m = moves[(rng.next() % moves.len() as u64) as usize];
-        pos.make_move(m);
+        pos.play_unchecked(m);
     }
 }
 
@@ -332,7 +332,7 @@ fn chess960_castles(root: &Path) {
             if moves.is_empty() {
                 break;
             }
-            pos.make_move(moves[(rng.next() % moves.len() as u64) as usize]);
+            pos.play_unchecked(moves[(rng.next() % moves.len() as u64) as usize]);
         }
     }
     // More than one castle per ten starts (the full suite: 960 starts, over 100 castles).

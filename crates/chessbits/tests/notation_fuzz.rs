@@ -65,7 +65,7 @@ fn check_accepted_fen(text: &str) {
     pos.legal_moves_into(&mut moves);
     for &m in moves.iter() {
         let mut child = pos.clone();
-        child.make_move(m);
+        child.play_unchecked(m);
     }
 }
 

@@ -72,7 +72,7 @@ fn play_both(board: &Board, pos: &Position, uci: &str) -> (Board, Position) {
         .find_uci(uci)
         .unwrap_or_else(|| panic!("oracle has no {uci} at {}", pos.fen()));
     let mut child = pos.clone();
-    child.make_move(m);
+    child.play_unchecked(m);
     (board.play(om), child)
 }
 

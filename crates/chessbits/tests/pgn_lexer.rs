@@ -6,11 +6,11 @@ use common::Trickle;
 use std::io::Read;
 
 use chessbits::pgn::{
-    Game, GameErrorKind, GameResult, MoveNotation, Nag, PgnReader, RawComment, RawTag, SanToken, Skip, SyntaxError,
+    GameErrorKind, GameResult, GameTree, MoveNotation, Nag, PgnReader, RawComment, RawTag, SanToken, Skip, SyntaxError,
     Visitor, WriteOptions,
 };
 
-fn games(pgn: &[u8]) -> Vec<Result<Game, chessbits::pgn::GameError>> {
+fn games(pgn: &[u8]) -> Vec<Result<GameTree, chessbits::pgn::GameError>> {
     PgnReader::new(pgn)
         .into_games()
         .map(|g| match g {
@@ -21,7 +21,7 @@ fn games(pgn: &[u8]) -> Vec<Result<Game, chessbits::pgn::GameError>> {
         .collect()
 }
 
-fn game(pgn: &[u8]) -> Game {
+fn game(pgn: &[u8]) -> GameTree {
     let mut all = games(pgn);
     assert_eq!(all.len(), 1, "{}", String::from_utf8_lossy(pgn));
     all.remove(0).unwrap_or_else(|e| panic!("{e}"))
@@ -168,7 +168,7 @@ fn latin1_and_utf8_text() {
 
 #[test]
 fn tags_escapes_and_malformed_tags() {
-    let pgn = br#"[Event "The \"Immortal\" \\ Game"]
+    let pgn = br#"[Event "The \"Immortal\" \\ GameTree"]
 [Site "unterminated]
 [Broken]
 [Round "3"][White "w"] [Black ""Mr X""]
@@ -178,7 +178,7 @@ fn tags_escapes_and_malformed_tags() {
         events[0][..8],
         [
             "begin",
-            "1 tag Event=The \"Immortal\" \\ Game",
+            "1 tag Event=The \"Immortal\" \\ GameTree",
             "2 error malformed tag pair",
             "3 error malformed tag pair",
             "4 tag Round=3",
@@ -191,10 +191,10 @@ fn tags_escapes_and_malformed_tags() {
     let error = games(pgn).remove(0).unwrap_err();
     assert_eq!(error.to_string(), "line 2: malformed tag pair");
     // Inner quotes are kept, and written back escaped.
-    let game = game(br#"[Event "The \"Immortal\" \\ Game"] [Black ""Mr X""] 1. e4 *"#);
+    let game = game(br#"[Event "The \"Immortal\" \\ GameTree"] [Black ""Mr X""] 1. e4 *"#);
     let text = pgn_of(&game);
     assert!(
-        text.starts_with("[Event \"The \\\"Immortal\\\" \\\\ Game\"]\n"),
+        text.starts_with("[Event \"The \\\"Immortal\\\" \\\\ GameTree\"]\n"),
         "{text}"
     );
     assert!(text.contains("[Black \"\"Mr X\"\"]\n"), "{text}");
@@ -496,7 +496,7 @@ mod fuzz {
         proptest::collection::vec(proptest::sample::select(alphabet), 0..300)
     }
 
-    fn read_all(bytes: &[u8]) -> Vec<Result<Game, chessbits::pgn::GameError>> {
+    fn read_all(bytes: &[u8]) -> Vec<Result<GameTree, chessbits::pgn::GameError>> {
         let all = games(bytes);
         // Every game starts at a token: there are never more games than bytes.
         assert!(all.len() <= bytes.len());
@@ -535,6 +535,6 @@ mod fuzz {
 }
 
 /// The game as PGN text (the games of these tests are UTF-8).
-fn pgn_of(game: &Game) -> String {
+fn pgn_of(game: &GameTree) -> String {
     String::from_utf8(game.to_pgn()).unwrap()
 }

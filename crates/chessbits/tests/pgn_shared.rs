@@ -6,7 +6,7 @@ mod common;
 
 use std::path::Path;
 
-use chessbits::pgn::{Game, GameBuilder, GameError, GameErrorKind, GameResult, PgnReader, Validator};
+use chessbits::pgn::{GameBuilder, GameError, GameErrorKind, GameResult, GameTree, PgnReader, Validator};
 use common::{files_below as files, shared_path, testdata_path};
 
 fn read(path: &Path) -> Vec<u8> {
@@ -24,7 +24,7 @@ fn validate(bytes: &[u8]) -> Vec<Result<u32, GameError>> {
     out
 }
 
-fn owned(bytes: &[u8]) -> Vec<Result<Game, GameError>> {
+fn owned(bytes: &[u8]) -> Vec<Result<GameTree, GameError>> {
     let mut reader = PgnReader::new(bytes);
     let mut builder = GameBuilder::new();
     let mut out = Vec::new();
@@ -124,7 +124,7 @@ fn python_chess_files_replay_except_variant_games() {
 
 #[test]
 fn python_chess_quirks() {
-    let games = |name: &str| -> Vec<Game> {
+    let games = |name: &str| -> Vec<GameTree> {
         owned(&read(&testdata_path().join("pgn/python-chess-tests").join(name)))
             .into_iter()
             .map(|g| g.unwrap_or_else(|e| panic!("{name}: {e}")))
@@ -254,7 +254,7 @@ fn pgn_extract_cases() {
     let barnes = games("test-notags.pgn").remove(0).unwrap();
     assert_eq!(
         barnes.moves.nodes[0].comments_before,
-        [" Game played inaccurately by White under extreme time pressure. "]
+        [" GameTree played inaccurately by White under extreme time pressure. "]
     );
     assert_eq!(
         barnes.moves.nodes[42].comments_after,
@@ -310,7 +310,7 @@ fn shared_data_puzzles_with_fen_replay_to_mate() {
 }
 
 /// Reads the first game of `text`, which must be valid.
-fn reread(text: &[u8]) -> Game {
+fn reread(text: &[u8]) -> GameTree {
     PgnReader::new(text).into_games().next().unwrap().unwrap()
 }
 

@@ -14,7 +14,7 @@ fn play(uci: &str) -> Position {
     let mut pos = Position::startpos();
     for text in uci.split_whitespace() {
         let m = parse_uci(&pos, text).unwrap();
-        pos.make_move(m);
+        pos.play_unchecked(m);
         assert_eq!(pos.key(), pos.compute_key(), "incremental key after {text}");
     }
     pos
@@ -91,7 +91,7 @@ fn keys_find_entries_of(root: &Path) {
             let m = parse_uci(&pos, &polyglot_uci(raw)).unwrap_or_else(|e| panic!("book move in {pos:?}: {e}"));
             if depth < 10 {
                 let mut child = pos.clone();
-                child.make_move(m);
+                child.play_unchecked(m);
                 stack.push((child, depth + 1));
             }
         }

@@ -39,7 +39,7 @@ fn check_position(pos: &Position) {
     let mut filtered = 0;
     for &m in pseudo.iter() {
         let mut child = pos.clone();
-        child.make_move(m);
+        child.play_unchecked(m);
         let mover = pos.turn();
         let safe = !child.is_attacked(child.king(mover), !mover, child.board().occupied());
         assert_eq!(safe, legal.contains(&m), "{m:?} in {}", pos.fen());
@@ -49,7 +49,7 @@ fn check_position(pos: &Position) {
 
     for &m in legal.iter() {
         let mut child = pos.clone();
-        let undo = child.make_move(m);
+        let undo = child.play_unchecked(m);
         assert_eq!(child.key(), child.compute_key(), "key after {m:?} in {}", pos.fen());
         assert_eq!(
             pos.gives_check(m),
@@ -75,7 +75,7 @@ proptest! {
                 break;
             }
             let m = list[choice as usize % list.len()];
-            pos.make_move(m);
+            pos.play_unchecked(m);
         }
     }
 }

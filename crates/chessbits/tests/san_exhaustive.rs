@@ -19,7 +19,7 @@ use common::{shared_path, testdata_path};
 fn brute_force_san(pos: &Position, legal: &[Move], m: Move) -> String {
     let suffix = {
         let mut after = pos.clone();
-        after.make_move(m);
+        after.play_unchecked(m);
         match (after.is_check(), after.count_legal_moves() == 0) {
             (true, true) => "#",
             (true, false) => "+",
@@ -78,7 +78,7 @@ fn check_position(pos: &Position) -> usize {
         // The suffix agrees with the position after the move.
         assert_eq!(written.suffix == Some(Suffix::Checkmate), {
             let mut after = pos.clone();
-            after.make_move(m);
+            after.play_unchecked(m);
             after.is_checkmate()
         });
         // Without its disambiguation the SAN is ambiguous.
@@ -136,7 +136,7 @@ fn check_with_children(pos: &Position) -> usize {
     pos.legal_moves_into(&mut legal);
     for &m in legal.iter() {
         let mut child = pos.clone();
-        child.make_move(m);
+        child.play_unchecked(m);
         checked += check_position(&child);
     }
     checked
@@ -184,7 +184,7 @@ fn san_on_game_positions(root: &Path) -> usize {
             for node in &game.moves.nodes {
                 checked += check_position(&pos);
                 assert_eq!(san_of(&pos, node.mv), node.san);
-                pos.make_move(node.mv);
+                pos.play_unchecked(node.mv);
             }
         }
     }

@@ -53,7 +53,7 @@ impl Worker<'_> {
     }
 
     fn make(&mut self, m: Move, ply: usize) -> chessbits::position::Undo {
-        let undo = self.pos.make_move(m);
+        let undo = self.pos.play_unchecked(m);
         self.keys.push(self.pos.key());
         self.played[ply + 1] = Some(m);
         undo

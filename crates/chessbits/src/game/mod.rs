@@ -212,7 +212,7 @@ impl Game {
         if !self.position.is_legal(m) {
             return Err(IllegalMove::new(&self.position, m));
         }
-        let undo = self.position.make_move(m);
+        let undo = self.position.play_unchecked(m);
         self.moves.push(m);
         self.undos.push(undo);
         self.keys.push(self.position.key());

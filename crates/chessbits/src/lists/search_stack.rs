@@ -55,7 +55,7 @@
 //!     }
 //!     let mut nodes = 0;
 //!     while let Some(xm) = stack.pick_best() {
-//!         let undo = pos.make_move(xm.mv());
+//!         let undo = pos.play_unchecked(xm.mv());
 //!         stack.enter_ply()?;
 //!         nodes += perft(pos, stack, depth - 1)?;
 //!         stack.leave_ply()?;

@@ -49,7 +49,7 @@ impl std::error::Error for IllegalMove {}
 
 impl Position {
     /// Plays `m` if it is legal here ([`Position::is_legal`]), else changes nothing and returns
-    /// an error. [`Position::make_move`] is the unchecked form for moves known to be legal
+    /// an error. [`Position::play_unchecked`] is the unchecked form for moves known to be legal
     /// (generated here), as a search plays them.
     ///
     /// ```
@@ -64,7 +64,7 @@ impl Position {
     /// ```
     pub fn play(&mut self, m: Move) -> Result<Undo, IllegalMove> {
         if self.is_legal(m) {
-            Ok(self.make_move(m))
+            Ok(self.play_unchecked(m))
         } else {
             Err(IllegalMove::new(self, m))
         }

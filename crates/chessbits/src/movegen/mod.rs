@@ -124,7 +124,7 @@ impl Position {
     /// let pos = Position::from_fen("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1").unwrap();
     /// let mate = pos.try_for_each_legal_move(|m| {
     ///     let mut next = pos.clone();
-    ///     next.make_move(m);
+    ///     next.play_unchecked(m);
     ///     if next.is_checkmate() { ControlFlow::Break(m) } else { ControlFlow::Continue(()) }
     /// });
     /// assert_eq!(mate.break_value().map(|m| m.to_string()), Some("a1a8".to_string()));

@@ -86,7 +86,7 @@ pub fn perft_divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     let mut pos = pos.clone();
     list.iter()
         .map(|&m| {
-            let undo = pos.make_move(m);
+            let undo = pos.play_unchecked(m);
             let n = if depth <= 1 { 1 } else { bulk(&mut pos, depth - 1) };
             pos.unmake_move(m, undo);
             (m, n)
@@ -103,7 +103,7 @@ fn bulk(pos: &mut Position, depth: u32) -> u64 {
             pos.legal_moves_into(&mut list);
             let mut nodes = 0;
             for &m in list.iter() {
-                let undo = pos.make_move(m);
+                let undo = pos.play_unchecked(m);
                 nodes += bulk(pos, depth - 1);
                 pos.unmake_move(m, undo);
             }
@@ -120,7 +120,7 @@ fn make_leaves(pos: &mut Position, depth: u32) -> u64 {
     pos.legal_moves_into(&mut list);
     let mut nodes = 0;
     for &m in list.iter() {
-        let undo = pos.make_move(m);
+        let undo = pos.play_unchecked(m);
         nodes += if depth == 1 { 1 } else { make_leaves(pos, depth - 1) };
         pos.unmake_move(m, undo);
     }
@@ -135,7 +135,7 @@ fn list_leaves(pos: &mut Position, depth: u32) -> u64 {
     }
     let mut nodes = 0;
     for &m in list.iter() {
-        let undo = pos.make_move(m);
+        let undo = pos.play_unchecked(m);
         nodes += list_leaves(pos, depth - 1);
         pos.unmake_move(m, undo);
     }

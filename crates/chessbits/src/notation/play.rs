@@ -54,7 +54,7 @@ impl Position {
     /// ```
     pub fn play_san(&mut self, san: &str) -> Result<Move, InvalidSan> {
         let m = self.parse_san(san)?;
-        self.make_move(m);
+        self.play_unchecked(m);
         Ok(m)
     }
 
@@ -71,7 +71,7 @@ impl Position {
         if m.is_null() {
             return Err(UciError::Illegal(uci.to_string()));
         }
-        self.make_move(m);
+        self.play_unchecked(m);
         Ok(m)
     }
 }

@@ -1,13 +1,13 @@
-//! Building the owned [`Game`] from reader events: replaying every move (variations too) and
+//! Building the owned [`GameTree`] from reader events: replaying every move (variations too) and
 //! attaching comments and NAGs where they belong.
 
 use std::io::Read;
 
-use super::game::{Game, GameError, GameErrorKind, Line, Node};
 use super::reader::PgnReader;
 use super::replay::{make, position_before, resolve_token, StartTags};
 use super::syntax::SyntaxError;
 use super::text::{Comment, Tag};
+use super::tree::{GameError, GameErrorKind, GameTree, Line, Node};
 use super::visitor::{GameResult, Nag, RawComment, RawTag, SanToken, Skip, Visitor};
 use crate::moves::Move;
 use crate::notation::san::{San, SanPlus, Suffix};
@@ -44,7 +44,7 @@ impl Frame {
     }
 }
 
-/// A [`Visitor`] that builds a [`Game`], or the first error of the game.
+/// A [`Visitor`] that builds a [`GameTree`], or the first error of the game.
 ///
 /// ```
 /// use chessbits::pgn::{GameBuilder, PgnReader};
@@ -119,7 +119,7 @@ impl GameBuilder {
 }
 
 impl Visitor for GameBuilder {
-    type Output = Result<Game, GameError>;
+    type Output = Result<GameTree, GameError>;
 
     fn begin_game(&mut self) {
         self.tags.clear();
@@ -197,7 +197,7 @@ impl Visitor for GameBuilder {
         self.result = Some(result);
     }
 
-    fn end_game(&mut self) -> Result<Game, GameError> {
+    fn end_game(&mut self) -> Result<GameTree, GameError> {
         if let Some(error) = self.error.take() {
             return Err(error);
         }
@@ -205,7 +205,7 @@ impl Visitor for GameBuilder {
             self.close_variation();
         }
         let moves = self.frames.pop().map(Frame::finish).unwrap_or_default();
-        Ok(Game {
+        Ok(GameTree {
             tags: std::mem::take(&mut self.tags),
             start: self.start.take().unwrap_or_else(Position::startpos),
             moves,
@@ -265,7 +265,7 @@ pub struct Games<R> {
 }
 
 impl<R: Read> Iterator for Games<R> {
-    type Item = Result<Game, PgnError>;
+    type Item = Result<GameTree, PgnError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         if self.done {
@@ -286,7 +286,7 @@ impl<R: Read> Iterator for Games<R> {
 }
 
 impl<R: Read> PgnReader<R> {
-    /// Reads the next game as an owned [`Game`]: `None` at the end of the input, `Some(Err)`
+    /// Reads the next game as an owned [`GameTree`]: `None` at the end of the input, `Some(Err)`
     /// for a game with an error (the reader has moved on to the next one).
     ///
     /// ```
@@ -295,7 +295,7 @@ impl<R: Read> PgnReader<R> {
     /// assert!(reader.read_owned_game().unwrap().unwrap().is_err());
     /// assert!(reader.read_owned_game().unwrap().unwrap().is_ok());
     /// ```
-    pub fn read_owned_game(&mut self) -> std::io::Result<Option<Result<Game, GameError>>> {
+    pub fn read_owned_game(&mut self) -> std::io::Result<Option<Result<GameTree, GameError>>> {
         self.read_game(&mut GameBuilder::new())
     }
 

@@ -4,10 +4,10 @@
 //!   hands their tokens to a [`Visitor`] (tags, moves, NAGs, comments, variations, result), each
 //!   with its line number, as bytes borrowed from its buffer;
 //! - [`Validator`] is the fast visitor that replays every move and reports the first error;
-//! - [`GameBuilder`] builds the owned [`Game`]: tags, start position (`[FEN]`, `[Variant]`),
+//! - [`GameBuilder`] builds the owned [`GameTree`]: tags, start position (`[FEN]`, `[Variant]`),
 //!   main line and variations as [`Node`]s with [`Move`](crate::moves::Move), SAN, comments and
 //!   NAGs, and the result;
-//! - [`Game::write_pgn`] writes export format.
+//! - [`GameTree::write_pgn`] writes export format.
 //!
 //! One bad game never stops a file: its error ([`GameError`], with the line and the token) is
 //! returned in its place and reading goes on with the next game.
@@ -27,21 +27,22 @@
 //! ```
 
 mod build;
-mod game;
+mod convert;
 mod reader;
 mod replay;
 mod scan;
 mod syntax;
 mod text;
+mod tree;
 mod validate;
 mod visitor;
 mod write;
 
 pub use build::{GameBuilder, Games, PgnError};
-pub use game::{Game, GameError, GameErrorKind, Line, Node, SEVEN_TAG_ROSTER};
 pub use reader::{PgnReader, RawGame};
 pub use syntax::{SyntaxError, MAX_GAME_BYTES, MAX_TOKEN_BYTES, MAX_VARIATION_DEPTH};
 pub use text::{decode as decode_text, Comment, Tag};
+pub use tree::{GameError, GameErrorKind, GameTree, Line, Node, SEVEN_TAG_ROSTER};
 pub use validate::{GameSummary, Validator};
 pub use visitor::{GameResult, Nag, RawComment, RawTag, SanToken, Skip, Visitor};
 pub use write::{MoveNotation, WriteOptions};

@@ -1,8 +1,8 @@
 //! What the visitors that replay games share: the start position from the tags, resolving a
 //! move token, making and taking back moves (null moves included).
 
-use super::game::{start_position, GameError, GameErrorKind};
 use super::text::decode;
+use super::tree::{start_position, GameError, GameErrorKind};
 use super::visitor::{RawTag, SanToken};
 use crate::moves::Move;
 use crate::position::{Position, Undo};
@@ -74,7 +74,7 @@ pub(super) fn make(pos: &mut Position, m: Move) -> Undo {
     if m.is_null() {
         pos.make_null_move()
     } else {
-        pos.make_move(m)
+        pos.play_unchecked(m)
     }
 }
 

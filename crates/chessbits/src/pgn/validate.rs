@@ -1,8 +1,8 @@
 //! The fast path: replaying every move of every game without building anything.
 
-use super::game::{GameError, GameErrorKind};
 use super::replay::{make, position_before, resolve_token, StartTags};
 use super::syntax::SyntaxError;
+use super::tree::{GameError, GameErrorKind};
 use super::visitor::{GameResult, RawTag, SanToken, Skip, Visitor};
 use crate::moves::Move;
 use crate::position::{Position, Undo};

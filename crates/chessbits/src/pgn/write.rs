@@ -15,8 +15,8 @@
 
 use std::io::{self, Write};
 
-use super::game::{Game, Line, Node, SEVEN_TAG_ROSTER};
 use super::text::{Comment, Tag};
+use super::tree::{GameTree, Line, Node, SEVEN_TAG_ROSTER};
 use crate::notation::lan::{Lan, LanPlus};
 use crate::notation::san::San;
 use crate::types::Color;
@@ -252,7 +252,7 @@ fn write_tag<W: Write + ?Sized>(out: &mut W, tag: &Tag) -> io::Result<()> {
     out.write_all(b"\"]\n")
 }
 
-impl Game {
+impl GameTree {
     /// Writes the game as PGN with `options`.
     ///
     /// ```
@@ -325,8 +325,8 @@ impl Game {
     }
 }
 
-impl core::fmt::Display for Game {
-    /// [`Game::to_pgn`], its bytes decoded for showing (see [`decode_text`](super::decode_text)).
+impl core::fmt::Display for GameTree {
+    /// [`GameTree::to_pgn`], its bytes decoded for showing (see [`decode_text`](super::decode_text)).
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(&super::text::decode(&self.to_pgn()))
     }

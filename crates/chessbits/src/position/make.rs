@@ -53,13 +53,13 @@ impl Position {
     /// let mut pos = Position::startpos();
     /// let before = pos.clone();
     /// let m = parse_uci(&pos, "e2e4").unwrap();
-    /// let undo = pos.make_move(m);
+    /// let undo = pos.play_unchecked(m);
     /// assert_eq!(pos.key(), pos.compute_key());
     /// pos.unmake_move(m, undo);
     /// assert_eq!(pos, before);
     /// ```
     #[inline]
-    pub fn make_move(&mut self, m: Move) -> Undo {
+    pub fn play_unchecked(&mut self, m: Move) -> Undo {
         let mut undo = self.undo_record();
         let us = self.turn;
         let (from, to) = (m.from(), m.to());
@@ -209,7 +209,7 @@ impl Position {
         checkers
     }
 
-    /// Takes back `m`, made by [`Position::make_move`] which returned `undo`.
+    /// Takes back `m`, made by [`Position::play_unchecked`] which returned `undo`.
     #[inline]
     pub fn unmake_move(&mut self, m: Move, undo: Undo) {
         let us = !self.turn;

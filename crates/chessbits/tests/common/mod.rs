@@ -99,7 +99,7 @@ impl LoadedGame {
         let mut out = Vec::with_capacity(self.moves.len() + 1);
         out.push(pos.clone());
         for &m in &self.moves {
-            pos.make_move(m);
+            pos.play_unchecked(m);
             out.push(pos.clone());
         }
         out
@@ -190,7 +190,7 @@ pub fn random_moves(start: &Position, rng: &mut Rng, max_plies: usize, prefer_ta
         } else {
             list[rng.below(list.len())]
         };
-        pos.make_move(m);
+        pos.play_unchecked(m);
         moves.push(m);
     }
     moves

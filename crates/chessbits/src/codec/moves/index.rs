@@ -39,7 +39,7 @@
 //! let mut moves = Vec::new();
 //! for uci in ["e2e4", "e7e5", "g1f3", "b8c6"] {
 //!     let m = parse_uci(&pos, uci).unwrap();
-//!     pos.make_move(m);
+//!     pos.play_unchecked(m);
 //!     moves.push(m);
 //! }
 //! let bytes = index::encode_game_bits(&start, MoveListKind::Legal, &moves).unwrap();
@@ -239,7 +239,7 @@ pub fn encode_game_bytes(start: &Position, moves: &[Move]) -> Result<Vec<u8>, Mo
     let mut out = Vec::with_capacity(moves.len());
     for &m in moves {
         write_byte_index(&pos, m, &mut out)?;
-        pos.make_move(m);
+        pos.play_unchecked(m);
     }
     Ok(out)
 }
@@ -257,7 +257,7 @@ pub fn decode_game_bytes(start: &Position, mut bytes: &[u8]) -> Result<Vec<Move>
     while !bytes.is_empty() {
         let (m, used) = read_byte_index(&pos, bytes)?;
         bytes = bytes.get(used..).unwrap_or_default();
-        pos.make_move(m);
+        pos.play_unchecked(m);
         moves.push(m);
     }
     Ok(moves)
@@ -306,7 +306,7 @@ pub fn encode_game_bits(start: &Position, set: MoveListKind, moves: &[Move]) -> 
             return Err(MoveCodeError::IllegalMove(m));
         }
         write_bit_index(&pos, set, m, &mut w)?;
-        pos.make_move(m);
+        pos.play_unchecked(m);
     }
     Ok(w.finish())
 }
@@ -354,7 +354,7 @@ pub fn decode_game_bits(start: &Position, set: MoveListKind, bytes: &[u8]) -> Re
     let mut moves = Vec::with_capacity(plies.min(bytes.len() * 8));
     for _ in 0..plies {
         let m = read_bit_index(&pos, set, &mut r)?;
-        pos.make_move(m);
+        pos.play_unchecked(m);
         moves.push(m);
     }
     if r.remaining() >= 8 || r.read(r.remaining() as u32)? != 0 {

@@ -283,7 +283,7 @@ fn canonical() -> Canonical {
 /// let mut moves = Vec::new();
 /// for uci in ["e2e4", "c7c5", "g1f3", "d7d6"] {
 ///     let m = parse_uci(&pos, uci).unwrap();
-///     pos.make_move(m);
+///     pos.play_unchecked(m);
 ///     moves.push(m);
 /// }
 /// let bytes = encode_game(&start, &moves).unwrap();
@@ -321,7 +321,7 @@ pub fn encode_into(start: &Position, moves: &[Move], writer: &mut BitWriter) -> 
         if rank >= 255 {
             writer.write((rank - 255) as u64, 10);
         }
-        pos.make_move(m);
+        pos.play_unchecked(m);
     }
     Ok(())
 }
@@ -358,7 +358,7 @@ pub fn decode_game(start: &Position, bytes: &[u8], ply_count: usize) -> Result<V
         pos.legal_moves_into(&mut list);
         sort_moves(&pos, &mut list);
         let m = list.get(rank).copied().ok_or(LichessError::BadRank { ply })?;
-        pos.make_move(m);
+        pos.play_unchecked(m);
         out.push(m);
     }
     Ok(out)
@@ -388,7 +388,7 @@ mod tests {
                 seed ^= seed << 13;
                 seed ^= seed >> 7;
                 seed ^= seed << 17;
-                pos.make_move(list[(seed >> 8) as usize % list.len()]);
+                pos.play_unchecked(list[(seed >> 8) as usize % list.len()]);
             }
         }
     }

@@ -318,7 +318,7 @@ pub fn read(pos: &Position, bytes: &[u8]) -> Result<(Move, usize), MoveCodeError
 /// let mut moves = Vec::new();
 /// for uci in ["e2e4", "e7e5", "g1f3"] {
 ///     let m = parse_uci(&pos, uci).unwrap();
-///     pos.make_move(m);
+///     pos.play_unchecked(m);
 ///     moves.push(m);
 /// }
 /// let bytes = encode_game(&Position::startpos(), &moves).unwrap();
@@ -333,7 +333,7 @@ pub fn encode_game(start: &Position, moves: &[Move]) -> Result<Vec<u8>, MoveCode
             return Err(MoveCodeError::IllegalMove(m));
         }
         write(&pos, m, &mut out)?;
-        pos.make_move(m);
+        pos.play_unchecked(m);
     }
     Ok(out)
 }
@@ -351,7 +351,7 @@ pub fn decode_game(start: &Position, mut bytes: &[u8]) -> Result<Vec<Move>, Move
     while !bytes.is_empty() {
         let (m, used) = read(&pos, bytes)?;
         bytes = bytes.get(used..).unwrap_or_default();
-        pos.make_move(m);
+        pos.play_unchecked(m);
         moves.push(m);
     }
     Ok(moves)

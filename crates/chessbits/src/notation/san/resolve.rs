@@ -406,7 +406,7 @@ pub fn suffix_of(pos: &Position, m: Move) -> Option<Suffix> {
         return None;
     }
     let mut after = pos.clone();
-    after.make_move(m);
+    after.play_unchecked(m);
     Some(if after.is_checkmate() {
         Suffix::Checkmate
     } else {

@@ -7,7 +7,7 @@
 //!
 //! Line breaks are `\n`, `\r\n` and a lone `\r` (old Mac files); each counts one line.
 //!
-//! Game boundaries: a game ends at its result token (outside variations), at a line that starts
+//! GameTree boundaries: a game ends at its result token (outside variations), at a line that starts
 //! a tag pair (`[Name "`: the next game's tags, when a result is missing), or at the end of the
 //! input. A comment still open at a tag line that follows a blank line ends there, and so does its
 //! game, with [`SyntaxError::UnclosedComment`]: one unclosed `{` cannot swallow the rest of a
@@ -65,11 +65,11 @@ struct Capture {
 /// [`Visitor::syntax_error`], and reading goes on with the next game.
 ///
 /// ```
-/// use chessbits::pgn::{PgnReader, Game};
+/// use chessbits::pgn::{PgnReader, GameTree};
 ///
 /// let pgn = "[Event \"Casual\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6?? 4. Qxf7# 1-0\n";
 /// let mut reader = PgnReader::new(pgn.as_bytes());
-/// let game: Game = reader.read_owned_game().unwrap().unwrap().unwrap();
+/// let game: GameTree = reader.read_owned_game().unwrap().unwrap().unwrap();
 /// assert_eq!(game.tag("Event").as_deref(), Some("Casual"));
 /// assert_eq!(game.moves.nodes.len(), 7);
 /// assert!(reader.read_owned_game().unwrap().is_none());

@@ -12,7 +12,7 @@
 //! let mut moves = Vec::new();
 //! for uci in ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6", "e1g1"] {
 //!     let m = parse_uci(&pos, uci).unwrap();
-//!     pos.make_move(m);
+//!     pos.play_unchecked(m);
 //!     moves.push(m);
 //! }
 //! let bytes = encode_game(&start, &moves).unwrap();
@@ -190,7 +190,7 @@ fn at_ply(ply: usize) -> impl Fn(RangeError) -> EntropyError {
 /// let mut moves = Vec::new();
 /// for uci in ["e2e4", "e7e5", "g1f3", "b8c6"] {
 ///     let m = parse_uci(&pos, uci).unwrap();
-///     pos.make_move(m);
+///     pos.play_unchecked(m);
 ///     moves.push(m);
 /// }
 /// let mut bytes = Vec::new();
@@ -266,7 +266,7 @@ impl GameEncoder {
             let freq = freqs.get(index).copied().unwrap_or(1);
             enc.encode(cum, freq, total);
             self.model.observe(&pos, m);
-            pos.make_move(m);
+            pos.play_unchecked(m);
         }
         enc.finish();
         Ok(())
@@ -355,7 +355,7 @@ impl GameDecoder {
             dec.consume(cum, freq).map_err(at_ply(ply))?;
             let m = self.list.get(index).copied().ok_or(EntropyError::Corrupt { ply })?;
             self.model.observe(&pos, m);
-            pos.make_move(m);
+            pos.play_unchecked(m);
             out.push(m);
         }
         dec.finish().map_err(at_ply(ply_count))
@@ -373,7 +373,7 @@ impl GameDecoder {
 /// let mut moves = Vec::new();
 /// for uci in ["d2d4", "d7d5", "c2c4", "e7e6", "b1c3", "g8f6"] {
 ///     let m = parse_uci(&pos, uci).unwrap();
-///     pos.make_move(m);
+///     pos.play_unchecked(m);
 ///     moves.push(m);
 /// }
 /// let bytes = encode_game(&start, &moves).unwrap();

@@ -408,7 +408,7 @@ mod tests {
                     moves[(seed >> 8) as usize % moves.len()]
                 };
                 model.observe(&pos, m);
-                pos.make_move(m);
+                pos.play_unchecked(m);
             }
         }
         assert!(checked > 500_000, "{checked}");

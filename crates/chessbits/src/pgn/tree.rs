@@ -103,7 +103,7 @@ pub struct Line {
 /// ([`Comment`]).
 ///
 /// ```
-/// use chessbits::pgn::{Game, GameResult, PgnReader};
+/// use chessbits::pgn::{GameTree, GameResult, PgnReader};
 /// let pgn = b"[White \"Morphy\"]\n[Black \"Allies\"]\n[Opening \"Philidor\"]\n\n1. e4 e5 1-0";
 /// let game = PgnReader::new(&pgn[..]).read_owned_game().unwrap().unwrap().unwrap();
 /// assert_eq!(game.tags.len(), 3);
@@ -113,7 +113,7 @@ pub struct Line {
 /// assert_eq!(game.mainline().count(), 2);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Game {
+pub struct GameTree {
     /// Tag pairs, in the order of the file.
     pub tags: Vec<Tag>,
     /// The position before the first move.
@@ -124,24 +124,24 @@ pub struct Game {
     pub result: Option<GameResult>,
 }
 
-impl Default for Game {
-    fn default() -> Game {
-        Game::new(Position::startpos())
+impl Default for GameTree {
+    fn default() -> GameTree {
+        GameTree::new(Position::startpos())
     }
 }
 
-impl Game {
+impl GameTree {
     /// An empty game from `start`, with the Seven Tag Roster's defaults, result `*`.
     ///
     /// ```
-    /// use chessbits::pgn::Game;
+    /// use chessbits::pgn::GameTree;
     /// use chessbits::position::Position;
-    /// let game = Game::new(Position::startpos());
+    /// let game = GameTree::new(Position::startpos());
     /// assert_eq!(game.tags.len(), 7);
     /// assert_eq!(game.tag("Date").as_deref(), Some("????.??.??"));
     /// ```
-    pub fn new(start: Position) -> Game {
-        Game {
+    pub fn new(start: Position) -> GameTree {
+        GameTree {
             tags: SEVEN_TAG_ROSTER.iter().map(|(n, v)| Tag::new(n, v)).collect(),
             start,
             moves: Line::default(),
@@ -152,9 +152,9 @@ impl Game {
     /// The value of the first tag called `name` (unescaped, decoded: see [`Tag::value`]).
     ///
     /// ```
-    /// use chessbits::pgn::Game;
-    /// assert_eq!(Game::default().tag("Site").as_deref(), Some("?"));
-    /// assert_eq!(Game::default().tag("ECO"), None);
+    /// use chessbits::pgn::GameTree;
+    /// assert_eq!(GameTree::default().tag("Site").as_deref(), Some("?"));
+    /// assert_eq!(GameTree::default().tag("ECO"), None);
     /// ```
     pub fn tag(&self, name: &str) -> Option<Cow<'_, str>> {
         self.tags.iter().find(|t| t.is_named(name)).map(Tag::value)
@@ -163,8 +163,8 @@ impl Game {
     /// Sets the first tag called `name`, or appends it.
     ///
     /// ```
-    /// use chessbits::pgn::Game;
-    /// let mut game = Game::default();
+    /// use chessbits::pgn::GameTree;
+    /// let mut game = GameTree::default();
     /// game.set_tag("White", "Anderssen");
     /// game.set_tag("ECO", "C52");
     /// assert_eq!(game.tag("White").as_deref(), Some("Anderssen"));
@@ -215,7 +215,7 @@ impl Game {
             if m.is_null() {
                 pos.make_null_move();
             } else {
-                pos.make_move(m);
+                pos.play_unchecked(m);
             }
         }
         pos
