@@ -28,7 +28,8 @@ fuzz_target!(|data: &[u8]| {
             );
             assert_eq!(encode(&pos, m), Ok(code), "code {bits:#x}: {m} in {}", pos.fen());
             let xm = to_extended(&pos, code).unwrap();
-            assert_eq!(FlaggedMove::from_extended(xm, pos.turn()), code);
+            assert_eq!(xm.mv(), m);
+            assert_eq!(FlaggedMove::from_move(m, pos.piece_at(m.from()).unwrap()), code);
             pos.play_unchecked(m);
         }
     }

@@ -6,7 +6,7 @@ mod common;
 
 use std::path::Path;
 
-use chessbits::lists::{extend_move, mvv_lva, MoveList, MovePicker, Stage};
+use chessbits::lists::{mvv_lva, MoveList, MovePicker, Stage};
 use chessbits::moves::Move;
 use chessbits::position::Position;
 use common::{perft_suite, shared_path, testdata_path};
@@ -105,7 +105,7 @@ fn check_picker(
     if captures.len() != expected_captures || captures.iter().any(|m| !m.is_tactical()) {
         return Err(format!("{fen}: captures {captures:?}"));
     }
-    let capture_scores: Vec<u32> = captures.iter().map(|&m| mvv_lva(extend_move(pos.board(), m))).collect();
+    let capture_scores: Vec<i32> = captures.iter().map(|&m| mvv_lva(pos.board(), m)).collect();
     if !capture_scores.windows(2).all(|w| w[0] >= w[1]) {
         return Err(format!("{fen}: capture order {captures:?} {capture_scores:?}"));
     }

@@ -1,10 +1,10 @@
-//! The scored move list: extended moves carry the right mover and captured role, selection
-//! picks return every move once in non-increasing score order, scaled keys keep their order,
-//! and a full list reports instead of panicking.
+//! The scored move list: the captured role and MVV-LVA read the board right, selection picks
+//! return every move once in non-increasing score order, any signed 16-bit key (a history
+//! value) orders exactly, and a full list reports instead of panicking.
 
 mod common;
 
-use chessbits::lists::{extend_move, mvv_lva, ListFull, MoveList, ScoredMoveList, MAX_MOVES};
+use chessbits::lists::{captured_role, mvv_lva, ListFull, MoveList, ScoredMoveList, MAX_MOVES};
 use chessbits::moves::ExtendedMove;
 use chessbits::position::Position;
 use chessbits::types::Role;
@@ -33,13 +33,11 @@ fn legal(pos: &Position) -> MoveList {
 }
 
 #[test]
-fn extended_moves_name_mover_and_victim() {
+fn captured_roles_name_the_victim() {
     let mut seen = [0usize; 3]; // en passant, castles, other captures
     for pos in suite_positions() {
         for &m in legal(pos).iter() {
-            let xm = extend_move(pos.board(), m);
-            assert_eq!(xm.mv(), m);
-            assert_eq!(Some(xm.mover()), pos.board().role_at(m.from()), "{m} in {}", pos.fen());
+            let captured = captured_role(pos.board(), m);
             let victim = if m.is_en_passant() {
                 seen[0] += 1;
                 Some(Role::Pawn)
@@ -52,11 +50,11 @@ fn extended_moves_name_mover_and_victim() {
             } else {
                 None
             };
-            assert_eq!(xm.captured(), victim, "{m} in {}", pos.fen());
+            assert_eq!(captured, victim, "{m} in {}", pos.fen());
             // The victim of a capture is an enemy piece and never a king.
             if m.is_capture() && !m.is_en_passant() {
                 assert_ne!(pos.piece_at(m.to()).map(|p| p.color), Some(pos.turn()));
-                assert_ne!(xm.captured(), Some(Role::King));
+                assert_ne!(captured, Some(Role::King));
             }
         }
     }
@@ -72,7 +70,7 @@ fn picks_are_a_permutation_in_score_order() {
         let picked: Vec<ExtendedMove> = std::iter::from_fn(|| scored.pick_best()).collect();
         assert_eq!(scored.picked(), &picked[..]);
         assert!(scored.remaining().is_empty());
-        let scores: Vec<u32> = picked.iter().map(|xm| xm.score()).collect();
+        let scores: Vec<i32> = picked.iter().map(|xm| xm.score()).collect();
         assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{}", pos.fen());
         // The same multiset of moves, each with its MVV-LVA score.
         let mut got: Vec<u16> = picked.iter().map(|xm| xm.mv().bits()).collect();
@@ -80,9 +78,9 @@ fn picks_are_a_permutation_in_score_order() {
         got.sort_unstable();
         want.sort_unstable();
         assert_eq!(got, want);
-        assert!(picked.iter().all(|&xm| xm.score() == mvv_lva(xm)));
+        assert!(picked.iter().all(|&xm| xm.score() == mvv_lva(pos.board(), xm.mv())));
         // A full sort gives the same score sequence.
-        let mut sorted: Vec<u32> = picked.iter().map(|&xm| mvv_lva(xm)).collect();
+        let mut sorted: Vec<i32> = picked.iter().map(|&xm| mvv_lva(pos.board(), xm.mv())).collect();
         sorted.sort_unstable_by(|a, b| b.cmp(a));
         assert_eq!(scores, sorted);
     }
@@ -109,40 +107,42 @@ fn mvv_lva_puts_every_capture_before_every_quiet_move() {
 fn a_full_list_reports_instead_of_panicking() {
     let mut list = ScoredMoveList::new();
     for i in 0..MAX_MOVES {
-        assert_eq!(list.push(ExtendedMove::default().with_score(i as u32 % 1024)), Ok(()));
+        assert_eq!(list.push(ExtendedMove::default().with_score(i as i32 % 1024)), Ok(()));
     }
     assert_eq!(list.push(ExtendedMove::default()), Err(ListFull));
     assert_eq!(list.len(), MAX_MOVES);
-    assert_eq!(list.pick_best().map(|xm| xm.score()), Some(MAX_MOVES as u32 - 1));
+    assert_eq!(list.pick_best().map(|xm| xm.score()), Some(MAX_MOVES as i32 - 1));
 }
 
-/// Scaled keys: picks never put a lower key before a higher one unless both scaled to the same
-/// score, and with a spread of at most 1023 the order is exact.
+/// Keys in the 16-bit range order exactly (a history table's values need no scaling); keys
+/// beyond it are clamped, so picks never put a lower key before a higher one unless both are
+/// clamped to the same end.
 #[test]
-fn scaled_keys_keep_their_order() {
+fn signed_keys_keep_their_order() {
     // The positions are read first: a missing file fails here, never inside the property, where
     // proptest would save the panic as a failing case in a regressions file.
     assert!(!suite_positions().is_empty());
-    scaled_keys_keep_their_order_on_suite_positions();
+    signed_keys_keep_their_order_on_suite_positions();
 }
 
 proptest! {
-    fn scaled_keys_keep_their_order_on_suite_positions(keys in prop::collection::vec(any::<i32>(), 4096), narrow in any::<bool>()) {
-        let key_of = |xm: ExtendedMove| {
-            let k = keys[xm.mv().butterfly_index()];
-            if narrow { k.rem_euclid(1024) - 300 } else { k }
+    fn signed_keys_keep_their_order_on_suite_positions(keys in prop::collection::vec(any::<i32>(), 4096), narrow in any::<bool>()) {
+        let key_of = |m: chessbits::Move| {
+            let k = keys[m.butterfly_index()];
+            if narrow { k.rem_euclid(32_768) - 16_384 } else { k }
         };
         for pos in suite_positions().iter().step_by(7) {
             let moves = legal(pos);
             let mut scored = ScoredMoveList::new();
-            scored.fill_scaled(&moves, pos, key_of);
+            scored.fill_with(&moves, key_of);
             let picked: Vec<ExtendedMove> = std::iter::from_fn(|| scored.pick_best()).collect();
             prop_assert_eq!(picked.len(), moves.len());
             for w in picked.windows(2) {
-                let (a, b) = (key_of(w[0]), key_of(w[1]));
+                let (a, b) = (key_of(w[0].mv()), key_of(w[1].mv()));
                 prop_assert!(a >= b || w[0].score() == w[1].score());
                 if narrow {
                     prop_assert!(a >= b);
+                    prop_assert_eq!(w[0].score(), a);
                 }
             }
         }

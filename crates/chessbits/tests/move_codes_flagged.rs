@@ -6,7 +6,8 @@
 mod common;
 
 use chessbits::codec::moves::flagged::{decode, encode, to_extended, FlaggedMove};
-use chessbits::lists::{extend_move, MoveList};
+use chessbits::lists::MoveList;
+use chessbits::moves::ExtendedMove;
 use chessbits::moves::Move;
 use chessbits::position::Position;
 use chessbits::types::{Piece, Role};
@@ -68,9 +69,11 @@ fn every_legal_move_round_trips_and_its_fields_match_the_board() {
                     check_fields(&pos, legal, code);
                     assert_eq!(decode(&pos, code), Ok(legal));
                     assert_eq!(FlaggedMove::from_bits(code.bits()), Ok(code));
-                    let xm = extend_move(pos.board(), legal);
-                    assert_eq!(FlaggedMove::from_extended(xm, pos.turn()), code);
-                    assert_eq!(to_extended(&pos, code), Ok(xm));
+                    let piece = pos.piece_at(legal.from()).unwrap();
+                    assert_eq!(FlaggedMove::from_move(legal, piece), code);
+                    let xm = to_extended(&pos, code).unwrap();
+                    assert_eq!(xm, ExtendedMove::new(legal));
+                    assert_eq!(encode(&pos, xm.mv()), Ok(code));
                     seen[0] += usize::from(code.is_castling());
                     seen[1] += usize::from(code.is_en_passant());
                     seen[2] += usize::from(code.promoted().is_some());

@@ -1,6 +1,7 @@
 //! The recursive search: principal variation search with pruning, and quiescence.
 
 use chessbits::game::insufficient_material;
+use chessbits::lists::captured_role;
 use chessbits::moves::Move;
 use chessbits::types::Role;
 
@@ -339,7 +340,7 @@ impl Worker<'_> {
             let m = xm.mv();
             if !in_check {
                 // Delta pruning: even winning the victim cannot reach alpha.
-                let gain = xm.captured().map_or(0, |r| PIECE_VALUE[r.index()])
+                let gain = captured_role(self.pos.board(), m).map_or(0, |r| PIECE_VALUE[r.index()])
                     + m.promotion().map_or(0, |r| PIECE_VALUE[r.index()] - 100);
                 if stand_pat + gain + DELTA_MARGIN <= alpha {
                     continue;

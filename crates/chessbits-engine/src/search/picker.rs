@@ -8,31 +8,28 @@
 //! 1. the hash move, checked with [`Position::is_legal`], without generating anything;
 //! 2. good captures and promotions (SEE ≥ 0), ordered by MVV-LVA — scored `GOOD + mvv_lva`;
 //! 3. the two killers and the countermove, each legal, quiet and not yielded before;
-//! 4. quiet moves by history, appended behind the captures already generated, together with
+//! 4. quiet moves by history — the history value itself is the [`ExtendedMove`] score (16 signed
+//!    bits hold `±HISTORY_MAX`) — appended behind the captures already generated, together with
 //!    the bad captures left over from stage 2, which score below every quiet move and so come
 //!    last.
 //!
 //! In check the generators produce the legal evasions, so the same stages apply. Quiescence
 //! uses only stages 1–2, and in check the whole sequence.
 
-use chessbits::lists::{mvv_lva, MoveList, SearchStack};
+use chessbits::lists::{captured_role, mvv_lva, MoveList, SearchStack};
 use chessbits::moves::{ExtendedMove, Move};
 use chessbits::position::Position;
 
 use crate::history::{History, HISTORY_MAX};
 
-/// Good captures score `GOOD + mvv_lva` (at most 151): above every quiet move.
-const GOOD: u32 = 600;
-/// Quiet moves score `QUIET_MIN..=QUIET_MAX` from their history.
-const QUIET_MIN: u32 = 16;
-const QUIET_MAX: u32 = 599;
+/// Good captures score `GOOD + mvv_lva` (`mvv_lva` is at most 151): above every quiet move,
+/// whose score is its history value within `±HISTORY_MAX`.
+const GOOD: i32 = HISTORY_MAX + 1;
+/// Bad captures score `BAD + victim`: below every quiet move.
+const BAD: i32 = -HISTORY_MAX - 16;
 
-/// The quiet score of a history value: the 10-bit [`ExtendedMove`] score cannot hold a
-/// history value, so the range `±HISTORY_MAX` is mapped linearly onto the quiet band.
-fn quiet_score(history: i32) -> u32 {
-    let h = (history.clamp(-HISTORY_MAX, HISTORY_MAX) + HISTORY_MAX) as u64;
-    QUIET_MIN + (h * (QUIET_MAX - QUIET_MIN) as u64 / (2 * HISTORY_MAX) as u64) as u32
-}
+// Every band fits the 16-bit score of an `ExtendedMove` as it is.
+const _: () = assert!(GOOD + 151 <= ExtendedMove::MAX_SCORE && BAD >= ExtendedMove::MIN_SCORE);
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Stage {
@@ -94,7 +91,7 @@ impl StagedPicker {
                     self.stage = Stage::GenerateCaptures;
                     match self.hash_move {
                         Some(m) if pos.is_legal(m) => {
-                            return Some(chessbits::lists::extend_move(pos.board(), m));
+                            return Some(ExtendedMove::new(m));
                         }
                         _ => self.hash_move = None,
                     }
@@ -103,13 +100,14 @@ impl StagedPicker {
                     let mut list = MoveList::new();
                     pos.tactical_moves_into(&mut list);
                     let mut good = 0;
-                    let appended = stack.append_with(&list, pos, |xm| {
-                        if pos.see_ge(xm.mv(), 0) {
+                    let board = pos.board();
+                    let appended = stack.append_with(&list, |m| {
+                        if pos.see_ge(m, 0) {
                             good += 1;
-                            GOOD + mvv_lva(xm)
+                            GOOD + mvv_lva(board, m)
                         } else {
                             // Bad captures: after the quiet moves, bigger victims first.
-                            1 + xm.captured().map_or(0, |r| r.index() as u32)
+                            BAD + captured_role(board, m).map_or(0, |r| r.index() as i32)
                         }
                     });
                     self.good_left = if appended.is_ok() { good } else { 0 };
@@ -144,7 +142,7 @@ impl StagedPicker {
                         self.specials[i] = None;
                         continue;
                     }
-                    return Some(chessbits::lists::extend_move(pos.board(), m));
+                    return Some(ExtendedMove::new(m));
                 }
                 Stage::GenerateQuiets => {
                     self.stage = Stage::Rest;
@@ -156,7 +154,7 @@ impl StagedPicker {
                     list.retain(|m| !self.yielded_before(m));
                     let board = history.board(pos.turn());
                     if stack
-                        .append_with(&list, pos, |xm| quiet_score(board[xm.mv().butterfly_index()]))
+                        .append_with(&list, |m| board[m.butterfly_index()].clamp(-HISTORY_MAX, HISTORY_MAX))
                         .is_err()
                     {
                         // No room: play on with the bad captures only.

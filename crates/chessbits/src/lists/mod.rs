@@ -11,5 +11,5 @@ pub mod search_stack;
 
 pub use crate::moves::{MoveList, MAX_MOVES};
 pub use picker::{MovePicker, Stage};
-pub use scored::{extend_move, mvv_lva, ListFull, ScoredMoveList};
+pub use scored::{captured_role, mvv_lva, ListFull, ScoredMoveList};
 pub use search_stack::{SearchStack, SearchStackError};

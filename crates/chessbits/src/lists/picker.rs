@@ -97,16 +97,16 @@ pub struct MovePicker<'a, Q> {
     list: Option<ScoredMoveList>,
 }
 
-impl<'a, Q: Fn(ExtendedMove) -> i32> MovePicker<'a, Q> {
+impl<'a, Q: Fn(Move) -> i32> MovePicker<'a, Q> {
     /// A picker for `pos` with an optional hash move, up to two killers, and `quiet_key` to
-    /// order quiet moves (larger first; see [`ScoredMoveList::fill_scaled`] for the mapping).
+    /// order quiet moves (larger first; clamped to the 16-bit range of [`ExtendedMove::score`]).
     ///
     /// ```
     /// use chessbits::lists::MovePicker;
     /// use chessbits::position::Position;
     /// let pos = Position::startpos();
     /// // Prefer advancing moves.
-    /// let picker = MovePicker::new(&pos, None, [None, None], |xm| xm.mv().to().rank().index() as i32);
+    /// let picker = MovePicker::new(&pos, None, [None, None], |m| m.to().rank().index() as i32);
     /// let first = picker.into_iter().next().unwrap();
     /// assert!(first.is_double_push());
     /// ```
@@ -186,14 +186,14 @@ impl<'a> MovePicker<'a, fn(ExtendedMove) -> i32> {
         hash_move: Option<Move>,
         killers: [Option<Move>; 2],
         history: &'a [i32; 4096],
-    ) -> MovePicker<'a, impl Fn(ExtendedMove) -> i32 + 'a> {
-        MovePicker::new(pos, hash_move, killers, move |xm: ExtendedMove| {
-            history.get(xm.mv().butterfly_index()).copied().unwrap_or(0)
+    ) -> MovePicker<'a, impl Fn(Move) -> i32 + 'a> {
+        MovePicker::new(pos, hash_move, killers, move |m: Move| {
+            history.get(m.butterfly_index()).copied().unwrap_or(0)
         })
     }
 }
 
-impl<Q: Fn(ExtendedMove) -> i32> Iterator for MovePicker<'_, Q> {
+impl<Q: Fn(Move) -> i32> Iterator for MovePicker<'_, Q> {
     type Item = Move;
 
     fn next(&mut self) -> Option<Move> {
@@ -217,7 +217,7 @@ impl<Q: Fn(ExtendedMove) -> i32> Iterator for MovePicker<'_, Q> {
                     self.pos.tactical_moves_into(&mut list);
                     self.list
                         .get_or_insert_with(ScoredMoveList::new)
-                        .fill_with(&list, self.pos, mvv_lva);
+                        .fill_with(&list, |m| mvv_lva(self.pos.board(), m));
                     self.state = State::Captures;
                 }
                 State::Captures => {
@@ -251,7 +251,7 @@ impl<Q: Fn(ExtendedMove) -> i32> Iterator for MovePicker<'_, Q> {
                     let quiet_key = &self.quiet_key;
                     self.list
                         .get_or_insert_with(ScoredMoveList::new)
-                        .fill_scaled(&list, self.pos, quiet_key);
+                        .fill_with(&list, quiet_key);
                     self.state = State::Quiets;
                 }
                 State::Quiets => {

@@ -1,8 +1,8 @@
 //! A scored move list with selection picking: the move-ordering half of a search list.
 //!
-//! Entries are 32-bit [`ExtendedMove`]s: the 16-bit move, the moving and captured roles read
-//! from the board once at fill time, and a 10-bit ordering score in the top bits. Scores come
-//! from [`mvv_lva`] by default, or from a caller's function.
+//! Entries are 32-bit [`ExtendedMove`]s: the 16-bit move with a signed 16-bit ordering score
+//! in the top bits. Scores come from [`mvv_lva`] by default, or from a caller's function (a
+//! history table's values fit as they are).
 //!
 //! Moves are not sorted up front. [`ScoredMoveList::pick_best`] does one step of a selection
 //! sort: it scans the moves not yet picked, swaps the best to the front of that range and
@@ -14,65 +14,61 @@ use crate::moves::{MoveList, MAX_MOVES};
 use crate::position::{Board, Position};
 use crate::types::Role;
 
-/// The [`ExtendedMove`] of `m` on `board`: mover and captured role read from the board.
-///
-/// The captured role is the piece on the target square for captures, a pawn for en passant,
-/// and nothing otherwise (a castle's target square holds the own rook, which is not captured).
-/// A move whose origin is empty (not a move of this board) gets a pawn as mover.
+/// The role `m` captures on `board`: the piece on the target square for captures, a pawn for
+/// en passant, nothing otherwise (a castle's target square holds the own rook, which is not
+/// captured).
 ///
 /// ```
-/// use chessbits::lists::extend_move;
+/// use chessbits::lists::captured_role;
 /// use chessbits::notation::uci::parse_uci;
 /// use chessbits::position::Position;
 /// use chessbits::types::Role;
 /// let pos = Position::from_fen("4k3/8/8/3p4/4N3/8/8/4K3 w - - 0 1").unwrap();
-/// let xm = extend_move(pos.board(), parse_uci(&pos, "e4d6").unwrap());
-/// assert_eq!((xm.mover(), xm.captured()), (Role::Knight, None));
-/// let xm = extend_move(pos.board(), parse_uci(&pos, "e4c5").unwrap());
-/// assert_eq!(xm.captured(), None);
+/// assert_eq!(captured_role(pos.board(), parse_uci(&pos, "e4d6").unwrap()), None);
+/// let pos = Position::from_fen("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1").unwrap();
+/// assert_eq!(captured_role(pos.board(), parse_uci(&pos, "e4d5").unwrap()), Some(Role::Pawn));
 /// ```
 #[inline]
-pub fn extend_move(board: &Board, m: Move) -> ExtendedMove {
-    let mover = board.role_at(m.from()).unwrap_or(Role::Pawn);
-    let captured = if m.is_en_passant() {
+pub fn captured_role(board: &Board, m: Move) -> Option<Role> {
+    if m.is_en_passant() {
         Some(Role::Pawn)
     } else if m.is_capture() {
         board.role_at(m.to())
     } else {
         None
-    };
-    ExtendedMove::new(m, mover, captured)
+    }
 }
 
-/// The default ordering score: Most Valuable Victim, then Least Valuable Attacker.
+/// The default ordering score: Most Valuable Victim, then Least Valuable Attacker, read from
+/// the board before `m` is made.
 ///
 /// `16 × (victim + promotion) + (7 − attacker)`, with victim 0 (none), 1 (pawn) … 5 (queen),
 /// promotion 0 (none), 1 (knight) … 4 (queen) and attacker 0 (pawn) … 5 (king). Every capture
 /// scores above every non-capture (at most 7), a queen promotion counts like winning a rook and
-/// a bit, and among equal victims the cheaper attacker goes first. The maximum is 151, well
-/// within [`ExtendedMove::MAX_SCORE`].
+/// a bit, and among equal victims the cheaper attacker goes first. The range is 2 to 151.
 ///
 /// ```
 /// use chessbits::lists::mvv_lva;
-/// use chessbits::moves::{ExtendedMove, Move, MoveKind};
-/// use chessbits::types::{Role, Square};
-/// let capture = |mover, victim| {
-///     mvv_lva(ExtendedMove::new(Move::new(Square::D4, Square::E5, MoveKind::Capture), mover, Some(victim)))
-/// };
-/// assert!(capture(Role::Pawn, Role::Queen) > capture(Role::Queen, Role::Queen));
-/// assert!(capture(Role::Queen, Role::Queen) > capture(Role::Pawn, Role::Rook));
+/// use chessbits::notation::uci::parse_uci;
+/// use chessbits::position::Position;
+/// // The pawn and the queen can both take the queen on e5; the pawn can take the rook on c5.
+/// let pos = Position::from_fen("4k3/8/8/2r1q3/3P4/8/4Q3/7K w - - 0 1").unwrap();
+/// let score = |uci| mvv_lva(pos.board(), parse_uci(&pos, uci).unwrap());
+/// assert!(score("d4e5") > score("e2e5"));
+/// assert!(score("e2e5") > score("d4c5"));
 /// ```
 #[inline]
-pub const fn mvv_lva(xm: ExtendedMove) -> u32 {
-    let victim = match xm.captured() {
-        Some(role) => role as u32 + 1,
+pub fn mvv_lva(board: &Board, m: Move) -> i32 {
+    let victim = match captured_role(board, m) {
+        Some(role) => role as i32 + 1,
         None => 0,
     };
-    let promotion = match xm.mv().promotion() {
-        Some(role) => role as u32,
+    let promotion = match m.promotion() {
+        Some(role) => role as i32,
         None => 0,
     };
-    16 * (victim + promotion) + (7 - xm.mover() as u32)
+    let attacker = board.role_at(m.from()).unwrap_or(Role::Pawn) as i32;
+    16 * (victim + promotion) + (7 - attacker)
 }
 
 /// Moves the best-scored move of `moves` to index 0 (swapping the move there into its place)
@@ -90,22 +86,6 @@ pub(crate) fn select_front(moves: &mut [ExtendedMove]) -> Option<ExtendedMove> {
     }
     moves.swap(0, best);
     moves.first().copied()
-}
-
-/// Maps `keys` linearly onto `0..=ExtendedMove::MAX_SCORE`: the lowest key to 0, the highest
-/// to at most 1023. Exact (just shifted) when the keys span at most 1023; proportional, with
-/// ties where the spread is larger, otherwise.
-#[inline]
-pub(crate) fn scale_key(key: i32, min: i32, max: i32) -> u32 {
-    let spread = max as i64 - min as i64;
-    let offset = key as i64 - min as i64;
-    let max_score = ExtendedMove::MAX_SCORE as i64;
-    let scaled = if spread <= max_score {
-        offset
-    } else {
-        offset * max_score / spread
-    };
-    scaled.clamp(0, max_score) as u32
 }
 
 /// A list of up to [`MAX_MOVES`] scored moves on the stack, picked best first.
@@ -166,7 +146,7 @@ impl ScoredMoveList {
         ScoredMoveList {
             len: 0,
             next: 0,
-            moves: [ExtendedMove::new(Move::NULL, Role::Pawn, None); MAX_MOVES],
+            moves: [ExtendedMove::new(Move::NULL); MAX_MOVES],
         }
     }
 
@@ -197,44 +177,17 @@ impl ScoredMoveList {
     /// let mut scored = ScoredMoveList::new();
     /// scored.fill(&list, &pos);
     /// // No captures: pawn moves (cheapest attacker) score highest.
-    /// assert_eq!(scored.pick_best().unwrap().mover(), chessbits::types::Role::Pawn);
+    /// let first = scored.pick_best().unwrap().mv();
+    /// assert_eq!(pos.board().role_at(first.from()), Some(chessbits::types::Role::Pawn));
     /// ```
     pub fn fill(&mut self, list: &MoveList, pos: &Position) {
-        self.fill_with(list, pos, mvv_lva);
+        let board = pos.board();
+        self.fill_with(list, |m| mvv_lva(board, m));
     }
 
     /// Replaces the content with the moves of `list`, each scored by `score` (clamped to
-    /// [`ExtendedMove::MAX_SCORE`]). `score` sees the move with mover and captured role set.
-    ///
-    /// ```
-    /// use chessbits::lists::{MoveList, ScoredMoveList};
-    /// use chessbits::position::Position;
-    /// use chessbits::types::Square;
-    /// let pos = Position::startpos();
-    /// let mut list = MoveList::new();
-    /// pos.legal_moves_into(&mut list);
-    /// let mut scored = ScoredMoveList::new();
-    /// // Prefer moves towards the center files.
-    /// scored.fill_with(&list, &pos, |xm| 8 - (2 * xm.mv().to().file().index() as u32).abs_diff(7));
-    /// let first = scored.pick_best().unwrap().mv();
-    /// assert!(first.to().file().index() == 3 || first.to().file().index() == 4);
-    /// ```
-    pub fn fill_with(&mut self, list: &MoveList, pos: &Position, mut score: impl FnMut(ExtendedMove) -> u32) {
-        self.clear();
-        let board = pos.board();
-        // `list` holds at most MAX_MOVES moves, so the zip covers all of them.
-        for (slot, &m) in self.moves.iter_mut().zip(list.iter()) {
-            let xm = extend_move(board, m);
-            *slot = xm.with_score(score(xm));
-        }
-        self.len = list.len();
-    }
-
-    /// Replaces the content with the moves of `list` ordered by a signed key such as a history
-    /// counter: the keys of this list are mapped linearly onto the 10-bit score range, lowest
-    /// key to 0. Order is exact when the keys of this list span at most 1023; wider spreads are
-    /// compressed proportionally (keys closer than spread/1023 may tie). `key` is called twice
-    /// per move (once to find the range, once to score), so it should be a cheap lookup.
+    /// [`ExtendedMove::MIN_SCORE`]..=[`ExtendedMove::MAX_SCORE`]): a history table's values,
+    /// for example, as they are.
     ///
     /// ```
     /// use chessbits::lists::{MoveList, ScoredMoveList};
@@ -243,21 +196,20 @@ impl ScoredMoveList {
     /// let mut list = MoveList::new();
     /// pos.quiet_moves_into(&mut list);
     /// let mut history = [0i32; 4096];
-    /// history[list[7].butterfly_index()] = -50_000;
-    /// history[list[3].butterfly_index()] = 90_000;
+    /// history[list[7].butterfly_index()] = -5_000;
+    /// history[list[3].butterfly_index()] = 9_000;
     /// let mut scored = ScoredMoveList::new();
-    /// scored.fill_scaled(&list, &pos, |xm| history[xm.mv().butterfly_index()]);
+    /// scored.fill_with(&list, |m| history[m.butterfly_index()]);
     /// assert_eq!(scored.pick_best().unwrap().mv(), list[3]);
+    /// assert_eq!(scored.pick_best().unwrap().score(), 0);
     /// ```
-    pub fn fill_scaled(&mut self, list: &MoveList, pos: &Position, key: impl Fn(ExtendedMove) -> i32) {
-        let board = pos.board();
-        let (mut min, mut max) = (i32::MAX, i32::MIN);
-        for &m in list.iter() {
-            let k = key(extend_move(board, m));
-            min = min.min(k);
-            max = max.max(k);
+    pub fn fill_with(&mut self, list: &MoveList, mut score: impl FnMut(Move) -> i32) {
+        self.clear();
+        // `list` holds at most MAX_MOVES moves, so the zip covers all of them.
+        for (slot, &m) in self.moves.iter_mut().zip(list.iter()) {
+            *slot = ExtendedMove::new(m).with_score(score(m));
         }
-        self.fill_with(list, pos, |xm| scale_key(key(xm), min, max));
+        self.len = list.len();
     }
 
     /// Appends a move as it is (score included).
@@ -265,10 +217,10 @@ impl ScoredMoveList {
     /// ```
     /// use chessbits::lists::ScoredMoveList;
     /// use chessbits::moves::{ExtendedMove, Move, MoveKind};
-    /// use chessbits::types::{Role, Square};
+    /// use chessbits::types::Square;
     /// let mut list = ScoredMoveList::new();
     /// let m = Move::new(Square::G1, Square::F3, MoveKind::Quiet);
-    /// list.push(ExtendedMove::new(m, Role::Knight, None).with_score(3)).unwrap();
+    /// list.push(ExtendedMove::new(m).with_score(3)).unwrap();
     /// assert_eq!(list.pick_best().unwrap().score(), 3);
     /// ```
     #[inline]
@@ -287,13 +239,13 @@ impl ScoredMoveList {
     /// ```
     /// use chessbits::lists::ScoredMoveList;
     /// use chessbits::moves::{ExtendedMove, Move, MoveKind};
-    /// use chessbits::types::{Role, Square};
+    /// use chessbits::types::Square;
     /// let mut list = ScoredMoveList::new();
     /// for (to, score) in [(Square::A3, 5), (Square::B3, 9), (Square::C3, 1)] {
     ///     let m = Move::new(Square::B1, to, MoveKind::Quiet);
-    ///     list.push(ExtendedMove::new(m, Role::Knight, None).with_score(score)).unwrap();
+    ///     list.push(ExtendedMove::new(m).with_score(score)).unwrap();
     /// }
-    /// let picked: Vec<u32> = std::iter::from_fn(|| list.pick_best()).map(|xm| xm.score()).collect();
+    /// let picked: Vec<i32> = std::iter::from_fn(|| list.pick_best()).map(|xm| xm.score()).collect();
     /// assert_eq!(picked, [9, 5, 1]);
     /// ```
     #[inline]
@@ -410,25 +362,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn scale_key_is_exact_for_small_spreads_and_monotone_for_large() {
-        assert_eq!(scale_key(-5, -5, 1000), 0);
-        assert_eq!(scale_key(1000, -5, 1000), 1005);
-        assert_eq!(scale_key(i32::MIN, i32::MIN, i32::MAX), 0);
-        assert_eq!(scale_key(i32::MAX, i32::MIN, i32::MAX), 1023);
-        let mut last = 0;
-        for key in (-100_000..100_000).step_by(997) {
-            let s = scale_key(key, -100_000, 100_000);
-            assert!(s >= last);
-            last = s;
-        }
-    }
-
-    #[test]
     fn select_front_prefers_the_first_of_equal_scores() {
         let xm = |to: u8, score| {
             let to = crate::types::Square::new(to).unwrap_or(crate::types::Square::A1);
             let m = Move::new(crate::types::Square::H8, to, crate::moves::MoveKind::Quiet);
-            ExtendedMove::new(m, Role::Rook, None).with_score(score)
+            ExtendedMove::new(m).with_score(score)
         };
         let mut moves = [xm(1, 4), xm(2, 7), xm(3, 7), xm(4, 2)];
         assert_eq!(select_front(&mut moves), Some(xm(2, 7)));

@@ -71,8 +71,8 @@
 
 use core::fmt;
 
-use super::scored::{extend_move, mvv_lva, select_front};
-use crate::moves::ExtendedMove;
+use super::scored::{mvv_lva, select_front};
+use crate::moves::{ExtendedMove, Move};
 use crate::moves::{MoveList, MAX_MOVES};
 use crate::position::Position;
 
@@ -364,8 +364,9 @@ impl SearchStack {
         }
     }
 
-    /// Appends the moves of `list` at the current ply, extended from `pos` and scored by
-    /// `score`; all of them or, if they do not fit, none. Returns how many were appended.
+    /// Appends the moves of `list` at the current ply, each scored by `score` (clamped to the
+    /// 16-bit range of [`ExtendedMove::score`]); all of them or, if they do not fit, none.
+    /// Returns how many were appended.
     ///
     /// ```
     /// use chessbits::lists::{MoveList, SearchStack};
@@ -374,24 +375,21 @@ impl SearchStack {
     /// let mut list = MoveList::new();
     /// pos.legal_moves_into(&mut list);
     /// let mut stack = SearchStack::new();
-    /// assert_eq!(stack.append_with(&list, &pos, |xm| xm.mv().to().rank().index() as u32), Ok(20));
+    /// assert_eq!(stack.append_with(&list, |m| m.to().rank().index() as i32), Ok(20));
     /// assert_eq!(stack.pick_best().unwrap().mv().to().rank().index(), 3); // a double push
     /// ```
     pub fn append_with(
         &mut self,
         list: &MoveList,
-        pos: &Position,
-        mut score: impl FnMut(ExtendedMove) -> u32,
+        mut score: impl FnMut(Move) -> i32,
     ) -> Result<usize, SearchStackError> {
         let start = self.frame().next_to_generate;
         let end = start.saturating_add(list.len());
         let Some(slots) = self.moves.get_mut(start..end) else {
             return Err(self.full_error(list.len()));
         };
-        let board = pos.board();
         for (slot, &m) in slots.iter_mut().zip(list.iter()) {
-            let xm = extend_move(board, m);
-            *slot = xm.with_score(score(xm));
+            *slot = ExtendedMove::new(m).with_score(score(m));
         }
         if let Some(frame) = self.frame_mut() {
             frame.next_to_generate = end;
@@ -410,7 +408,7 @@ impl SearchStack {
     pub fn generate_legal(&mut self, pos: &Position) -> Result<usize, SearchStackError> {
         let mut list = MoveList::new();
         pos.legal_moves_into(&mut list);
-        self.append_with(&list, pos, mvv_lva)
+        self.append_with(&list, |m| mvv_lva(pos.board(), m))
     }
 
     /// Generates the legal captures and promotions of `pos` (a first stage), scored by
@@ -425,7 +423,7 @@ impl SearchStack {
     pub fn generate_tactical(&mut self, pos: &Position) -> Result<usize, SearchStackError> {
         let mut list = MoveList::new();
         pos.tactical_moves_into(&mut list);
-        self.append_with(&list, pos, mvv_lva)
+        self.append_with(&list, |m| mvv_lva(pos.board(), m))
     }
 
     /// Generates the legal quiet moves of `pos` (a later stage), scored by [`mvv_lva`] (which
@@ -440,7 +438,7 @@ impl SearchStack {
     pub fn generate_quiet(&mut self, pos: &Position) -> Result<usize, SearchStackError> {
         let mut list = MoveList::new();
         pos.quiet_moves_into(&mut list);
-        self.append_with(&list, pos, mvv_lva)
+        self.append_with(&list, |m| mvv_lva(pos.board(), m))
     }
 
     /// Selection pick at the current ply: swaps the best-scored move of `[next to play, next

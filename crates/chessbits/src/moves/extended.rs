@@ -3,62 +3,80 @@
 //! Bit layout (bit 0 is the least significant):
 //!
 //! ```text
-//!  31          22 21   19 18   16 15            0
-//! +--------------+-------+-------+---------------+
-//! |    score     | capt. | mover |  16-bit Move  |
-//! +--------------+-------+-------+---------------+
+//!  31                16 15                0
+//! +--------------------+------------------+
+//! | score + 32768      |   16-bit Move    |
+//! +--------------------+------------------+
 //! ```
 //!
 //! - bits 0–15: the [`Move`] exactly;
-//! - bits 16–18: the moving role (0 pawn … 5 king);
-//! - bits 19–21: the captured role plus one (0 = nothing captured, 1 pawn … 5 queen);
-//! - bits 22–31: an unsigned ordering score, 0–1023.
+//! - bits 16–31: a signed ordering score, −32768 to 32767, stored with a bias of 32768 (so
+//!   0x8000 is score 0).
 //!
-//! With the score on top, comparing two extended moves as integers orders them by score first,
-//! so a selection pick is a plain `max`. Equality with a [`Move`] compares the low 16 bits only.
+//! With the biased score on top, comparing two extended moves as unsigned integers orders them
+//! by score first, so a selection pick is a plain `max`. Sixteen signed bits hold what a search
+//! orders by directly: MVV-LVA values, SEE bands and history counters (kept within ±16384 by
+//! the usual "gravity" update) without rescaling. The moving and captured pieces are not stored:
+//! they are one board lookup away ([`Board::role_at`](crate::position::Board::role_at)), and
+//! the devlog's flagged 32-bit move ([`codec::moves::flagged`](crate::codec::moves::flagged))
+//! is the form that carries them. Equality with a [`Move`] compares the low 16 bits only.
 
 use super::Move;
-use crate::types::Role;
 
-/// A move with its moving piece, captured piece and ordering score, in 32 bits.
+/// A move with a signed 16-bit ordering score, in 32 bits.
 ///
 /// ```
 /// use chessbits::moves::{ExtendedMove, Move, MoveKind};
-/// use chessbits::types::{Role, Square};
+/// use chessbits::types::Square;
 /// let m = Move::new(Square::D1, Square::D8, MoveKind::Capture);
-/// let x = ExtendedMove::new(m, Role::Queen, Some(Role::Rook)).with_score(700);
+/// let x = ExtendedMove::new(m).with_score(-700);
 /// assert_eq!(x.mv(), m);
-/// assert_eq!(x.captured(), Some(Role::Rook));
-/// assert_eq!(x.score(), 700);
+/// assert_eq!(x.score(), -700);
 /// assert!(x == m);
+/// assert!(ExtendedMove::new(m).with_score(3) > x); // integer order is score order
 /// ```
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ExtendedMove(u32);
 
-impl ExtendedMove {
-    /// The largest score that fits (10 bits).
-    pub const MAX_SCORE: u32 = 1023;
+/// The bias that makes the unsigned integer order the signed score order.
+const BIAS: i32 = 0x8000;
 
-    /// Packs `mv` with the role that moves and the role it captures (score 0).
+impl ExtendedMove {
+    /// The largest score (`i16::MAX`).
+    pub const MAX_SCORE: i32 = i16::MAX as i32;
+    /// The smallest score (`i16::MIN`).
+    pub const MIN_SCORE: i32 = i16::MIN as i32;
+
+    /// `mv` with score 0.
+    ///
+    /// ```
+    /// use chessbits::moves::{ExtendedMove, Move};
+    /// assert_eq!(ExtendedMove::new(Move::NULL).score(), 0);
+    /// ```
     #[inline(always)]
-    pub const fn new(mv: Move, mover: Role, captured: Option<Role>) -> ExtendedMove {
-        let captured = match captured {
-            Some(role) => role as u32 + 1,
-            None => 0,
-        };
-        ExtendedMove(mv.bits() as u32 | (mover as u32) << 16 | captured << 19)
+    pub const fn new(mv: Move) -> ExtendedMove {
+        ExtendedMove(mv.bits() as u32 | (BIAS as u32) << 16)
     }
 
     /// The raw 32 bits.
+    ///
+    /// ```
+    /// use chessbits::moves::{ExtendedMove, Move};
+    /// assert_eq!(ExtendedMove::new(Move::NULL).with_score(1).bits(), 0x8001 << 16);
+    /// ```
     #[inline(always)]
     pub const fn bits(self) -> u32 {
         self.0
     }
 
-    /// Rebuilds from raw bits; `None` if the move's kind code or a role code is invalid.
+    /// Rebuilds from raw bits; `None` if the move's kind code is invalid.
+    ///
+    /// ```
+    /// use chessbits::moves::ExtendedMove;
+    /// assert_eq!(ExtendedMove::from_bits(0x8000_0000).map(|x| x.score()), Some(0));
+    /// ```
     pub const fn from_bits(bits: u32) -> Option<ExtendedMove> {
-        let ok = Move::from_bits(bits as u16).is_some() && (bits >> 16) & 7 <= 5 && (bits >> 19) & 7 <= 6;
-        if ok {
+        if Move::from_bits(bits as u16).is_some() {
             Some(ExtendedMove(bits))
         } else {
             None
@@ -74,39 +92,35 @@ impl ExtendedMove {
         }
     }
 
-    /// The role that moves.
+    /// The ordering score, [`ExtendedMove::MIN_SCORE`] to [`ExtendedMove::MAX_SCORE`].
     #[inline(always)]
-    pub const fn mover(self) -> Role {
-        match Role::from_index(((self.0 >> 16) & 7) as usize) {
-            Some(role) => role,
-            None => Role::Pawn,
-        }
+    pub const fn score(self) -> i32 {
+        (self.0 >> 16) as i32 - BIAS
     }
 
-    /// The role captured, if any (a pawn for en passant).
+    /// The same move with `score`, clamped to [`ExtendedMove::MIN_SCORE`]..=[`ExtendedMove::MAX_SCORE`].
+    ///
+    /// ```
+    /// use chessbits::moves::{ExtendedMove, Move};
+    /// assert_eq!(ExtendedMove::new(Move::NULL).with_score(100_000).score(), ExtendedMove::MAX_SCORE);
+    /// ```
     #[inline(always)]
-    pub const fn captured(self) -> Option<Role> {
-        match (self.0 >> 19) & 7 {
-            0 => None,
-            n => Role::from_index(n as usize - 1),
-        }
-    }
-
-    /// The ordering score, 0 to [`ExtendedMove::MAX_SCORE`].
-    #[inline(always)]
-    pub const fn score(self) -> u32 {
-        self.0 >> 22
-    }
-
-    /// The same move with `score` (clamped to [`ExtendedMove::MAX_SCORE`]).
-    #[inline(always)]
-    pub const fn with_score(self, score: u32) -> ExtendedMove {
+    pub const fn with_score(self, score: i32) -> ExtendedMove {
         let score = if score > Self::MAX_SCORE {
             Self::MAX_SCORE
+        } else if score < Self::MIN_SCORE {
+            Self::MIN_SCORE
         } else {
             score
         };
-        ExtendedMove((self.0 & 0x003f_ffff) | score << 22)
+        ExtendedMove((self.0 & 0xffff) | ((score + BIAS) as u32) << 16)
+    }
+}
+
+impl Default for ExtendedMove {
+    /// The null move with score 0.
+    fn default() -> ExtendedMove {
+        ExtendedMove::new(Move::NULL)
     }
 }
 
@@ -133,17 +147,28 @@ mod tests {
     #[test]
     fn layout_is_pinned() {
         let m = Move::new(Square::E5, Square::D6, MoveKind::EnPassant);
-        let x = ExtendedMove::new(m, Role::Pawn, Some(Role::Pawn)).with_score(5);
-        assert_eq!(x.bits(), (5 << 22) | (1 << 19) | m.bits() as u32);
+        let x = ExtendedMove::new(m).with_score(5);
+        assert_eq!(x.bits(), (0x8005 << 16) | m.bits() as u32);
+        assert_eq!(
+            ExtendedMove::new(m).with_score(-1).bits(),
+            (0x7fff << 16) | m.bits() as u32
+        );
         assert_eq!(ExtendedMove::from_bits(x.bits()), Some(x));
-        assert_eq!(x.with_score(5000).score(), 1023);
-        assert!(ExtendedMove::from_bits(7 << 16).is_none());
+        assert_eq!(x.with_score(50_000).score(), 32_767);
+        assert_eq!(x.with_score(-50_000).score(), -32_768);
+        assert_eq!(x.with_score(-50_000).mv(), m);
     }
 
     #[test]
     fn integer_order_is_score_order() {
-        let a = ExtendedMove::new(Move::new(Square::H7, Square::H8, MoveKind::Quiet), Role::King, None).with_score(1);
-        let b = ExtendedMove::new(Move::new(Square::A1, Square::A2, MoveKind::Quiet), Role::Rook, None).with_score(2);
-        assert!(b > a);
+        let a = ExtendedMove::new(Move::new(Square::H7, Square::H8, MoveKind::Quiet)).with_score(-2);
+        let b = ExtendedMove::new(Move::new(Square::A1, Square::A2, MoveKind::Quiet)).with_score(-1);
+        let c = ExtendedMove::new(Move::new(Square::A1, Square::A2, MoveKind::Quiet)).with_score(16_000);
+        assert!(a < b && b < c);
+        for score in [-32_768, -16_384, -1, 0, 1, 16_384, 32_767] {
+            let x = ExtendedMove::new(Move::NULL).with_score(score);
+            assert_eq!(x.score(), score);
+            assert!(x < x.with_score(score.saturating_add(1).min(ExtendedMove::MAX_SCORE)) || score == 32_767);
+        }
     }
 }

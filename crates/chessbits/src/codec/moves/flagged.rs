@@ -26,9 +26,10 @@
 //! color are invalid. The code is canonical: [`decode`] accepts exactly the codes [`encode`]
 //! writes for the legal moves of the position, so every flag is checked against the board.
 //!
-//! [`FlaggedMove::from_extended`] converts from an [`ExtendedMove`] without a board (it carries
-//! the mover and whether it captures); the way back, [`to_extended`], needs the position for the
-//! captured piece.
+//! [`FlaggedMove::from_move`] builds the code from a 16-bit [`Move`] and its moving piece
+//! without a board; [`to_extended`] gives the [`ExtendedMove`] (the search's form, the move
+//! with an ordering score) that a code names in a position, and [`encode`] of its move goes
+//! back.
 //!
 //! ```
 //! use chessbits::codec::moves::flagged::{decode, encode, FlaggedMove};
@@ -43,10 +44,10 @@
 //! ```
 
 use super::MoveCodeError;
-use crate::lists::{extend_move, MoveList};
+use crate::moves::MoveList;
 use crate::moves::{ExtendedMove, Move};
 use crate::position::Position;
-use crate::types::{Color, Piece, Square};
+use crate::types::{Piece, Square};
 
 /// A move in the flagged 32-bit layout (see the [module docs](self)): a value type whose bits
 /// are always in range (piece 0–11, promoted 0 or a promotion piece, bits 24–31 zero); whether it
@@ -163,27 +164,27 @@ impl FlaggedMove {
         self.0 & Self::CASTLING != 0
     }
 
-    /// The flagged form of an extended move of the side `us`; no board needed. The caller
-    /// vouches that `xm` was made for a position with `us` to move (as [`extend_move`] does).
+    /// The flagged form of `m` moved by `piece` (whose colour is also the promoted piece's).
+    /// No board needed: the caller vouches that `piece` stands on `m`'s origin, as [`encode`]
+    /// checks against a position.
     ///
     /// ```
     /// use chessbits::codec::moves::flagged::FlaggedMove;
-    /// use chessbits::lists::extend_move;
     /// use chessbits::notation::uci::parse_uci;
     /// use chessbits::position::Position;
+    /// use chessbits::types::{Color, Piece, Role};
     /// let pos = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1").unwrap();
     /// let castle = parse_uci(&pos, "e8c8").unwrap();
-    /// let flagged = FlaggedMove::from_extended(extend_move(pos.board(), castle), pos.turn());
+    /// let flagged = FlaggedMove::from_move(castle, Piece::new(Color::Black, Role::King));
     /// // e8 = 60, king to c8 = 58, Black king = 11, castling.
     /// assert_eq!(flagged.bits(), 60 | 58 << 6 | 11 << 12 | FlaggedMove::CASTLING);
     /// ```
-    pub const fn from_extended(xm: ExtendedMove, us: Color) -> FlaggedMove {
-        let m = xm.mv();
-        let piece = Piece::new(us, xm.mover()).index() as u32;
+    pub const fn from_move(m: Move, piece: Piece) -> FlaggedMove {
         let promoted = match m.promotion() {
-            Some(role) => Piece::new(us, role).index() as u32,
+            Some(role) => Piece::new(piece.color, role).index() as u32,
             None => 0,
         };
+        let piece = piece.index() as u32;
         let mut bits = m.from().index() as u32 | (m.king_to().index() as u32) << 6 | piece << 12 | promoted << 16;
         if m.is_capture() {
             bits |= Self::CAPTURE;
@@ -219,9 +220,7 @@ impl From<FlaggedMove> for u32 {
 /// from-square ([`MoveCodeError::PieceMismatch`]); legality is left to [`decode`].
 pub fn encode(pos: &Position, m: Move) -> Result<FlaggedMove, MoveCodeError> {
     match pos.piece_at(m.from()) {
-        Some(piece) if piece.color == pos.turn() => {
-            Ok(FlaggedMove::from_extended(extend_move(pos.board(), m), pos.turn()))
-        }
+        Some(piece) if piece.color == pos.turn() => Ok(FlaggedMove::from_move(m, piece)),
         _ => Err(MoveCodeError::PieceMismatch(m.from())),
     }
 }
@@ -267,18 +266,21 @@ pub fn decode(pos: &Position, code: FlaggedMove) -> Result<Move, MoveCodeError> 
     Ok(m)
 }
 
-/// The extended move (mover, captured piece, score 0) that `code` names in `pos`.
+/// The extended move (score 0) that `code` names in `pos`: [`decode`] as an [`ExtendedMove`].
+/// The other way is [`encode`] of [`ExtendedMove::mv`]: the flagged form's pieces come from the
+/// position.
 ///
 /// ```
 /// use chessbits::codec::moves::flagged::{encode, to_extended};
 /// use chessbits::notation::uci::parse_uci;
 /// use chessbits::position::Position;
-/// use chessbits::types::Role;
 /// let pos = Position::from_fen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2").unwrap();
 /// let ep = parse_uci(&pos, "e5d6").unwrap();
-/// let xm = to_extended(&pos, encode(&pos, ep).unwrap()).unwrap();
-/// assert_eq!((xm.mv(), xm.mover(), xm.captured()), (ep, Role::Pawn, Some(Role::Pawn)));
+/// let code = encode(&pos, ep).unwrap();
+/// let xm = to_extended(&pos, code).unwrap();
+/// assert_eq!((xm.mv(), xm.score()), (ep, 0));
+/// assert_eq!(encode(&pos, xm.mv()), Ok(code));
 /// ```
 pub fn to_extended(pos: &Position, code: FlaggedMove) -> Result<ExtendedMove, MoveCodeError> {
-    decode(pos, code).map(|m| extend_move(pos.board(), m))
+    decode(pos, code).map(ExtendedMove::new)
 }
