@@ -1,5 +1,5 @@
-//! `chessbits-engine`: speaks UCI on stdin/stdout; `chessbits-engine bench [depth] [threads]`
-//! runs the benchmark; `chessbits-engine tune [--passes N] FILE.pgn...` tunes the evaluation.
+//! `chessbits-engine`: speaks UCI on stdin/stdout; `chessbits-engine bench [depth] [threads]
+//! [hash MiB]` runs the benchmark (16 MiB of hash by default); `chessbits-engine tune [--passes N] FILE.pgn...` tunes the evaluation.
 
 use std::io::BufReader;
 
@@ -11,7 +11,8 @@ fn main() {
     if args.first().map(String::as_str) == Some("bench") {
         let depth = args.get(1).and_then(|d| d.parse().ok()).unwrap_or(DEFAULT_DEPTH);
         let threads = args.get(2).and_then(|t| t.parse().ok()).unwrap_or(1);
-        println!("{}", bench(depth, threads, 16));
+        let hash_mb = args.get(3).and_then(|h| h.parse().ok()).unwrap_or(16);
+        println!("{}", bench(depth, threads, hash_mb));
         return;
     }
     if args.first().map(String::as_str) == Some("tune") {
