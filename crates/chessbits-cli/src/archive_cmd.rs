@@ -43,14 +43,24 @@ pub struct PackArgs {
     pub level: i32,
 }
 
-/// `chessbits unpack IN.cbits -o OUT.pgn`
+/// `chessbits unpack IN.cbits [-o OUT.pgn] [--game N | --range A..B]`
 #[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Games are numbered from 1, in archive order (the order they were packed in): --game 1 is the
+first game; --range 5..8 is games 5, 6, 7 and 8 (both ends included), --range 5.. is game 5 to
+the last. Only the blocks holding the games asked for are read.")]
 pub struct UnpackArgs {
     /// The archive to read.
     pub input: PathBuf,
-    /// The PGN file to write (`-` writes standard output).
-    #[arg(short, long)]
+    /// The PGN file to write (`-`, the default, writes standard output).
+    #[arg(short, long, default_value = "-")]
     pub output: PathBuf,
+    /// Only game N (numbered from 1).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "range")]
+    pub game: Option<u64>,
+    /// Only games A to B, both included, numbered from 1 (`A..B`, or `A..` to the end).
+    #[arg(long, value_parser = parse_range)]
+    pub range: Option<GameRange>,
     /// Go on past damaged blocks (and a damaged index): write every intact block, report the
     /// others, exit with status 1.
     #[arg(long)]
@@ -62,6 +72,35 @@ pub struct UnpackArgs {
     /// default every game's tags come back exactly as they were packed, nothing added.
     #[arg(long)]
     pub seven_tag_roster: bool,
+}
+
+/// Games `first..=last`, numbered from 1 (`last` `None`: to the end).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct GameRange {
+    pub first: u64,
+    pub last: Option<u64>,
+}
+
+impl GameRange {
+    /// Whether the game at 0-based index `index` is in the range.
+    fn contains(&self, index: u64) -> bool {
+        let number = index + 1;
+        number >= self.first && self.last.map_or(true, |last| number <= last)
+    }
+}
+
+fn parse_range(text: &str) -> Result<GameRange, String> {
+    let bad = || format!("{text}: expected A..B or A.. (game numbers from 1, A <= B)");
+    let (a, b) = text.split_once("..").ok_or_else(bad)?;
+    let first: u64 = a.trim().parse().map_err(|_| bad())?;
+    let last = match b.trim() {
+        "" => None,
+        b => Some(b.parse::<u64>().map_err(|_| bad())?),
+    };
+    if first == 0 || last.is_some_and(|last| last < first) {
+        return Err(bad());
+    }
+    Ok(GameRange { first, last })
 }
 
 /// `n` and `noun`, plural unless `n` is one: "1 game", "2 games".
@@ -102,7 +141,7 @@ fn output_name(path: &Path) -> String {
 /// ends the program quietly with status 0 like every other write to a closed pipe (see
 /// [`write_error`]); the library hands the writer's I/O error back unchanged in
 /// [`ArchiveError::Io`].
-fn archive_write_error(out_name: &str, error: ArchiveError) -> String {
+pub(crate) fn archive_write_error(out_name: &str, error: ArchiveError) -> String {
     match error {
         ArchiveError::Io(error) => write_error(out_name, error),
         error => format!("{out_name}: {error}"),
@@ -205,6 +244,23 @@ pub fn run_unpack(args: UnpackArgs) -> Result<ExitCode, String> {
     for problem in reader.problems() {
         eprintln!("{in_name}: {problem}");
     }
+    let selection = match (args.game, args.range) {
+        (Some(n), _) => Some(GameRange {
+            first: n,
+            last: Some(n),
+        }),
+        (None, range) => range,
+    };
+    if let Some(range) = selection {
+        let count = reader.game_count();
+        if range.first > count {
+            return Err(format!(
+                "{in_name}: game {} asked for, the archive has {}",
+                range.first,
+                self::count(count, "game")
+            ));
+        }
+    }
     let bar = progress_bar(Some(reader.block_infos().len() as u64), "blocks");
     let archive_bytes = reader.file_len();
     let mut sink = Sink::create(&args.output, std::slice::from_ref(&args.input))?;
@@ -215,10 +271,20 @@ pub fn run_unpack(args: UnpackArgs) -> Result<ExitCode, String> {
         seven_tag_roster: args.seven_tag_roster,
         ..WriteOptions::default()
     };
-    reader.decode_blocks(args.threads, |info, block| {
+    let wanted = |info: &chessbits_archive::BlockInfo| match selection {
+        None => true,
+        Some(range) => {
+            let last_game = info.first_game + u64::from(info.game_count);
+            (info.first_game..last_game).any(|i| range.contains(i))
+        }
+    };
+    let mut visit = |info: chessbits_archive::BlockInfo, block: Result<Vec<StoredGame>, ArchiveError>| {
         match block {
             Ok(block) => {
-                for game in block {
+                for (i, game) in block.into_iter().enumerate() {
+                    if selection.is_some_and(|range| !range.contains(info.first_game + i as u64)) {
+                        continue;
+                    }
                     text.clear();
                     // Writing to a Vec cannot fail.
                     let _ = game.write_pgn(&mut text, &options);
@@ -241,8 +307,21 @@ pub fn run_unpack(args: UnpackArgs) -> Result<ExitCode, String> {
             Err(error) => return Err(format!("{in_name}: {error} (--skip-corrupt recovers the other blocks)")),
         }
         bar.inc(1);
-        Ok(())
-    })?;
+        Ok::<(), String>(())
+    };
+    match selection {
+        None => reader.decode_blocks(args.threads, visit)?,
+        Some(_) => {
+            for (i, info) in reader.block_infos().into_iter().enumerate() {
+                if wanted(&info) {
+                    let block = reader.read_block(i).and_then(|raw| raw.decode());
+                    visit(info, block)?;
+                } else {
+                    bar.inc(1);
+                }
+            }
+        }
+    }
     sink.commit()?;
     bar.finish_and_clear();
     let damaged = bad_blocks + problems > 0;

@@ -18,7 +18,7 @@ pub struct BookArgs {
 /// Prints one line per entry of the position, in file order: move (UCI), weight, learn.
 pub fn run(args: BookArgs) -> Result<ExitCode, String> {
     let pos = match &args.fen {
-        Some(fen) => Position::from_fen(fen).map_err(|e| format!("--fen: {e}"))?,
+        Some(fen) => crate::fen_arg::position_of(fen).map_err(|e| format!("--fen: {e}"))?,
         None => Position::startpos(),
     };
     let book = Book::open(&args.file).map_err(|e| format!("{}: {e}", args.file.display()))?;

@@ -1,4 +1,4 @@
-//! `chessbits stats`: what every move code and position code costs on a PGN file, and how the
+//! `chessbits codecs`: what every move code and position code costs on a PGN file, and how the
 //! archive compares with the PGN and its gzip and zstd compressions.
 //!
 //! The input is streamed: games are measured a batch at a time (in parallel, the per-batch totals
@@ -33,7 +33,7 @@ const BATCH_GAMES: usize = 1024;
 const COMPRESSOR_QUEUE: usize = 16;
 
 #[derive(clap::Args)]
-pub struct StatsArgs {
+pub struct CodecsArgs {
     /// The PGN file (gzip or zstd compressed too; `-` reads standard input).
     file: PathBuf,
 }
@@ -354,7 +354,7 @@ fn process_batch(batch: &mut Vec<GameTree>, totals: &mut Totals, archives: &mut 
     Ok(())
 }
 
-pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
+pub fn run(args: CodecsArgs) -> Result<ExitCode, String> {
     let path = &args.file;
     let (copies, chunks) = sync_channel(COMPRESSOR_QUEUE);
     let compressor = std::thread::spawn(move || compress(chunks));
