@@ -17,6 +17,7 @@ use chessbits_archive::{
 };
 
 use crate::inputs::{expand_inputs, open_input, progress_bar, total_len, CountingReader};
+use crate::json::Json;
 use crate::output::{write_error, Sink};
 
 /// `chessbits pack IN.pgn... -o OUT.cbits`
@@ -41,6 +42,9 @@ pub struct PackArgs {
     /// zstd level for tags and comments (1 fast ... 19 small).
     #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(i32).range(1..=22))]
     pub level: i32,
+    /// Print the summary as one JSON object (on standard error).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `chessbits unpack IN.cbits [-o OUT.pgn] [--game N | --range A..B]`
@@ -72,6 +76,9 @@ pub struct UnpackArgs {
     /// default every game's tags come back exactly as they were packed, nothing added.
     #[arg(long)]
     pub seven_tag_roster: bool,
+    /// Print the summary as one JSON object (on standard error).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Games `first..=last`, numbered from 1 (`last` `None`: to the end).
@@ -205,6 +212,19 @@ pub fn run_pack(args: PackArgs) -> Result<ExitCode, String> {
     let (sink, summary) = writer.finish().map_err(|e| archive_write_error(&out_name, e))?;
     sink.commit()?;
     bar.finish_and_clear();
+    if args.json {
+        let value = Json::obj([
+            ("games", Json::from(summary.games)),
+            ("games_as_text", Json::from(summary.text_games)),
+            ("games_too_long", Json::from(lost)),
+            ("blocks", Json::from(summary.blocks)),
+            ("pgn_bytes", Json::from(bytes_in)),
+            ("archive_bytes", Json::from(summary.bytes)),
+            ("bits_per_move", Json::from(summary.bits_per_move())),
+        ]);
+        eprintln!("{value}");
+        return Ok(if lost > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS });
+    }
     eprintln!(
         "packed {} ({} stored as text{}) in {}: {} PGN bytes -> {} archive bytes ({:.1}%), {:.2} bits/move \
          (moves {:.2}), {:.1} MB/s",
@@ -325,6 +345,18 @@ pub fn run_unpack(args: UnpackArgs) -> Result<ExitCode, String> {
     sink.commit()?;
     bar.finish_and_clear();
     let damaged = bad_blocks + problems > 0;
+    if args.json {
+        let value = Json::obj([
+            ("games", Json::from(games)),
+            ("pgn_bytes", Json::from(bytes_out)),
+            ("archive_bytes", Json::from(archive_bytes)),
+            ("damaged_blocks", Json::from(bad_blocks)),
+            ("games_lost", Json::from(lost_games)),
+            ("other_problems", Json::from(problems)),
+        ]);
+        eprintln!("{value}");
+        return Ok(if damaged { ExitCode::from(1) } else { ExitCode::SUCCESS });
+    }
     let lost = if damaged {
         format!(
             " ({} with {} skipped, {})",
@@ -335,6 +367,10 @@ pub fn run_unpack(args: UnpackArgs) -> Result<ExitCode, String> {
     } else {
         String::new()
     };
+    if selection.is_some() {
+        eprintln!("unpacked {}{lost}: {bytes_out} PGN bytes", count(games, "game"));
+        return Ok(if damaged { ExitCode::from(1) } else { ExitCode::SUCCESS });
+    }
     eprintln!(
         "unpacked {games} games{lost}: {archive_bytes} archive bytes -> {bytes_out} PGN bytes, {:.2} bits/move, {:.1} MB/s",
         bits_per_move(archive_bytes, moves),

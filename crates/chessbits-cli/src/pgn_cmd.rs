@@ -62,6 +62,9 @@ enum PgnCommand {
         /// default the tags are written as they are, nothing added.
         #[arg(long)]
         seven_tag_roster: bool,
+        /// Print a summary (games written, errors) as one JSON object on standard error.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -95,6 +98,7 @@ pub fn run(args: PgnArgs) -> Result<ExitCode, String> {
             to,
             output,
             seven_tag_roster,
+            json,
         } => {
             let output = output.unwrap_or_else(|| PathBuf::from("-"));
             let mut sink = Sink::create(&output, std::slice::from_ref(&file))?;
@@ -109,6 +113,13 @@ pub fn run(args: PgnArgs) -> Result<ExitCode, String> {
             };
             let summary = convert(&file, &options, &mut sink, &out_name, &mut io::stderr())?;
             sink.commit()?;
+            if json {
+                let value = crate::json::Json::obj([
+                    ("games", crate::json::Json::from(summary.games)),
+                    ("errors", crate::json::Json::from(summary.errors)),
+                ]);
+                eprintln!("{value}");
+            }
             Ok(if summary.errors == 0 {
                 ExitCode::SUCCESS
             } else {
