@@ -3,7 +3,8 @@
 //!
 //! Games are cut from the input with [`PgnReader::read_raw_game`](chessbits::pgn::PgnReader),
 //! so a game written out is the input's text, unchanged: tags, comments, line breaks and
-//! encoding. Games are separated by one blank line in the output. A game that cannot be read
+//! encoding. Each game is followed by a line break and a blank line between games, in the game's
+//! own line-break style (LF, CR LF or CR). A game that cannot be read
 //! (an illegal move, broken movetext) matches nothing: it is reported as `file:line: reason`
 //! and the exit status is 1.
 
@@ -15,7 +16,7 @@ use chessbits::pgn::{GameResult, GameTree};
 use chessbits_archive::{ArchiveWriter, MoveCodec, WriterOptions};
 
 use crate::archive_cmd::archive_write_error;
-use crate::games::{classify, eco_of, expand_with_progress, for_each_game, is_eco_code};
+use crate::games::{classify, eco_of, expand_with_progress, for_each_game, is_eco_code, ErrorLog};
 use crate::json::Json;
 use crate::output::Sink;
 
@@ -195,6 +196,15 @@ impl FilterArgs {
     }
 }
 
+/// The line break a game's text uses: CR LF, CR (old Mac) or LF (also for a one-line game).
+fn line_break(bytes: &[u8]) -> &'static [u8] {
+    match bytes.iter().position(|&b| b == b'\r' || b == b'\n') {
+        Some(i) if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') => b"\r\n",
+        Some(i) if bytes[i] == b'\r' => b"\r",
+        _ => b"\n",
+    }
+}
+
 /// Where matched games go.
 enum Out {
     Pgn(Sink),
@@ -219,14 +229,14 @@ pub fn run(args: FilterArgs) -> Result<ExitCode, String> {
             Out::Cbits(Box::new(writer))
         }
     };
-    let (mut games, mut matched, mut errors) = (0u64, 0u64, Vec::new());
+    let (mut games, mut matched, mut errors) = (0u64, 0u64, ErrorLog::default());
+    let mut last_break: Option<&'static [u8]> = None;
     for_each_game(&files, &bar, |input| {
         games += 1;
         let game = match &input.game {
             Ok(game) => game,
             Err(error) => {
-                bar.suspend(|| eprintln!("{error}"));
-                errors.push(error.clone());
+                errors.record(&bar, error);
                 return Ok(());
             }
         };
@@ -236,11 +246,16 @@ pub fn run(args: FilterArgs) -> Result<ExitCode, String> {
         matched += 1;
         match &mut out {
             Out::Pgn(sink) => {
-                let written = match matched {
-                    1 => sink.write_all(input.bytes),
-                    _ => sink.write_all(b"\n\n").and_then(|_| sink.write_all(input.bytes)),
+                // Each game is followed by a blank line in its own line-break style.
+                let written = match last_break {
+                    None => sink.write_all(input.bytes),
+                    Some(br) => sink
+                        .write_all(br)
+                        .and_then(|_| sink.write_all(br))
+                        .and_then(|_| sink.write_all(input.bytes)),
                 };
                 written.map_err(|e| sink.error(e))?;
+                last_break = Some(line_break(input.bytes));
             }
             Out::Cbits(writer) => {
                 writer
@@ -255,8 +270,8 @@ pub fn run(args: FilterArgs) -> Result<ExitCode, String> {
     })?;
     match out {
         Out::Pgn(mut sink) => {
-            if matched > 0 {
-                sink.write_all(b"\n").map_err(|e| sink.error(e))?;
+            if let Some(br) = last_break {
+                sink.write_all(br).map_err(|e| sink.error(e))?;
             }
             sink.commit()?;
         }
@@ -270,15 +285,12 @@ pub fn run(args: FilterArgs) -> Result<ExitCode, String> {
         let value = Json::obj([
             ("games", Json::from(games)),
             ("matched", Json::from(matched)),
-            ("errors", Json::from(errors.len())),
-            (
-                "error_messages",
-                Json::Arr(errors.iter().map(|e| Json::from(e.as_str())).collect()),
-            ),
+            ("errors", Json::from(errors.count)),
+            ("error_messages", errors.messages_json()),
         ]);
         eprintln!("{value}");
     } else {
-        eprintln!("{games} games read, {matched} matched, {} errors", errors.len());
+        eprintln!("{games} games read, {matched} matched, {} errors", errors.count);
     }
     Ok(match errors.is_empty() {
         true => ExitCode::SUCCESS,

@@ -87,6 +87,36 @@ pub fn for_each_game(
     Ok(())
 }
 
+/// Messages of the games that could not be read: each printed to standard error as it comes,
+/// all counted, the first [`ErrorLog::KEPT`] kept for the JSON report (memory stays bounded).
+#[derive(Default)]
+pub struct ErrorLog {
+    pub count: u64,
+    pub kept: Vec<String>,
+}
+
+impl ErrorLog {
+    /// Messages kept for `error_messages`.
+    pub const KEPT: usize = 1000;
+
+    pub fn record(&mut self, bar: &ProgressBar, message: &str) {
+        bar.suspend(|| eprintln!("{message}"));
+        self.count += 1;
+        if self.kept.len() < Self::KEPT {
+            self.kept.push(message.to_string());
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// The `error_messages` array of a JSON report.
+    pub fn messages_json(&self) -> crate::json::Json {
+        crate::json::Json::Arr(self.kept.iter().map(|e| crate::json::Json::from(e.as_str())).collect())
+    }
+}
+
 /// The positions of a game's main line: the start, then one after each move.
 pub fn mainline_positions(game: &GameTree) -> Vec<Position> {
     let mut positions = Vec::with_capacity(game.moves.nodes.len() + 1);

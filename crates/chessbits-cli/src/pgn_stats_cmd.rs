@@ -12,7 +12,7 @@ use std::process::ExitCode;
 
 use chessbits::pgn::GameResult;
 
-use crate::games::{eco_of, expand_with_progress, for_each_game, EcoSource};
+use crate::games::{eco_of, expand_with_progress, for_each_game, EcoSource, ErrorLog};
 use crate::json::Json;
 use crate::output::write_error;
 
@@ -33,7 +33,7 @@ pub struct StatsArgs {
 #[derive(Default)]
 struct Stats {
     games: u64,
-    errors: Vec<String>,
+    errors: ErrorLog,
     results: [u64; 4],
     /// Plies of the main line → games.
     lengths: BTreeMap<u32, u64>,
@@ -148,10 +148,7 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
         stats.games += 1;
         match &input.game {
             Ok(game) => stats.add(game),
-            Err(error) => {
-                bar.suspend(|| eprintln!("{error}"));
-                stats.errors.push(error.clone());
-            }
+            Err(error) => stats.errors.record(&bar, error),
         }
         Ok(())
     })?;
@@ -186,7 +183,7 @@ fn to_json(stats: &Stats, n: usize) -> Json {
     };
     Json::obj([
         ("games", Json::from(stats.games)),
-        ("errors", Json::from(stats.errors.len())),
+        ("errors", Json::from(stats.errors.count)),
         ("counted", Json::from(stats.counted())),
         ("results", results),
         ("plies", lengths),
@@ -209,10 +206,7 @@ fn to_json(stats: &Stats, n: usize) -> Json {
                 ("stalemate", Json::from(stats.stalemates)),
             ]),
         ),
-        (
-            "error_messages",
-            Json::Arr(stats.errors.iter().map(|e| Json::from(e.as_str())).collect()),
-        ),
+        ("error_messages", stats.errors.messages_json()),
     ])
 }
 
@@ -220,8 +214,7 @@ fn print_text(out: &mut impl Write, stats: &Stats, n: usize) -> std::io::Result<
     writeln!(
         out,
         "games {} ({} with errors, left out below)",
-        stats.games,
-        stats.errors.len()
+        stats.games, stats.errors.count
     )?;
     let results: Vec<String> = RESULTS
         .iter()

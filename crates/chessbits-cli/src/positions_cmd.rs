@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crate::games::{expand_with_progress, for_each_game, mainline_positions};
+use crate::games::{expand_with_progress, for_each_game, mainline_positions, ErrorLog};
 use crate::json::Json;
 use crate::output::Sink;
 
@@ -68,15 +68,14 @@ enum Format {
 pub fn run(args: PositionsArgs) -> Result<ExitCode, String> {
     let (files, bar) = expand_with_progress(&args.files)?;
     let mut sink = Sink::create(&args.output, &files)?;
-    let (mut games, mut positions, mut errors) = (0u64, 0u64, Vec::new());
+    let (mut games, mut positions, mut errors) = (0u64, 0u64, ErrorLog::default());
     let mut line = String::new();
     for_each_game(&files, &bar, |input| {
         games += 1;
         let game = match &input.game {
             Ok(game) => game,
             Err(error) => {
-                bar.suspend(|| eprintln!("{error}"));
-                errors.push(error.clone());
+                errors.record(&bar, error);
                 return Ok(());
             }
         };
@@ -127,15 +126,12 @@ pub fn run(args: PositionsArgs) -> Result<ExitCode, String> {
         let value = Json::obj([
             ("games", Json::from(games)),
             ("positions", Json::from(positions)),
-            ("errors", Json::from(errors.len())),
-            (
-                "error_messages",
-                Json::Arr(errors.iter().map(|e| Json::from(e.as_str())).collect()),
-            ),
+            ("errors", Json::from(errors.count)),
+            ("error_messages", errors.messages_json()),
         ]);
         eprintln!("{value}");
     } else {
-        eprintln!("{games} games, {positions} positions, {} errors", errors.len());
+        eprintln!("{games} games, {positions} positions, {} errors", errors.count);
     }
     Ok(match errors.is_empty() {
         true => ExitCode::SUCCESS,

@@ -163,14 +163,15 @@ fn filter_writes_the_input_bytes_of_the_matching_games() {
         .collect();
     assert!(matched > 10 && matched < 100, "{matched}");
     assert_eq!(matched, expected.len());
+    // The file has CR LF line breaks: so do the blank lines between games.
     let mut want = Vec::new();
     for (i, game) in expected.iter().enumerate() {
         if i > 0 {
-            want.extend_from_slice(b"\n\n");
+            want.extend_from_slice(b"\r\n\r\n");
         }
         want.extend_from_slice(game);
     }
-    want.push(b'\n');
+    want.extend_from_slice(b"\r\n");
     let out = out.into_bytes();
     assert!(out.windows(2).any(|w| w == b"\r\n"), "CRLF line breaks are kept");
     assert_eq!(out, want);
@@ -417,4 +418,26 @@ fn positions_of_real_games_and_bad_input() {
         let (code, out, _) = chessbits(&all);
         assert_eq!((code, out.as_str()), (2, ""), "{args:?}");
     }
+}
+
+/// Latin-1 bytes, a comment over two lines, an escape line, odd spacing: the game comes out
+/// exactly as it went in.
+#[test]
+fn filter_keeps_every_byte_of_odd_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let first: &[u8] = b"[Event \"Caf\xe9\"]\n[White \"M\xfcller\"]\n[Result \"1-0\"]\n\n1. e4 {a comment\n  with \xff bytes}   e5\n%escaped line\n2.Nf3 $1 (2. d4) 1-0";
+    let second: &[u8] = b"[Event \"x\"]\n[White \"Other\"]\n\n1. d4 *";
+    let file = dir.path().join("odd.pgn");
+    std::fs::write(&file, [first, b"\n\n\n", second, b"\n"].concat()).unwrap();
+    let out_file = dir.path().join("out.pgn");
+    let (code, _, err) = chessbits(&["pgn", "filter", s(&file), "--white", "m", "-o", s(&out_file)]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read(&out_file).unwrap(), [first, b"\n"].concat());
+    // Both games, separated by one blank line.
+    let (code, _, _) = chessbits(&["pgn", "filter", s(&file), "-o", s(&out_file)]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        std::fs::read(&out_file).unwrap(),
+        [first, b"\n\n", second, b"\n"].concat()
+    );
 }
