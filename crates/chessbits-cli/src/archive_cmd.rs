@@ -69,8 +69,9 @@ pub struct UnpackArgs {
     /// others, exit with status 1.
     #[arg(long)]
     pub skip_corrupt: bool,
-    /// Threads that decode blocks (0: one per core).
-    #[arg(long, default_value_t = 0)]
+    /// Threads that decode blocks (0: one per core); not with --game or --range, which read
+    /// only the blocks they need, one at a time.
+    #[arg(long, default_value_t = 0, conflicts_with_all = ["game", "range"])]
     pub threads: usize,
     /// Write the Seven Tag Roster first, adding `?` for missing ones (export format); by
     /// default every game's tags come back exactly as they were packed, nothing added.

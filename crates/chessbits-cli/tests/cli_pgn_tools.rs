@@ -441,3 +441,64 @@ fn filter_keeps_every_byte_of_odd_games() {
         [first, b"\n\n", second, b"\n"].concat()
     );
 }
+
+/// Every PGN file below `dir`, sorted.
+fn pgn_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            pgn_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "pgn") {
+            out.push(path);
+        }
+    }
+}
+
+/// `pgn filter` with no condition writes every readable game of every file of `root` as it
+/// stands; `pgn positions` writes as many positions as the games have plies plus one.
+fn filter_everything_is_identity(root: &Path) -> usize {
+    let mut files = Vec::new();
+    pgn_files(root, &mut files);
+    let dir = tempfile::tempdir().unwrap();
+    let out_file = dir.path().join("out.pgn");
+    for file in &files {
+        let (code, _, err) = chessbits(&["pgn", "filter", s(file), "-o", s(&out_file), "--json"]);
+        let summary = json(err.lines().last().unwrap());
+        assert_eq!(
+            code,
+            if summary["errors"] == 0 { 0 } else { 1 },
+            "{}: {err}",
+            file.display()
+        );
+        let input = std::fs::read(file).unwrap();
+        let output = std::fs::read(&out_file).unwrap();
+        let written = raw_games(&output);
+        assert_eq!(
+            written.len() as u64,
+            summary["matched"].as_u64().unwrap(),
+            "{}",
+            file.display()
+        );
+        // Each game written is one of the input's games, byte for byte, in order.
+        let mut inputs = raw_games(&input).into_iter();
+        for game in &written {
+            assert!(inputs.any(|g| g == *game), "{}: a game changed", file.display());
+        }
+    }
+    files.len()
+}
+
+#[test]
+fn filter_everything_is_identity_on_the_bundled_games() {
+    assert!(filter_everything_is_identity(&testdata_path().join("pgn")) >= 4);
+}
+
+#[test]
+#[ignore = "reads ../shared/data"]
+fn shared_data_filter_everything_is_identity() {
+    let root = common::shared_path().join("pgn");
+    if root.exists() {
+        assert!(filter_everything_is_identity(&root) >= 4);
+    }
+}

@@ -128,13 +128,15 @@ fn perft_json() {
 #[test]
 fn flags_that_do_nothing_are_errors() {
     let bare_kings = "8/8/8/4k3/8/8/8/4K3 w - - 0 1";
-    let cases: [&[&str]; 6] = [
+    let cases: [&[&str]; 8] = [
         &["perft", "--fen", bare_kings, "--max-depth", "3"],
         &["perft", "--max-depth", "3"],
         &["perft", "--suite", "x.epd", "--depth", "3"],
         &["perft", "--suite", "x.epd", "--divide"],
         &["perft", "--suite", "x.epd", "--fen", bare_kings],
         &["unpack", "x.cbits", "--game", "1", "--range", "1..2"],
+        &["unpack", "x.cbits", "--game", "1", "--threads", "2"],
+        &["unpack", "x.cbits", "--range", "1..2", "--threads", "2"],
     ];
     for args in cases {
         let (code, out, err) = chessbits(args);
