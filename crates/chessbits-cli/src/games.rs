@@ -204,3 +204,35 @@ mod tests {
         assert!(is_eco_code("E99") && !is_eco_code("F00") && !is_eco_code("A0"));
     }
 }
+
+#[cfg(test)]
+mod lichess_tests {
+    use super::*;
+
+    /// lichess names the opening of each game from the same tables: the classification agrees
+    /// with its `ECO` tags (119 of 120) and `Opening` tags (113: the games were named with the
+    /// tables of 2025, which lacked a few of today's names, "Polish Opening, with d5" say).
+    #[test]
+    fn classification_agrees_with_lichess_tags() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../testdata/pgn/shakmaty_lichess_db_1000k.pgn"
+        );
+        let text = std::fs::read(path).unwrap();
+        let (mut games, mut same_name, mut same_eco) = (0, 0, 0);
+        for game in PgnReader::new(&text[..]).into_games() {
+            let game = game.unwrap();
+            games += 1;
+            let found = classify(&game);
+            if found.map(|c| c.name) == game.tag("Opening").as_deref() {
+                same_name += 1;
+            }
+            if found.map(|c| c.eco) == game.tag("ECO").as_deref() {
+                same_eco += 1;
+            }
+        }
+        assert_eq!(games, 120);
+        assert!(same_name * 100 >= games * 90, "{same_name} of {games}");
+        assert!(same_eco * 100 >= games * 95, "{same_eco} of {games}");
+    }
+}
