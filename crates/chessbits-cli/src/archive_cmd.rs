@@ -318,9 +318,10 @@ pub fn run_unpack(args: UnpackArgs) -> Result<ExitCode, String> {
                 }
             }
             Err(error) if args.skip_corrupt => {
-                let last = (info.first_game + u64::from(info.game_count)).saturating_sub(1);
+                // Numbered from 1, as --game and --range number them.
+                let (first, last) = (info.first_game + 1, info.first_game + u64::from(info.game_count));
                 bar.suspend(|| {
-                    eprintln!("{in_name}: {error}; games {} to {last} skipped", info.first_game);
+                    eprintln!("{in_name}: {error}; games {first} to {last} skipped");
                 });
                 bad_blocks += 1;
                 lost_games += u64::from(info.game_count);
