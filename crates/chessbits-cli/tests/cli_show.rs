@@ -186,3 +186,24 @@ fn help_documents_the_exit_status_and_the_commands() {
         assert!(out.contains(&format!("  {command} ")), "{command} missing in {out}");
     }
 }
+
+/// Quotes, backslashes, tabs and non-ASCII in EPD operations come out as valid JSON strings.
+#[test]
+fn show_json_escapes_what_it_echoes() {
+    let epd = format!("{START_EPD} c0 \"a\\b\tc \u{e9}\u{1f600}\"; c1 \"\";");
+    let (code, out, err) = chessbits(&["show", "--json", &epd]);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    assert_eq!(v["operations"][0]["operands"], "\"a\\b\tc \u{e9}\u{1f600}\"");
+    assert_eq!(v["operations"][1]["operands"], "\"\"");
+    // A long line of garbage is a clean error.
+    let garbage = "x/".repeat(30_000);
+    for args in [
+        &["show", "--json", &garbage][..],
+        &["perft", "--json", "--fen", &garbage],
+    ] {
+        let (code, out, err) = chessbits(args);
+        assert_eq!((code, out.as_str()), (2, ""));
+        assert!(!err.contains("panicked"));
+    }
+}
