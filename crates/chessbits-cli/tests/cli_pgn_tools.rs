@@ -502,3 +502,30 @@ fn shared_data_filter_everything_is_identity() {
         assert!(filter_everything_is_identity(&root) >= 4);
     }
 }
+
+/// On the full corpora: `pgn stats` counts the games and errors `pgn check` counts, and its
+/// results and lengths add up.
+#[test]
+#[ignore = "reads ../shared/data"]
+fn shared_data_stats_agree_with_check() {
+    let root = common::shared_path().join("pgn");
+    if !root.exists() {
+        return;
+    }
+    let (_, stats, _) = chessbits(&["pgn", "stats", "--json", s(&root)]);
+    let (_, check, _) = chessbits(&["pgn", "check", "--json", s(&root)]);
+    let (stats, check) = (json(&stats), json(&check));
+    assert_eq!(stats["games"], check["games"]);
+    assert_eq!(stats["errors"], check["errors"]);
+    let results: u64 = ["1-0", "0-1", "1/2-1/2", "*"]
+        .iter()
+        .map(|r| stats["results"][r].as_u64().unwrap())
+        .sum();
+    assert_eq!(results, stats["counted"].as_u64().unwrap());
+    let eco = &stats["eco"];
+    let eco_sum: u64 = ["from_tag", "classified", "unknown"]
+        .iter()
+        .map(|k| eco[k].as_u64().unwrap())
+        .sum();
+    assert_eq!(eco_sum, results);
+}
