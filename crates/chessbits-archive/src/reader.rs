@@ -75,6 +75,23 @@ impl RawBlock {
             .map_err(|corrupt| ArchiveError::payload(self.info.number, corrupt))
     }
 
+    /// The move codec the block was written with.
+    ///
+    /// ```
+    /// use chessbits_archive::{ArchiveReader, ArchiveWriter, MoveCodec, WriterOptions};
+    /// use chessbits::pgn::GameTree;
+    /// use std::io::Cursor;
+    /// let options = WriterOptions { codec: MoveCodec::IndexBits, ..WriterOptions::default() };
+    /// let mut writer = ArchiveWriter::new(Vec::new(), options).unwrap();
+    /// writer.add_game(&GameTree::default()).unwrap();
+    /// let (bytes, _) = writer.finish().unwrap();
+    /// let mut reader = ArchiveReader::open(Cursor::new(bytes)).unwrap();
+    /// assert_eq!(reader.read_block(0).unwrap().codec(), MoveCodec::IndexBits);
+    /// ```
+    pub fn codec(&self) -> MoveCodec {
+        self.codec
+    }
+
     /// Bytes of the payload.
     ///
     /// ```

@@ -17,6 +17,7 @@ use chessbits_archive::{
 };
 
 use crate::inputs::{expand_inputs, open_input, progress_bar, total_len, CountingReader};
+use crate::json::Json;
 use crate::output::{write_error, Sink};
 
 /// `chessbits pack IN.pgn... -o OUT.cbits`
@@ -41,27 +42,73 @@ pub struct PackArgs {
     /// zstd level for tags and comments (1 fast ... 19 small).
     #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(i32).range(1..=22))]
     pub level: i32,
+    /// Print the summary as one JSON object (on standard error).
+    #[arg(long)]
+    pub json: bool,
 }
 
-/// `chessbits unpack IN.cbits -o OUT.pgn`
+/// `chessbits unpack IN.cbits [-o OUT.pgn] [--game N | --range A..B]`
 #[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Games are numbered from 1, in archive order (the order they were packed in): --game 1 is the
+first game; --range 5..8 is games 5, 6, 7 and 8 (both ends included), --range 5.. is game 5 to
+the last. Only the blocks holding the games asked for are read.")]
 pub struct UnpackArgs {
     /// The archive to read.
     pub input: PathBuf,
-    /// The PGN file to write (`-` writes standard output).
-    #[arg(short, long)]
+    /// The PGN file to write (`-`, the default, writes standard output).
+    #[arg(short, long, default_value = "-")]
     pub output: PathBuf,
+    /// Only game N (numbered from 1).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "range")]
+    pub game: Option<u64>,
+    /// Only games A to B, both included, numbered from 1 (`A..B`, or `A..` to the end).
+    #[arg(long, value_parser = parse_range)]
+    pub range: Option<GameRange>,
     /// Go on past damaged blocks (and a damaged index): write every intact block, report the
     /// others, exit with status 1.
     #[arg(long)]
     pub skip_corrupt: bool,
-    /// Threads that decode blocks (0: one per core).
-    #[arg(long, default_value_t = 0)]
+    /// Threads that decode blocks (0: one per core); not with --game or --range, which read
+    /// only the blocks they need, one at a time.
+    #[arg(long, default_value_t = 0, conflicts_with_all = ["game", "range"])]
     pub threads: usize,
     /// Write the Seven Tag Roster first, adding `?` for missing ones (export format); by
     /// default every game's tags come back exactly as they were packed, nothing added.
     #[arg(long)]
     pub seven_tag_roster: bool,
+    /// Print the summary as one JSON object (on standard error).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Games `first..=last`, numbered from 1 (`last` `None`: to the end).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct GameRange {
+    pub first: u64,
+    pub last: Option<u64>,
+}
+
+impl GameRange {
+    /// Whether the game at 0-based index `index` is in the range.
+    fn contains(&self, index: u64) -> bool {
+        let number = index + 1;
+        number >= self.first && self.last.map_or(true, |last| number <= last)
+    }
+}
+
+fn parse_range(text: &str) -> Result<GameRange, String> {
+    let bad = || format!("{text}: expected A..B or A.. (game numbers from 1, A <= B)");
+    let (a, b) = text.split_once("..").ok_or_else(bad)?;
+    let first: u64 = a.trim().parse().map_err(|_| bad())?;
+    let last = match b.trim() {
+        "" => None,
+        b => Some(b.parse::<u64>().map_err(|_| bad())?),
+    };
+    if first == 0 || last.is_some_and(|last| last < first) {
+        return Err(bad());
+    }
+    Ok(GameRange { first, last })
 }
 
 /// `n` and `noun`, plural unless `n` is one: "1 game", "2 games".
@@ -102,7 +149,7 @@ fn output_name(path: &Path) -> String {
 /// ends the program quietly with status 0 like every other write to a closed pipe (see
 /// [`write_error`]); the library hands the writer's I/O error back unchanged in
 /// [`ArchiveError::Io`].
-fn archive_write_error(out_name: &str, error: ArchiveError) -> String {
+pub(crate) fn archive_write_error(out_name: &str, error: ArchiveError) -> String {
     match error {
         ArchiveError::Io(error) => write_error(out_name, error),
         error => format!("{out_name}: {error}"),
@@ -166,6 +213,19 @@ pub fn run_pack(args: PackArgs) -> Result<ExitCode, String> {
     let (sink, summary) = writer.finish().map_err(|e| archive_write_error(&out_name, e))?;
     sink.commit()?;
     bar.finish_and_clear();
+    if args.json {
+        let value = Json::obj([
+            ("games", Json::from(summary.games)),
+            ("games_as_text", Json::from(summary.text_games)),
+            ("games_too_long", Json::from(lost)),
+            ("blocks", Json::from(summary.blocks)),
+            ("pgn_bytes", Json::from(bytes_in)),
+            ("archive_bytes", Json::from(summary.bytes)),
+            ("bits_per_move", Json::from(summary.bits_per_move())),
+        ]);
+        eprintln!("{value}");
+        return Ok(if lost > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS });
+    }
     eprintln!(
         "packed {} ({} stored as text{}) in {}: {} PGN bytes -> {} archive bytes ({:.1}%), {:.2} bits/move \
          (moves {:.2}), {:.1} MB/s",
@@ -205,6 +265,23 @@ pub fn run_unpack(args: UnpackArgs) -> Result<ExitCode, String> {
     for problem in reader.problems() {
         eprintln!("{in_name}: {problem}");
     }
+    let selection = match (args.game, args.range) {
+        (Some(n), _) => Some(GameRange {
+            first: n,
+            last: Some(n),
+        }),
+        (None, range) => range,
+    };
+    if let Some(range) = selection {
+        let count = reader.game_count();
+        if range.first > count {
+            return Err(format!(
+                "{in_name}: game {} asked for, the archive has {}",
+                range.first,
+                self::count(count, "game")
+            ));
+        }
+    }
     let bar = progress_bar(Some(reader.block_infos().len() as u64), "blocks");
     let archive_bytes = reader.file_len();
     let mut sink = Sink::create(&args.output, std::slice::from_ref(&args.input))?;
@@ -215,10 +292,20 @@ pub fn run_unpack(args: UnpackArgs) -> Result<ExitCode, String> {
         seven_tag_roster: args.seven_tag_roster,
         ..WriteOptions::default()
     };
-    reader.decode_blocks(args.threads, |info, block| {
+    let wanted = |info: &chessbits_archive::BlockInfo| match selection {
+        None => true,
+        Some(range) => {
+            let last_game = info.first_game + u64::from(info.game_count);
+            (info.first_game..last_game).any(|i| range.contains(i))
+        }
+    };
+    let mut visit = |info: chessbits_archive::BlockInfo, block: Result<Vec<StoredGame>, ArchiveError>| {
         match block {
             Ok(block) => {
-                for game in block {
+                for (i, game) in block.into_iter().enumerate() {
+                    if selection.is_some_and(|range| !range.contains(info.first_game + i as u64)) {
+                        continue;
+                    }
                     text.clear();
                     // Writing to a Vec cannot fail.
                     let _ = game.write_pgn(&mut text, &options);
@@ -231,9 +318,10 @@ pub fn run_unpack(args: UnpackArgs) -> Result<ExitCode, String> {
                 }
             }
             Err(error) if args.skip_corrupt => {
-                let last = (info.first_game + u64::from(info.game_count)).saturating_sub(1);
+                // Numbered from 1, as --game and --range number them.
+                let (first, last) = (info.first_game + 1, info.first_game + u64::from(info.game_count));
                 bar.suspend(|| {
-                    eprintln!("{in_name}: {error}; games {} to {last} skipped", info.first_game);
+                    eprintln!("{in_name}: {error}; games {first} to {last} skipped");
                 });
                 bad_blocks += 1;
                 lost_games += u64::from(info.game_count);
@@ -241,11 +329,36 @@ pub fn run_unpack(args: UnpackArgs) -> Result<ExitCode, String> {
             Err(error) => return Err(format!("{in_name}: {error} (--skip-corrupt recovers the other blocks)")),
         }
         bar.inc(1);
-        Ok(())
-    })?;
+        Ok::<(), String>(())
+    };
+    match selection {
+        None => reader.decode_blocks(args.threads, visit)?,
+        Some(_) => {
+            for (i, info) in reader.block_infos().into_iter().enumerate() {
+                if wanted(&info) {
+                    let block = reader.read_block(i).and_then(|raw| raw.decode());
+                    visit(info, block)?;
+                } else {
+                    bar.inc(1);
+                }
+            }
+        }
+    }
     sink.commit()?;
     bar.finish_and_clear();
     let damaged = bad_blocks + problems > 0;
+    if args.json {
+        let value = Json::obj([
+            ("games", Json::from(games)),
+            ("pgn_bytes", Json::from(bytes_out)),
+            ("archive_bytes", Json::from(archive_bytes)),
+            ("damaged_blocks", Json::from(bad_blocks)),
+            ("games_lost", Json::from(lost_games)),
+            ("other_problems", Json::from(problems)),
+        ]);
+        eprintln!("{value}");
+        return Ok(if damaged { ExitCode::from(1) } else { ExitCode::SUCCESS });
+    }
     let lost = if damaged {
         format!(
             " ({} with {} skipped, {})",
@@ -256,6 +369,10 @@ pub fn run_unpack(args: UnpackArgs) -> Result<ExitCode, String> {
     } else {
         String::new()
     };
+    if selection.is_some() {
+        eprintln!("unpacked {}{lost}: {bytes_out} PGN bytes", count(games, "game"));
+        return Ok(if damaged { ExitCode::from(1) } else { ExitCode::SUCCESS });
+    }
     eprintln!(
         "unpacked {games} games{lost}: {archive_bytes} archive bytes -> {bytes_out} PGN bytes, {:.2} bits/move, {:.1} MB/s",
         bits_per_move(archive_bytes, moves),

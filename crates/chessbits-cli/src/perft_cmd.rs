@@ -4,6 +4,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use crate::fen_arg::position_of;
+use crate::json::Json;
 use crate::output::say;
 use chessbits::lists::MoveList;
 use chessbits::movegen::suite::parse_suite;
@@ -16,11 +18,11 @@ pub struct PerftArgs {
     /// The position (FEN or EPD); the start position if omitted.
     #[arg(long, conflicts_with = "suite")]
     fen: Option<String>,
-    /// Search depth, for --fen (at most 32, `movegen::MAX_PERFT_DEPTH`).
-    #[arg(long, default_value_t = 5)]
+    /// Search depth, for --fen or the start position (at most 32, `movegen::MAX_PERFT_DEPTH`).
+    #[arg(long, default_value_t = 5, conflicts_with = "suite")]
     depth: u32,
-    /// Print the node count below each root move first (`uci: count`).
-    #[arg(long)]
+    /// Print the node count below each root move first (`uci: count`); not with --suite.
+    #[arg(long, conflicts_with = "suite")]
     divide: bool,
     /// Threads that split the root moves (or the suite's positions).
     #[arg(long, default_value_t = 1)]
@@ -28,12 +30,15 @@ pub struct PerftArgs {
     /// An EPD suite (`FEN ;D1 n ;D2 n`) or a `.perft` suite (`id`/`epd`/`perft d n` blocks).
     #[arg(long)]
     suite: Option<PathBuf>,
-    /// With --suite: skip expected counts deeper than this.
+    /// With --suite (only): skip expected counts deeper than this.
     #[arg(long)]
     max_depth: Option<u32>,
     /// How leaves are counted.
     #[arg(long, value_enum, default_value = "bulk")]
     mode: Mode,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Copy, Clone, clap::ValueEnum)]
@@ -54,6 +59,11 @@ impl From<Mode> for PerftMode {
 }
 
 pub fn run(args: PerftArgs) -> Result<ExitCode, String> {
+    // Checked here, not by clap's `requires`: clap waives a requirement on an argument that
+    // conflicts with one present, and --depth (conflicting with --suite) always has its default.
+    if args.max_depth.is_some() && args.suite.is_none() {
+        return Err("--max-depth applies only to --suite (use --depth for one position)".to_string());
+    }
     match &args.suite {
         Some(path) => run_suite(path, &args),
         None => run_position(&args),
@@ -109,21 +119,39 @@ fn run_position(args: &PerftArgs) -> Result<ExitCode, String> {
         ));
     }
     let pos = match &args.fen {
-        Some(fen) => Position::from_fen(fen).map_err(|e| format!("--fen: {e}"))?,
+        Some(fen) => position_of(fen).map_err(|e| format!("--fen: {e}"))?,
         None => Position::startpos(),
     };
     let mode = PerftMode::from(args.mode);
     let start = Instant::now();
+    let mut divided = Vec::new();
     let nodes = if args.divide && args.depth > 0 {
         let results = divide(&pos, args.depth, args.threads, mode);
         for (m, n) in &results {
-            say!("{}: {n}", m.uci(pos.is_chess960()));
+            let uci = m.uci(pos.is_chess960()).to_string();
+            if !args.json {
+                say!("{uci}: {n}");
+            }
+            divided.push(Json::obj([("move", Json::from(uci)), ("nodes", Json::from(*n))]));
         }
         results.iter().map(|&(_, n)| n).sum()
     } else {
         count(&pos, args.depth, args.threads, mode)
     };
     let secs = start.elapsed().as_secs_f64();
+    if args.json {
+        let mut pairs = vec![
+            ("fen", Json::from(pos.fen())),
+            ("depth", Json::from(args.depth)),
+            ("nodes", Json::from(nodes)),
+            ("seconds", Json::from(secs)),
+        ];
+        if args.divide {
+            pairs.push(("divide", Json::Arr(divided)));
+        }
+        say!("{}", Json::obj(pairs));
+        return Ok(ExitCode::SUCCESS);
+    }
     eprintln!("time {:.3} s, {:.1} Mnps", secs, nodes as f64 / secs.max(1e-9) / 1e6);
     say!("nodes {nodes}");
     Ok(ExitCode::SUCCESS)
@@ -135,11 +163,20 @@ fn run_suite(path: &PathBuf, args: &PerftArgs) -> Result<ExitCode, String> {
     let mode = PerftMode::from(args.mode);
     let (mut passed, mut failed) = (0u64, 0u64);
     let (mut total_nodes, started) = (0u64, Instant::now());
+    let mut rows = Vec::new();
     for case in &cases {
         let pos = match Position::from_fen(&case.fen) {
             Ok(pos) => pos,
             Err(e) => {
-                say!("{} FAIL: {e}", case.id);
+                if args.json {
+                    rows.push(Json::obj([
+                        ("fen", Json::from(case.fen.as_str())),
+                        ("error", Json::from(e.to_string())),
+                        ("ok", Json::Bool(false)),
+                    ]));
+                } else {
+                    say!("{} FAIL: {e}", case.id);
+                }
                 failed += 1;
                 continue;
             }
@@ -158,7 +195,15 @@ fn run_suite(path: &PathBuf, args: &PerftArgs) -> Result<ExitCode, String> {
             } else {
                 failed += 1;
             }
-            if nodes != expected || cases.len() <= 32 {
+            if args.json {
+                rows.push(Json::obj([
+                    ("fen", Json::from(case.fen.as_str())),
+                    ("depth", Json::from(depth)),
+                    ("nodes", Json::from(nodes)),
+                    ("expected", Json::from(expected)),
+                    ("ok", Json::Bool(nodes == expected)),
+                ]));
+            } else if nodes != expected || cases.len() <= 32 {
                 say!(
                     "{} depth {depth}: {nodes} (expected {expected}) {verdict}  {:.1} Mnps",
                     case.fen,
@@ -168,11 +213,22 @@ fn run_suite(path: &PathBuf, args: &PerftArgs) -> Result<ExitCode, String> {
         }
     }
     let secs = started.elapsed().as_secs_f64();
-    say!(
-        "total {total_nodes} nodes in {secs:.2} s, {:.1} Mnps",
-        total_nodes as f64 / secs.max(1e-9) / 1e6
-    );
-    say!("{passed} passed, {failed} failed");
+    if args.json {
+        let value = Json::obj([
+            ("passed", Json::from(passed)),
+            ("failed", Json::from(failed)),
+            ("nodes", Json::from(total_nodes)),
+            ("seconds", Json::from(secs)),
+            ("results", Json::Arr(rows)),
+        ]);
+        say!("{value}");
+    } else {
+        say!(
+            "total {total_nodes} nodes in {secs:.2} s, {:.1} Mnps",
+            total_nodes as f64 / secs.max(1e-9) / 1e6
+        );
+        say!("{passed} passed, {failed} failed");
+    }
     Ok(if failed == 0 {
         ExitCode::SUCCESS
     } else {

@@ -18,6 +18,7 @@ use chessbits::pgn::{
 use indicatif::ProgressBar;
 
 use crate::inputs::{expand_inputs, open_input, progress_bar, total_len, CountingReader};
+use crate::json::json_string;
 use crate::output::{write_error, Sink};
 
 /// `chessbits pgn ...`
@@ -29,6 +30,12 @@ pub struct PgnArgs {
 
 #[derive(clap::Subcommand)]
 enum PgnCommand {
+    /// Count results, lengths, players, openings, ECO codes and terminations of the games.
+    Stats(crate::pgn_stats_cmd::StatsArgs),
+    /// Write the games that match conditions, as their input text or packed.
+    Filter(Box<crate::filter_cmd::FilterArgs>),
+    /// One line per position of each game's main line (FEN or EPD, with move and result).
+    Positions(crate::positions_cmd::PositionsArgs),
     /// Validate every move of every game; print counts, errors (`file:line: reason`), speed.
     Check {
         /// PGN files, plain, gzip or zstd; `-` reads standard input; a directory, every `.pgn`, `.pgn.gz` and `.pgn.zst` file below it.
@@ -55,6 +62,9 @@ enum PgnCommand {
         /// default the tags are written as they are, nothing added.
         #[arg(long)]
         seven_tag_roster: bool,
+        /// Print a summary (games written, errors) as one JSON object on standard error.
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -79,12 +89,16 @@ impl From<Notation> for MoveNotation {
 /// Runs `chessbits pgn ...`.
 pub fn run(args: PgnArgs) -> Result<ExitCode, String> {
     match args.command {
+        PgnCommand::Stats(args) => crate::pgn_stats_cmd::run(args),
+        PgnCommand::Filter(args) => crate::filter_cmd::run(*args),
+        PgnCommand::Positions(args) => crate::positions_cmd::run(args),
         PgnCommand::Check { files, json, threads } => check(&files, json, threads),
         PgnCommand::Convert {
             file,
             to,
             output,
             seven_tag_roster,
+            json,
         } => {
             let output = output.unwrap_or_else(|| PathBuf::from("-"));
             let mut sink = Sink::create(&output, std::slice::from_ref(&file))?;
@@ -99,6 +113,13 @@ pub fn run(args: PgnArgs) -> Result<ExitCode, String> {
             };
             let summary = convert(&file, &options, &mut sink, &out_name, &mut io::stderr())?;
             sink.commit()?;
+            if json {
+                let value = crate::json::Json::obj([
+                    ("games", crate::json::Json::from(summary.games)),
+                    ("errors", crate::json::Json::from(summary.errors)),
+                ]);
+                eprintln!("{value}");
+            }
             Ok(if summary.errors == 0 {
                 ExitCode::SUCCESS
             } else {
@@ -182,21 +203,6 @@ fn report_json(report: &CheckReport, seconds: f64, threads: usize) -> String {
         report.plies as f64 / seconds,
         messages.join(",")
     )
-}
-
-fn json_string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// Inputs shorter than this get no progress bar: they are done before one would be read.

@@ -12,6 +12,9 @@ mod common;
 mod archive_cmd;
 #[path = "../src/inputs.rs"]
 mod inputs;
+#[path = "../src/json.rs"]
+#[allow(dead_code)]
+mod json;
 #[path = "../src/output.rs"]
 #[allow(unused_macros, unused_imports)]
 mod output;

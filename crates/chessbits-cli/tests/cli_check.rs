@@ -600,7 +600,7 @@ fn one_line_and_old_mac_files_read_like_the_normal_ones() {
     );
 }
 
-/// 70,000 nested variations used to overflow the stack of `pgn convert`, `pack` and `stats`
+/// 70,000 nested variations used to overflow the stack of `pgn convert`, `pack` and `codecs`
 /// (SIGABRT): now every command reports the game and handles the rest of the file.
 #[test]
 fn deep_nesting_is_reported_by_every_command() {
@@ -648,9 +648,9 @@ fn deep_nesting_is_reported_by_every_command() {
     // The deep game comes back as it was written.
     let deep = pgn[GOOD.len()..pgn.len() - GOOD.len()].trim_end().as_bytes();
     assert!(unpacked.windows(deep.len()).any(|w| w == deep));
-    let (code, stderr, _) = run(&["stats", input.to_str().unwrap()]);
+    let (code, stderr, _) = run(&["codecs", input.to_str().unwrap()]);
     assert!(
         code == Some(0) || code == Some(1),
-        "stats must not crash: {code:?} {stderr}"
+        "codecs must not crash: {code:?} {stderr}"
     );
 }

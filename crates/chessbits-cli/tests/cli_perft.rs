@@ -113,7 +113,7 @@ fn a_closed_stdout_ends_quietly() {
     let commands: [&[&str]; 4] = [
         &["perft", "--depth", "3", "--divide"],
         &["moves", "--san"],
-        &["stats", pgn],
+        &["codecs", pgn],
         &["pgn", "convert", pgn, "--to", "uci"],
     ];
     for args in commands {

@@ -15,7 +15,8 @@
 //! - [`game`]: the game list with its signature list: repetition, fifty-move rule, outcome;
 //! - [`notation`]: FEN, UCI, SAN and LAN;
 //! - [`pgn`]: streaming PGN reader, owned game tree, writer;
-//! - [`codec`]: compact move and position codes.
+//! - [`codec`]: compact move and position codes;
+//! - `eco` (cargo feature `eco`, off by default): ECO classification by the lichess opening tables.
 //!
 //! No dependencies: the `.cbits` archive (zstd, checksums, parallel encoding) is the crate
 //! `chessbits-archive`.
@@ -37,6 +38,8 @@
 pub mod attacks;
 pub mod book;
 pub mod codec;
+#[cfg(feature = "eco")]
+pub mod eco;
 pub mod game;
 pub mod lists;
 pub mod movegen;

@@ -1,4 +1,4 @@
-//! `chessbits stats`: what every move code and position code costs on a PGN file, and how the
+//! `chessbits codecs`: what every move code and position code costs on a PGN file, and how the
 //! archive compares with the PGN and its gzip and zstd compressions.
 //!
 //! The input is streamed: games are measured a batch at a time (in parallel, the per-batch totals
@@ -23,6 +23,7 @@ use indicatif::ProgressBar;
 use rayon::prelude::*;
 
 use crate::inputs::open_input;
+use crate::json::Json;
 use crate::output::say;
 
 /// Games read before they are measured and dropped: enough to share out over the cores, few
@@ -33,9 +34,12 @@ const BATCH_GAMES: usize = 1024;
 const COMPRESSOR_QUEUE: usize = 16;
 
 #[derive(clap::Args)]
-pub struct StatsArgs {
+pub struct CodecsArgs {
     /// The PGN file (gzip or zstd compressed too; `-` reads standard input).
     file: PathBuf,
+    /// Print one JSON object instead of the tables.
+    #[arg(long)]
+    json: bool,
 }
 
 /// The move codes measured one move at a time: name and cost in bits of `m` in `pos`.
@@ -354,7 +358,7 @@ fn process_batch(batch: &mut Vec<GameTree>, totals: &mut Totals, archives: &mut 
     Ok(())
 }
 
-pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
+pub fn run(args: CodecsArgs) -> Result<ExitCode, String> {
     let path = &args.file;
     let (copies, chunks) = sync_channel(COMPRESSOR_QUEUE);
     let compressor = std::thread::spawn(move || compress(chunks));
@@ -392,6 +396,14 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
         .map_err(|_| "the compressor thread panicked".to_string())?
         .map_err(|e| format!("compressing {}: {e}", path.display()))?;
     let (plies, positions) = (totals.plies, totals.positions);
+    let status = match errors {
+        0 => ExitCode::SUCCESS,
+        _ => ExitCode::from(1),
+    };
+    if args.json {
+        say!("{}", to_json(&args, &totals, errors, &sizes, archives)?);
+        return Ok(status);
+    }
 
     say!(
         "{}: {} games, {} plies, {} positions, {errors} games with errors",
@@ -453,7 +465,81 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
             ratio(8.0 * archived as f64, plies, 2)
         );
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(status)
+}
+
+/// `total / count`, or `null` when there is nothing to divide by.
+fn json_ratio(total: f64, count: u64) -> Json {
+    match count {
+        0 => Json::Null,
+        n => Json::from(total / n as f64),
+    }
+}
+
+/// The report as one JSON object: the same figures as the tables.
+fn to_json(
+    args: &CodecsArgs,
+    totals: &Totals,
+    errors: u64,
+    sizes: &PgnSizes,
+    archives: Vec<ArchiveSize>,
+) -> Result<Json, String> {
+    let (plies, positions) = (totals.plies, totals.positions);
+    let mut move_codes = Vec::new();
+    for (i, (name, _)) in PER_MOVE_CODES.iter().enumerate() {
+        move_codes.push(Json::obj([
+            ("code", Json::from(*name)),
+            ("bits_per_move", json_ratio(totals.move_bits[i] as f64, plies)),
+            ("moves_not_encodable", Json::from(totals.move_failures[i])),
+        ]));
+    }
+    for (i, (name, _)) in PER_GAME_CODES.iter().enumerate() {
+        move_codes.push(Json::obj([
+            ("code", Json::from(*name)),
+            ("bits_per_move", json_ratio(8.0 * totals.game_bytes[i] as f64, plies)),
+            ("games_not_encodable", Json::from(totals.game_failures[i])),
+        ]));
+    }
+    let position_codes: Vec<Json> = position_codes::all()
+        .iter()
+        .enumerate()
+        .map(|(i, codec)| {
+            Json::obj([
+                ("code", Json::from(codec.name())),
+                ("avg_bits", json_ratio(totals.position_bits[i] as f64, positions)),
+                ("max_bits", Json::from(totals.position_max[i])),
+                ("positions_unsupported", Json::from(totals.position_failures[i])),
+            ])
+        })
+        .collect();
+    let size_row = |format: String, bytes: u64, note: &str| {
+        Json::obj([
+            ("format", Json::from(format)),
+            ("bytes", Json::from(bytes)),
+            ("bits_per_move", json_ratio(8.0 * bytes as f64, plies)),
+            ("note", Json::from(note.trim())),
+        ])
+    };
+    let mut sizes_json = vec![
+        size_row("PGN".to_string(), sizes.plain, ""),
+        size_row("PGN gzip -6".to_string(), sizes.gzip, ""),
+        size_row("PGN zstd -19".to_string(), sizes.zstd, ""),
+    ];
+    for archive in archives {
+        let codec = archive.codec;
+        let (bytes, note) = archive.finish()?;
+        sizes_json.push(size_row(format!("archive --codec {codec}"), bytes, &note));
+    }
+    Ok(Json::obj([
+        ("file", Json::from(args.file.display().to_string())),
+        ("games", Json::from(totals.games)),
+        ("plies", Json::from(plies)),
+        ("positions", Json::from(positions)),
+        ("errors", Json::from(errors)),
+        ("move_codes", Json::Arr(move_codes)),
+        ("position_codes", Json::Arr(position_codes)),
+        ("sizes", Json::Arr(sizes_json)),
+    ]))
 }
 
 /// `total / count` with `precision` decimals, or `-` when there is nothing to divide by.

@@ -1,4 +1,4 @@
-//! `chessbits stats` on inputs it builds itself.
+//! `chessbits codecs` on inputs it builds itself.
 
 use std::path::PathBuf;
 
@@ -8,7 +8,7 @@ use common::chessbits;
 
 /// A file in a temporary directory of the test `test`'s own (tests run in parallel).
 fn temp_file(test: &str, name: &str, contents: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("chessbits-cli-stats-{test}-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("chessbits-cli-codecs-{test}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     std::fs::write(&path, contents).unwrap();
@@ -19,7 +19,7 @@ fn temp_file(test: &str, name: &str, contents: &str) -> PathBuf {
 const MANY_MOVES: &str = "kBQQQQQQ/BR5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1";
 
 /// A game from a position with more than 256 legal moves, whose move is listed after the 256th:
-/// the index-byte archive cannot store it. `stats` says so and measures everything else.
+/// the index-byte archive cannot store it. `codecs` says so and measures everything else.
 #[test]
 fn more_than_256_legal_moves_is_reported_not_fatal() {
     // The king moves are listed first, the h8 queen's last: Qh8g7 has index 269.
@@ -28,7 +28,7 @@ fn more_than_256_legal_moves_is_reported_not_fatal() {
          [Event \"normal\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n"
     );
     let path = temp_file("many", "many-moves.pgn", &pgn);
-    let (code, out, err) = chessbits(&["stats", path.to_str().unwrap()]);
+    let (code, out, err) = chessbits(&["codecs", path.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     assert!(!err.contains("panicked"), "{err}");
     assert!(
@@ -63,9 +63,9 @@ fn batches_add_up() {
     // More games than one batch holds (1024).
     let once = temp_file("batches", "once.pgn", &game.repeat(5000));
     let twice = temp_file("batches", "twice.pgn", &game.repeat(10000));
-    let (code, out1, err) = chessbits(&["stats", once.to_str().unwrap()]);
+    let (code, out1, err) = chessbits(&["codecs", once.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
-    let (code, out2, err) = chessbits(&["stats", twice.to_str().unwrap()]);
+    let (code, out2, err) = chessbits(&["codecs", twice.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
     assert!(out1.contains(": 5000 games, 30000 plies, 35000 positions"), "{out1}");
     assert!(out2.contains(": 10000 games, 60000 plies, 70000 positions"), "{out2}");

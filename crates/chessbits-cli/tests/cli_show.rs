@@ -1,0 +1,209 @@
+//! `chessbits show`, `moves` and `perft` on FEN and EPD, their `--json`, flags that do nothing,
+//! and the exit-status convention of `--help`.
+
+mod common;
+
+use common::chessbits;
+use serde_json::Value;
+
+const START_EPD: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
+/// Black is mated (the fool's mate).
+const MATED: &str = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+/// Black to move, no move, not in check.
+const STALEMATE: &str = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
+
+fn json(text: &str) -> Value {
+    serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text:?}"))
+}
+
+#[test]
+fn show_draws_the_board_and_the_state() {
+    let fen = "r3k2r/8/8/3pP3/8/8/8/R3K2R w KQkq d6 0 12";
+    let (code, out, err) = chessbits(&["show", fen]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("8 r . . . k . . r\n"), "{out}");
+    assert!(out.contains("  a b c d e f g h\n"), "{out}");
+    for line in [
+        "side to move    white",
+        "castling        KQkq",
+        "en passant      d6",
+        "halfmove clock  0",
+        "fullmove number 12",
+        "status          normal",
+    ] {
+        assert!(out.contains(line), "{line:?} missing in\n{out}");
+    }
+    let (_, out, _) = chessbits(&["show", MATED]);
+    assert!(out.contains("status          checkmate"), "{out}");
+    let (_, out, _) = chessbits(&["show", STALEMATE]);
+    assert!(out.contains("status          stalemate"), "{out}");
+}
+
+#[test]
+fn show_json_and_epd_operations() {
+    let epd = format!("{START_EPD} bm e4; id \"start; the first\"; hmvc 3; fmvn 7;");
+    let (code, out, err) = chessbits(&["show", "--json", &epd]);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    assert_eq!(v["fen"], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3 7");
+    assert_eq!(v["turn"], "white");
+    assert_eq!(v["castling"], "KQkq");
+    assert_eq!(v["en_passant"], Value::Null);
+    assert_eq!(v["legal_moves"], 20);
+    assert_eq!(v["board"][0], "rnbqkbnr");
+    assert_eq!(v["board"].as_array().unwrap().len(), 8);
+    assert_eq!(v["operations"][0]["opcode"], "bm");
+    assert_eq!(v["operations"][1]["operands"], "\"start; the first\"");
+    let (_, out, _) = chessbits(&["show", "--json", MATED]);
+    let v = json(&out);
+    assert_eq!(
+        (v["check"].as_bool(), v["checkmate"].as_bool()),
+        (Some(true), Some(true))
+    );
+    assert_eq!(v["status"], "checkmate");
+    let (_, out, _) = chessbits(&["show", &epd]);
+    assert!(out.contains("epd bm          e4"), "{out}");
+}
+
+#[test]
+fn every_fen_command_takes_epd() {
+    let epd = format!("{START_EPD} bm e4; id \"x\";");
+    let (code, out, err) = chessbits(&["moves", "--fen", &epd]);
+    assert_eq!((code, out.lines().count()), (0, 20), "{err}");
+    let (code, out, err) = chessbits(&["perft", "--fen", &format!("{START_EPD} ;D1 20 ;D2 400"), "--depth", "2"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.trim(), "nodes 400");
+}
+
+#[test]
+fn moves_says_checkmate_and_stalemate() {
+    for (fen, status) in [(MATED, "checkmate"), (STALEMATE, "stalemate")] {
+        let (code, out, err) = chessbits(&["moves", "--fen", fen]);
+        assert_eq!(code, 0);
+        assert!(out.is_empty(), "{out}");
+        assert_eq!(err.trim(), format!("no legal moves: {status}"));
+        let (code, out, _) = chessbits(&["moves", "--json", "--fen", fen]);
+        assert_eq!(code, 0);
+        let v = json(&out);
+        assert_eq!((v["status"].as_str(), v["count"].as_u64()), (Some(status), Some(0)));
+    }
+    let (_, out, _) = chessbits(&["moves", "--json", "--san"]);
+    let v = json(&out);
+    assert_eq!(v["count"], 20);
+    assert!(v["moves"].as_array().unwrap().iter().any(|m| m == "Nf3"));
+}
+
+#[test]
+fn perft_json() {
+    let (code, out, err) = chessbits(&["perft", "--depth", "3", "--divide", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    assert_eq!(v["nodes"], 8902);
+    assert_eq!(v["divide"].as_array().unwrap().len(), 20);
+    let suite = common::testdata_path().join("perft/ethereal_standard.epd");
+    let (code, out, err) = chessbits(&[
+        "perft",
+        "--suite",
+        suite.to_str().unwrap(),
+        "--max-depth",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    assert_eq!(v["failed"], 0);
+    assert!(v["passed"].as_u64().unwrap() > 0);
+    assert_eq!(v["results"][0]["ok"], true);
+    // A wrong count: status 1 (bad input found), reported in the JSON.
+    let dir = tempfile::tempdir().unwrap();
+    let wrong = dir.path().join("wrong.epd");
+    std::fs::write(&wrong, format!("{START_EPD} ;D1 20 ;D2 401\n")).unwrap();
+    let (code, out, _) = chessbits(&["perft", "--suite", wrong.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 1);
+    let v = json(&out);
+    assert_eq!((v["passed"].as_u64(), v["failed"].as_u64()), (Some(1), Some(1)));
+}
+
+/// Flags that would do nothing are usage errors (status 2), before anything runs.
+#[test]
+fn flags_that_do_nothing_are_errors() {
+    let bare_kings = "8/8/8/4k3/8/8/8/4K3 w - - 0 1";
+    let cases: [&[&str]; 8] = [
+        &["perft", "--fen", bare_kings, "--max-depth", "3"],
+        &["perft", "--max-depth", "3"],
+        &["perft", "--suite", "x.epd", "--depth", "3"],
+        &["perft", "--suite", "x.epd", "--divide"],
+        &["perft", "--suite", "x.epd", "--fen", bare_kings],
+        &["unpack", "x.cbits", "--game", "1", "--range", "1..2"],
+        &["unpack", "x.cbits", "--game", "1", "--threads", "2"],
+        &["unpack", "x.cbits", "--range", "1..2", "--threads", "2"],
+    ];
+    for args in cases {
+        let (code, out, err) = chessbits(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(!err.is_empty());
+    }
+}
+
+#[test]
+fn bad_positions_and_usage_are_status_2() {
+    for args in [
+        &["show", "not a fen"][..],
+        &["show", "8/8/8 w - -"],
+        &["show", &format!("{START_EPD} id \"unclosed;")],
+        &["show"],
+        &[
+            "moves",
+            "--fen",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x y",
+        ],
+        &["nonsense-command"],
+    ] {
+        let (code, out, err) = chessbits(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
+
+#[test]
+fn help_documents_the_exit_status_and_the_commands() {
+    let (code, out, _) = chessbits(&["--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Exit status"), "{out}");
+    for line in ["  0  ok", "  1  bad input found", "  2  usage or I/O error"] {
+        assert!(out.contains(line), "{line:?}");
+    }
+    for command in ["show", "codecs", "info", "unpack", "pgn"] {
+        assert!(out.contains(&format!("  {command} ")), "{command} missing in {out}");
+    }
+    // `stats` is now `codecs` (and `pgn stats` counts games).
+    let (code, _, _) = chessbits(&["stats", "x.pgn"]);
+    assert_eq!(code, 2);
+    let (_, out, _) = chessbits(&["pgn", "--help"]);
+    for command in ["stats", "filter", "positions", "check", "convert"] {
+        assert!(out.contains(&format!("  {command} ")), "{command} missing in {out}");
+    }
+}
+
+/// Quotes, backslashes, tabs and non-ASCII in EPD operations come out as valid JSON strings.
+#[test]
+fn show_json_escapes_what_it_echoes() {
+    let epd = format!("{START_EPD} c0 \"a\\b\tc \u{e9}\u{1f600}\"; c1 \"\";");
+    let (code, out, err) = chessbits(&["show", "--json", &epd]);
+    assert_eq!(code, 0, "{err}");
+    let v = json(&out);
+    assert_eq!(v["operations"][0]["operands"], "\"a\\b\tc \u{e9}\u{1f600}\"");
+    assert_eq!(v["operations"][1]["operands"], "\"\"");
+    // A long line of garbage is a clean error.
+    let garbage = "x/".repeat(30_000);
+    for args in [
+        &["show", "--json", &garbage][..],
+        &["perft", "--json", "--fen", &garbage],
+    ] {
+        let (code, out, err) = chessbits(args);
+        assert_eq!((code, out.as_str()), (2, ""));
+        assert!(!err.contains("panicked"));
+    }
+}
