@@ -23,7 +23,7 @@ use super::varint::{put_varint, ByteReader};
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum SectionKind {
-    /// GameTree headers (result, start position flags), line lengths, counts, NAGs (id 1).
+    /// Game headers (result, start position flags), line lengths, counts, NAGs (id 1).
     Structure,
     /// One flag byte per move (id 2).
     Flags,

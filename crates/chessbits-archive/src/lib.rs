@@ -52,7 +52,7 @@
 //!
 //! All fixed-width integers are little-endian. `varint` is LEB128 (7 bits a byte, low groups
 //! first, high bit = more; at most 10 bytes). `zigzag(x)` = `(x << 1) ^ (x >> 63)`. CRC-32 is
-//! the IEEE polynomial of zlib and PNG. GameTree and block numbers count from 0.
+//! the IEEE polynomial of zlib and PNG. Game and block numbers count from 0.
 //!
 //! ```text
 //! file    = header block* index footer

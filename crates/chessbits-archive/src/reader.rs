@@ -425,7 +425,7 @@ impl<R: Read + Seek> ArchiveReader<R> {
         }
     }
 
-    /// GameTree `n` (0-based), found through the index: only its block is read and decoded.
+    /// Game `n` (0-based), found through the index: only its block is read and decoded.
     ///
     /// ```
     /// use chessbits_archive::{ArchiveError, ArchiveReader, ArchiveWriter, WriterOptions};

@@ -168,7 +168,7 @@ fn latin1_and_utf8_text() {
 
 #[test]
 fn tags_escapes_and_malformed_tags() {
-    let pgn = br#"[Event "The \"Immortal\" \\ GameTree"]
+    let pgn = br#"[Event "The \"Immortal\" \\ Game"]
 [Site "unterminated]
 [Broken]
 [Round "3"][White "w"] [Black ""Mr X""]
@@ -178,7 +178,7 @@ fn tags_escapes_and_malformed_tags() {
         events[0][..8],
         [
             "begin",
-            "1 tag Event=The \"Immortal\" \\ GameTree",
+            "1 tag Event=The \"Immortal\" \\ Game",
             "2 error malformed tag pair",
             "3 error malformed tag pair",
             "4 tag Round=3",
@@ -191,10 +191,10 @@ fn tags_escapes_and_malformed_tags() {
     let error = games(pgn).remove(0).unwrap_err();
     assert_eq!(error.to_string(), "line 2: malformed tag pair");
     // Inner quotes are kept, and written back escaped.
-    let game = game(br#"[Event "The \"Immortal\" \\ GameTree"] [Black ""Mr X""] 1. e4 *"#);
+    let game = game(br#"[Event "The \"Immortal\" \\ Game"] [Black ""Mr X""] 1. e4 *"#);
     let text = pgn_of(&game);
     assert!(
-        text.starts_with("[Event \"The \\\"Immortal\\\" \\\\ GameTree\"]\n"),
+        text.starts_with("[Event \"The \\\"Immortal\\\" \\\\ Game\"]\n"),
         "{text}"
     );
     assert!(text.contains("[Black \"\"Mr X\"\"]\n"), "{text}");

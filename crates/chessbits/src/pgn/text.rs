@@ -27,10 +27,10 @@ pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
 ///
 /// ```
 /// use chessbits::pgn::Tag;
-/// let tag = Tag::new("Event", r#"The "Immortal" GameTree"#);
-/// assert_eq!(tag.raw_value(), br#"The \"Immortal\" GameTree"#);
-/// assert_eq!(tag.value(), r#"The "Immortal" GameTree"#);
-/// assert_eq!(tag.to_string(), r#"[Event "The \"Immortal\" GameTree"]"#);
+/// let tag = Tag::new("Event", r#"The "Immortal" Game"#);
+/// assert_eq!(tag.raw_value(), br#"The \"Immortal\" Game"#);
+/// assert_eq!(tag.value(), r#"The "Immortal" Game"#);
+/// assert_eq!(tag.to_string(), r#"[Event "The \"Immortal\" Game"]"#);
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Tag {

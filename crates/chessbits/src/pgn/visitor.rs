@@ -163,8 +163,8 @@ impl fmt::Display for GameResult {
 ///
 /// ```
 /// use chessbits::pgn::RawTag;
-/// let raw = RawTag(br#"The \"Immortal\" GameTree"#);
-/// assert_eq!(raw.decode(), r#"The "Immortal" GameTree"#);
+/// let raw = RawTag(br#"The \"Immortal\" Game"#);
+/// assert_eq!(raw.decode(), r#"The "Immortal" Game"#);
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct RawTag<'a>(pub &'a [u8]);

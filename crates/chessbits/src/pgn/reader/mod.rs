@@ -7,7 +7,7 @@
 //!
 //! Line breaks are `\n`, `\r\n` and a lone `\r` (old Mac files); each counts one line.
 //!
-//! GameTree boundaries: a game ends at its result token (outside variations), at a line that starts
+//! Game boundaries: a game ends at its result token (outside variations), at a line that starts
 //! a tag pair (`[Name "`: the next game's tags, when a result is missing), or at the end of the
 //! input. A comment still open at a tag line that follows a blank line ends there, and so does its
 //! game, with [`SyntaxError::UnclosedComment`]: one unclosed `{` cannot swallow the rest of a
