@@ -292,7 +292,12 @@ fn golden_move_codes() {
                 .find(|g| g.name == r[0])
                 .unwrap_or_else(|| panic!("{file}: unknown game {}", r[0]));
             let moves = decode_game_text(&code, game, &r[1]);
-            assert_eq!(moves.as_deref(), Some(&game.moves[..]), "{file}: {} does not decode", game.name);
+            assert_eq!(
+                moves.as_deref(),
+                Some(&game.moves[..]),
+                "{file}: {} does not decode",
+                game.name
+            );
             assert_eq!(
                 encode_game_text(&code, game).as_deref(),
                 Some(r[1].as_str()),
@@ -318,8 +323,18 @@ fn golden_position_codes() {
                 fullmove_number: 1,
                 ..setup.clone()
             };
-            assert_eq!(codec.decode(&bytes).as_ref(), Ok(&expected), "{file}: {} does not decode", r[0]);
-            assert_eq!(codec.encode(&setup), Ok(bytes), "{file}: {} encodes to other bytes", r[1]);
+            assert_eq!(
+                codec.decode(&bytes).as_ref(),
+                Ok(&expected),
+                "{file}: {} does not decode",
+                r[0]
+            );
+            assert_eq!(
+                codec.encode(&setup),
+                Ok(bytes),
+                "{file}: {} encodes to other bytes",
+                r[1]
+            );
         }
     }
 }
@@ -363,7 +378,11 @@ fn golden_games_cover_special_moves() {
         let mut pos = game.start.clone();
         for &m in &game.moves {
             if m.is_castle() {
-                let side = if m.to().file() > m.from().file() { "O-O" } else { "O-O-O" };
+                let side = if m.to().file() > m.from().file() {
+                    "O-O"
+                } else {
+                    "O-O-O"
+                };
                 seen.insert(format!("{side} {}", if pos.is_chess960() { "960" } else { "standard" }));
             }
             if m.is_en_passant() {
@@ -375,7 +394,16 @@ fn golden_games_cover_special_moves() {
             pos.play_unchecked(m);
         }
     }
-    for kind in ["O-O standard", "O-O-O standard", "O-O 960", "en passant", "=q", "=r", "=b", "=n"] {
+    for kind in [
+        "O-O standard",
+        "O-O-O standard",
+        "O-O 960",
+        "en passant",
+        "=q",
+        "=r",
+        "=b",
+        "=n",
+    ] {
         assert!(seen.contains(kind), "no {kind} in the golden games: {seen:?}");
     }
 }
@@ -445,16 +473,31 @@ fn source_games() -> Vec<GoldenGame> {
     vec![
         real("shakmaty_lichess_db_1000k.pgn", 1, "lichess-1"),
         real("notnil_Carlsen.pgn", 1, "carlsen-1"),
-        seeking("random-special", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 12, 160),
+        seeking(
+            "random-special",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            12,
+            160,
+        ),
         seeking(
             "kiwipete",
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             7,
             80,
         ),
-        seeking("en-passant", "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", 2, 30),
+        seeking(
+            "en-passant",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            2,
+            30,
+        ),
         seeking("promotions", "8/PPPk4/8/8/8/8/4Kppp/8 w - - 0 1", 3, 40),
-        seeking("chess960", "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", 5, 80),
+        seeking(
+            "chess960",
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            5,
+            80,
+        ),
     ]
 }
 
@@ -466,9 +509,8 @@ fn regenerate_golden() {
     std::fs::create_dir_all(dir.join("position")).unwrap();
     let games = source_games();
 
-    let mut text = String::from(
-        "# Golden games: name;start FEN;moves in UCI (Chess960 castling as king takes rook).\n",
-    );
+    let mut text =
+        String::from("# Golden games: name;start FEN;moves in UCI (Chess960 castling as king takes rook).\n");
     for game in &games {
         writeln!(text, "{};{};{}", game.name, fen_of(&game.start), game.uci()).unwrap();
     }
