@@ -24,8 +24,8 @@ pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
 ///
 /// ```
 /// use chessbits::pgn::RawTag;
-/// let raw = RawTag(br#"The \"Immortal\" GameTree"#);
-/// assert_eq!(raw.decode(), r#"The "Immortal" GameTree"#);
+/// let raw = RawTag(br#"The \"Immortal\" Game"#);
+/// assert_eq!(raw.decode(), r#"The "Immortal" Game"#);
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct RawTag<'a>(pub &'a [u8]);
@@ -104,10 +104,10 @@ impl<'a> RawComment<'a> {
 ///
 /// ```
 /// use chessbits::pgn::Tag;
-/// let tag = Tag::new("Event", r#"The "Immortal" GameTree"#);
-/// assert_eq!(tag.raw_value(), br#"The \"Immortal\" GameTree"#);
-/// assert_eq!(tag.value(), r#"The "Immortal" GameTree"#);
-/// assert_eq!(tag.to_string(), r#"[Event "The \"Immortal\" GameTree"]"#);
+/// let tag = Tag::new("Event", r#"The "Immortal" Game"#);
+/// assert_eq!(tag.raw_value(), br#"The \"Immortal\" Game"#);
+/// assert_eq!(tag.value(), r#"The "Immortal" Game"#);
+/// assert_eq!(tag.to_string(), r#"[Event "The \"Immortal\" Game"]"#);
 /// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Tag {
