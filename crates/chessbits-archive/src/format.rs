@@ -247,6 +247,46 @@ impl Footer {
     }
 }
 
+/// Where a block is and which games it holds.
+///
+/// ```
+/// use chessbits_archive::BlockInfo;
+/// let info = BlockInfo { number: 2, offset: 16, first_game: 2000, game_count: 1000 };
+/// assert!(info.contains(2999));
+/// assert!(!info.contains(3000));
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct BlockInfo {
+    /// The block number (0-based, file order).
+    pub number: u64,
+    /// Byte offset of the block header.
+    pub offset: u64,
+    /// Number of the block's first game in the archive (0-based).
+    pub first_game: u64,
+    /// Games in the block.
+    pub game_count: u32,
+}
+
+impl BlockInfo {
+    /// Whether game `n` of the archive is in this block.
+    ///
+    /// ```
+    /// use chessbits_archive::BlockInfo;
+    /// assert!(BlockInfo { number: 0, offset: 16, first_game: 0, game_count: 1 }.contains(0));
+    /// ```
+    pub fn contains(&self, n: u64) -> bool {
+        n >= self.first_game && n - self.first_game < u64::from(self.game_count)
+    }
+}
+
+/// Where a block was found: by the index (`end` = where the next block starts), or by a scan.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Location {
+    pub info: BlockInfo,
+    /// Where the block must end.
+    pub end: u64,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

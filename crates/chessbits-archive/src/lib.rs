@@ -25,8 +25,19 @@
 //! [`ArchiveReader::decode_blocks`] keeps at most [`DECODE_BUDGET_BYTES`] of declared sections
 //! in work: about 200 MB at most for any file, crafted ones included.
 //!
-//! Stability: an archive records its format version and the version of the move model; this
-//! library reads exactly the versions it writes, and any other gives a typed error.
+//! # Stability
+//!
+//! The byte layout below is frozen for format version 2 and move model version 1. An archive
+//! records both in its header (bytes 8-9 the format version [`FORMAT_VERSION`], byte 11 the move
+//! model version [`MODEL_VERSION`]) and each block its move codec id ([`MoveCodec::id`]); this
+//! library reads exactly the versions it writes, and any other gives a typed error
+//! ([`ArchiveError::UnsupportedVersion`], [`ArchiveError::UnsupportedModel`],
+//! [`ArchiveError::UnknownCodec`]), never a wrong game. A change to the layout is a new format
+//! version; a retuned entropy model (or any change to the moves the
+//! [`entropy`](chessbits::codec::moves::entropy) codec writes, the legal move order included) is
+//! a new model version; a new move code is a new codec id (ids are never reused). The golden
+//! archives of `tests/golden/` (a few games packed once with each codec) are read and written
+//! again on every test run, so no such change happens by accident.
 //!
 //! ```
 //! use chessbits_archive::{ArchiveReader, ArchiveWriter, MoveCodec, WriterOptions};
@@ -164,8 +175,8 @@ mod writer;
 pub use block::{SectionKind, SectionSizes, MAX_BLOCK_RAW_BYTES};
 pub use codec::{MoveCodec, UnknownCodecName};
 pub use error::ArchiveError;
-pub use format::{FOOTER_MAGIC, FORMAT_VERSION, MAGIC, MODEL_VERSION};
-pub use reader::{ArchiveReader, BlockInfo, Games, RawBlock, DECODE_BUDGET_BYTES};
+pub use format::{BlockInfo, FOOTER_MAGIC, FORMAT_VERSION, MAGIC, MODEL_VERSION};
+pub use reader::{ArchiveReader, Games, RawBlock, DECODE_BUDGET_BYTES};
 pub use serialize::BlockStats;
 pub use stored::StoredGame;
 pub use writer::{ArchiveSummary, ArchiveWriter, StoredAsText, WriterOptions};

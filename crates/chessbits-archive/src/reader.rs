@@ -7,43 +7,12 @@ use super::codec::MoveCodec;
 use super::deserialize::decode_block;
 use super::error::ArchiveError;
 use super::format::{
-    index_len, parse_index, BlockHeader, FileHeader, Footer, BLOCK_HEADER_LEN, FOOTER_LEN, HEADER_LEN, MAGIC,
+    index_len, parse_index, BlockHeader, BlockInfo, FileHeader, Footer, Location, BLOCK_HEADER_LEN, FOOTER_LEN,
+    HEADER_LEN, MAGIC,
 };
 use super::pipeline::Pipeline;
 use super::scan::scan_blocks;
 use super::stored::StoredGame;
-
-/// Where a block is and which games it holds.
-///
-/// ```
-/// use chessbits_archive::BlockInfo;
-/// let info = BlockInfo { number: 2, offset: 16, first_game: 2000, game_count: 1000 };
-/// assert!(info.contains(2999));
-/// assert!(!info.contains(3000));
-/// ```
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct BlockInfo {
-    /// The block number (0-based, file order).
-    pub number: u64,
-    /// Byte offset of the block header.
-    pub offset: u64,
-    /// Number of the block's first game in the archive (0-based).
-    pub first_game: u64,
-    /// Games in the block.
-    pub game_count: u32,
-}
-
-impl BlockInfo {
-    /// Whether game `n` of the archive is in this block.
-    ///
-    /// ```
-    /// use chessbits_archive::BlockInfo;
-    /// assert!(BlockInfo { number: 0, offset: 16, first_game: 0, game_count: 1 }.contains(0));
-    /// ```
-    pub fn contains(&self, n: u64) -> bool {
-        n >= self.first_game && n - self.first_game < u64::from(self.game_count)
-    }
-}
 
 /// A block read from the file and verified (header and payload checksums), not yet decoded.
 ///
@@ -112,14 +81,6 @@ impl RawBlock {
 
 /// The raw bytes that [`ArchiveReader::decode_blocks`] lets the blocks in work declare in all.
 pub const DECODE_BUDGET_BYTES: u64 = 96 << 20;
-
-/// Where a block was found: by the index (`end` = where the next block starts), or by a scan.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Location {
-    pub info: BlockInfo,
-    /// Where the block must end.
-    pub end: u64,
-}
 
 /// Reads a `.cbits` archive: game count, sequential games, game N through the index, blocks
 /// with their verification.

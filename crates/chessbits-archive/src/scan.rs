@@ -7,8 +7,7 @@
 use std::io::{Read, Seek, SeekFrom};
 
 use super::error::ArchiveError;
-use super::format::{BlockHeader, BLOCK_HEADER_LEN, BLOCK_MAGIC, HEADER_LEN};
-use super::reader::{BlockInfo, Location};
+use super::format::{BlockHeader, BlockInfo, Location, BLOCK_HEADER_LEN, BLOCK_MAGIC, HEADER_LEN};
 
 /// The blocks found, and an error for every gap in the block numbers (one block skipped: its
 /// header was unreadable; more: [`ArchiveError::MissingBlocks`], one error however large the gap,

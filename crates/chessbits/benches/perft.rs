@@ -21,13 +21,15 @@
 //! Run without `--bench` (as `cargo test --benches` does), it only checks node counts at low
 //! depth, quickly, and times nothing.
 
+#[path = "support/clock.rs"]
+mod clock;
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use arrayvec::ArrayVec;
 use chessbits::movegen::{perft_with, PerftMode};
 use chessbits::position::Position;
-use cpu_time::ThreadTime;
+use clock::Clock;
 use shakmaty::Position as _;
 
 /// One of the six positions of the chessprogramming wiki's "Perft Results" page.
@@ -297,13 +299,12 @@ fn options() -> Options {
 /// Runs `calls` perfts; returns the leaf count of one and the time of all: the CPU time of this
 /// thread, which time slices given to other processes do not inflate (wall time if unavailable).
 fn measure(boards: &Boards, engine: usize, mode: Mode, depth: u32, calls: u32) -> (u64, Duration) {
-    let cpu = ThreadTime::try_now().ok();
-    let wall = Instant::now();
+    let clock = Clock::start();
     let mut nodes = 0;
     for _ in 0..calls {
         nodes = black_box(boards.perft(engine, black_box(mode), black_box(depth)));
     }
-    let elapsed = cpu.and_then(|t| t.try_elapsed().ok()).unwrap_or_else(|| wall.elapsed());
+    let elapsed = clock.elapsed();
     (nodes, elapsed)
 }
 

@@ -16,21 +16,23 @@
 //! thread's CPU time; the best round is reported. Without `--bench` (as under
 //! `cargo test --benches`) it only runs the agreement check.
 
+#[path = "support/clock.rs"]
+mod clock;
 #[path = "../tests/common/mod.rs"]
 mod common;
 
 use std::hint::black_box;
 use std::ops::ControlFlow;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use chessbits::pgn::{PgnReader, SanToken, Validator, Visitor};
-use cpu_time::ThreadTime;
+use clock::Clock;
 use shakmaty::{CastlingMode, Chess, Position as _};
 
 /// Every `.pgn` file of the shared data directory (not its subdirectories), in name order,
 /// concatenated with a blank line between files.
 fn load() -> Vec<u8> {
-    let dir = common::shared_path().join("pgn");
+    let dir = common::data_path().join("pgn");
     let mut paths: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .filter_map(|entry| entry.ok().map(|e| e.path()))
@@ -263,13 +265,12 @@ impl Mode {
 /// Runs `run` `passes` times; returns the counts of one pass and the CPU time of all (wall time
 /// if unavailable).
 fn measure(run: fn(&[u8]) -> Counts, data: &[u8], passes: u32) -> (Counts, Duration) {
-    let cpu = ThreadTime::try_now().ok();
-    let wall = Instant::now();
+    let clock = Clock::start();
     let mut counts = Counts::default();
     for _ in 0..passes {
         counts = black_box(run(black_box(data)));
     }
-    let elapsed = cpu.and_then(|t| t.try_elapsed().ok()).unwrap_or_else(|| wall.elapsed());
+    let elapsed = clock.elapsed();
     (counts, elapsed)
 }
 

@@ -1,32 +1,24 @@
 //! Knight, king and pawn attack tables, built at compile time.
 
+use crate::types::geometry::{self, Step, KNIGHT_STEPS, PAWN_CAPTURE_STEPS, RAY_STEPS};
 use crate::types::{Bitboard, Color, Square};
 
-const fn leaper_table(steps: &[(i8, i8)]) -> [Bitboard; 64] {
+const fn leaper_table(steps: &[Step]) -> [Bitboard; 64] {
     let mut table = [Bitboard::EMPTY; 64];
     let mut sq = 0;
     while sq < 64 {
-        let (file, rank) = ((sq % 8) as i8, (sq / 8) as i8);
-        let mut bits = 0u64;
-        let mut i = 0;
-        while i < steps.len() {
-            let (f, r) = (file + steps[i].0, rank + steps[i].1);
-            if f >= 0 && f < 8 && r >= 0 && r < 8 {
-                bits |= 1 << (r * 8 + f);
-            }
-            i += 1;
-        }
-        table[sq] = Bitboard(bits);
+        table[sq] = Bitboard(geometry::leaper(sq, steps));
         sq += 1;
     }
     table
 }
 
-pub(super) static KNIGHT: [Bitboard; 64] =
-    leaper_table(&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]);
-pub(super) static KING: [Bitboard; 64] =
-    leaper_table(&[(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]);
-pub(super) static PAWN: [[Bitboard; 64]; 2] = [leaper_table(&[(-1, 1), (1, 1)]), leaper_table(&[(-1, -1), (1, -1)])];
+pub(super) static KNIGHT: [Bitboard; 64] = leaper_table(&KNIGHT_STEPS);
+pub(super) static KING: [Bitboard; 64] = leaper_table(&RAY_STEPS);
+pub(super) static PAWN: [[Bitboard; 64]; 2] = [
+    leaper_table(&PAWN_CAPTURE_STEPS[0]),
+    leaper_table(&PAWN_CAPTURE_STEPS[1]),
+];
 
 #[inline(always)]
 pub fn knight(sq: Square) -> Bitboard {

@@ -1,10 +1,9 @@
 //! Lines and segments between squares, built at compile time.
 
+use crate::types::geometry::{offset, RAY_STEPS};
 use crate::types::{Bitboard, Square};
 
-const DIRECTIONS: [(i8, i8); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
-
-/// The direction index (into `DIRECTIONS`) from `a` towards `b`, if they share a line.
+/// The direction index (into `RAY_STEPS`) from `a` towards `b`, if they share a line.
 const fn direction(a: usize, b: usize) -> Option<usize> {
     let df = (b % 8) as i8 - (a % 8) as i8;
     let dr = (b / 8) as i8 - (a / 8) as i8;
@@ -14,7 +13,7 @@ const fn direction(a: usize, b: usize) -> Option<usize> {
     let (sf, sr) = (df.signum(), dr.signum());
     let mut d = 0;
     while d < 8 {
-        if DIRECTIONS[d].0 == sf && DIRECTIONS[d].1 == sr {
+        if RAY_STEPS[d].0 == sf && RAY_STEPS[d].1 == sr {
             return Some(d);
         }
         d += 1;
@@ -22,17 +21,19 @@ const fn direction(a: usize, b: usize) -> Option<usize> {
     None
 }
 
+/// The squares from `from` along direction `dir`, `from` excluded, up to the edge or to `stop`
+/// (excluded).
 const fn walk(from: usize, dir: usize, stop: usize) -> u64 {
-    let (mut f, mut r) = ((from % 8) as i8, (from / 8) as i8);
     let mut bits = 0u64;
-    loop {
-        f += DIRECTIONS[dir].0;
-        r += DIRECTIONS[dir].1;
-        if f < 0 || f >= 8 || r < 0 || r >= 8 || (r * 8 + f) as usize == stop {
-            return bits;
+    let mut n = 1;
+    while let Some(sq) = offset(from, RAY_STEPS[dir], n) {
+        if sq == stop {
+            break;
         }
-        bits |= 1 << (r * 8 + f);
+        bits |= 1 << sq;
+        n += 1;
     }
+    bits
 }
 
 const fn build() -> ([[Bitboard; 64]; 64], [[Bitboard; 64]; 64]) {

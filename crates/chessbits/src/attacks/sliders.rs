@@ -12,6 +12,7 @@
 //! than the magic multiply.
 
 use super::magics::{BISHOP_MAGICS, ROOK_MAGICS};
+use crate::types::geometry::{Step, DIAGONAL, ORTHOGONAL};
 use crate::types::{Bitboard, Square};
 
 #[cfg(all(feature = "pext", not(all(target_arch = "x86_64", target_feature = "bmi2"))))]
@@ -25,8 +26,6 @@ compile_error!(
 /// with a magic multiply.
 pub const USES_PEXT: bool = cfg!(all(feature = "pext", target_arch = "x86_64", target_feature = "bmi2"));
 
-const ROOK_DIRS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const BISHOP_DIRS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 const TABLE_SIZE: usize = 107_648;
 
 /// What one square needs for a lookup.
@@ -38,7 +37,9 @@ struct Entry {
     offset: usize,
 }
 
-const fn slide(sq: usize, occupied: u64, dirs: &[(i8, i8); 4]) -> u64 {
+/// `geometry::rays`, written out as one loop: the magic tables call it for every one of their
+/// 107,648 entries at compile time, and the plain loop keeps that const evaluation short.
+const fn slide(sq: usize, occupied: u64, dirs: &[Step; 4]) -> u64 {
     let mut attacks = 0u64;
     let mut d = 0;
     while d < 4 {
@@ -57,7 +58,7 @@ const fn slide(sq: usize, occupied: u64, dirs: &[(i8, i8); 4]) -> u64 {
     attacks
 }
 
-const fn relevance_mask(sq: usize, dirs: &[(i8, i8); 4]) -> u64 {
+const fn relevance_mask(sq: usize, dirs: &[Step; 4]) -> u64 {
     let mut mask = 0u64;
     let mut d = 0;
     while d < 4 {
@@ -99,7 +100,7 @@ const fn fill(
     table: &mut [Bitboard; TABLE_SIZE],
     entries: &mut [Entry; 64],
     magics: &[u64; 64],
-    dirs: &[(i8, i8); 4],
+    dirs: &[Step; 4],
     mut offset: usize,
     pext: bool,
 ) -> usize {
@@ -152,8 +153,8 @@ const fn build(pext: bool) -> Tables {
         bishop: [empty; 64],
         attacks: [Bitboard::EMPTY; TABLE_SIZE],
     };
-    let end = fill(&mut t.attacks, &mut t.rook, &ROOK_MAGICS, &ROOK_DIRS, 0, pext);
-    let end = fill(&mut t.attacks, &mut t.bishop, &BISHOP_MAGICS, &BISHOP_DIRS, end, pext);
+    let end = fill(&mut t.attacks, &mut t.rook, &ROOK_MAGICS, &ORTHOGONAL, 0, pext);
+    let end = fill(&mut t.attacks, &mut t.bishop, &BISHOP_MAGICS, &DIAGONAL, end, pext);
     assert!(end == TABLE_SIZE);
     t
 }
@@ -176,12 +177,12 @@ pub fn bishop(sq: Square, occupied: Bitboard) -> Bitboard {
 
 /// Rook attacks computed by walking the rays: the reference the tables are tested against.
 pub fn rook_slow(sq: Square, occupied: Bitboard) -> Bitboard {
-    Bitboard(slide(sq.index(), occupied.0, &ROOK_DIRS))
+    Bitboard(slide(sq.index(), occupied.0, &ORTHOGONAL))
 }
 
 /// Bishop attacks computed by walking the rays.
 pub fn bishop_slow(sq: Square, occupied: Bitboard) -> Bitboard {
-    Bitboard(slide(sq.index(), occupied.0, &BISHOP_DIRS))
+    Bitboard(slide(sq.index(), occupied.0, &DIAGONAL))
 }
 
 #[cfg(test)]
@@ -197,10 +198,10 @@ mod tests {
             for (entry, dirs, lookup) in [
                 (
                     &TABLES.rook[sq.index()],
-                    &ROOK_DIRS,
+                    &ORTHOGONAL,
                     rook as fn(Square, Bitboard) -> Bitboard,
                 ),
-                (&TABLES.bishop[sq.index()], &BISHOP_DIRS, bishop),
+                (&TABLES.bishop[sq.index()], &DIAGONAL, bishop),
             ] {
                 let mut occupied = 0u64;
                 loop {

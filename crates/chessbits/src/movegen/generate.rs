@@ -12,6 +12,7 @@ use super::move_set::{MoveSet, PawnMoveKind};
 use crate::attacks;
 use crate::moves::{Move, MoveKind};
 use crate::position::Position;
+use crate::types::geometry::{FILE_A, FILE_H};
 use crate::types::{Bitboard, CastlingSide, Color, Piece, Rank, Role, Square};
 
 /// Which moves to generate.
@@ -25,8 +26,8 @@ pub(crate) enum Class {
     Quiet,
 }
 
-const NOT_A: Bitboard = Bitboard(!0x0101_0101_0101_0101);
-const NOT_H: Bitboard = Bitboard(!0x8080_8080_8080_8080);
+const NOT_A: Bitboard = Bitboard(!FILE_A);
+const NOT_H: Bitboard = Bitboard(!FILE_H);
 
 /// Generates moves of `class` for the side to move; `LEGAL` selects legal or pseudo-legal moves.
 #[inline(always)]

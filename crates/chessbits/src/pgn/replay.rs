@@ -2,8 +2,9 @@
 //! move token, making and taking back moves (null moves included).
 
 use super::text::decode;
+use super::text::RawTag;
 use super::tree::{start_position, GameError, GameErrorKind};
-use super::visitor::{RawTag, SanToken};
+use super::visitor::SanToken;
 use crate::moves::Move;
 use crate::position::{Position, Undo};
 

@@ -5,8 +5,6 @@
 use core::fmt;
 use std::borrow::Cow;
 
-use super::visitor::RawTag;
-
 /// `bytes` as text: UTF-8 if that is what they are, else Latin-1 (every byte one character,
 /// which never fails). For showing text: a game keeps the bytes themselves.
 ///
@@ -19,6 +17,85 @@ pub fn decode(bytes: &[u8]) -> Cow<'_, str> {
     match core::str::from_utf8(bytes) {
         Ok(text) => Cow::Borrowed(text),
         Err(_) => Cow::Owned(bytes.iter().map(|&b| char::from(b)).collect()),
+    }
+}
+
+/// A tag value as it stands between the quotes, escapes included.
+///
+/// ```
+/// use chessbits::pgn::RawTag;
+/// let raw = RawTag(br#"The \"Immortal\" Game"#);
+/// assert_eq!(raw.decode(), r#"The "Immortal" Game"#);
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RawTag<'a>(pub &'a [u8]);
+
+impl<'a> RawTag<'a> {
+    /// The value with `\"` and `\\` unescaped, decoded as UTF-8 if valid, else as Latin-1.
+    ///
+    /// ```
+    /// use chessbits::pgn::RawTag;
+    /// assert_eq!(RawTag(b"G\xf6teborg").decode(), "Göteborg"); // Latin-1
+    /// assert_eq!(RawTag("Göteborg".as_bytes()).decode(), "Göteborg"); // UTF-8
+    /// ```
+    pub fn decode(&self) -> Cow<'a, str> {
+        if self.0.contains(&b'\\') {
+            let mut unescaped = Vec::with_capacity(self.0.len());
+            let mut bytes = self.0.iter();
+            while let Some(&byte) = bytes.next() {
+                match (byte, bytes.as_slice().first()) {
+                    (b'\\', Some(&next @ (b'\\' | b'"'))) => {
+                        unescaped.push(next);
+                        bytes.next();
+                    }
+                    _ => unescaped.push(byte),
+                }
+            }
+            Cow::Owned(decode(&unescaped).into_owned())
+        } else {
+            decode(self.0)
+        }
+    }
+
+    /// The raw bytes.
+    ///
+    /// ```
+    /// use chessbits::pgn::RawTag;
+    /// assert_eq!(RawTag(b"x").as_bytes(), b"x");
+    /// ```
+    pub fn as_bytes(&self) -> &'a [u8] {
+        self.0
+    }
+}
+
+/// The text of a comment, between the braces (or after `;`).
+///
+/// ```
+/// use chessbits::pgn::RawComment;
+/// assert_eq!(RawComment(b" [%clk 0:01:00] ").decode(), " [%clk 0:01:00] ");
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RawComment<'a>(pub &'a [u8]);
+
+impl<'a> RawComment<'a> {
+    /// The text decoded as UTF-8 if valid, else as Latin-1.
+    ///
+    /// ```
+    /// use chessbits::pgn::RawComment;
+    /// assert_eq!(RawComment(b"\xe9chec").decode(), "échec");
+    /// ```
+    pub fn decode(&self) -> Cow<'a, str> {
+        decode(self.0)
+    }
+
+    /// The raw bytes.
+    ///
+    /// ```
+    /// use chessbits::pgn::RawComment;
+    /// assert_eq!(RawComment(b"x").as_bytes(), b"x");
+    /// ```
+    pub fn as_bytes(&self) -> &'a [u8] {
+        self.0
     }
 }
 

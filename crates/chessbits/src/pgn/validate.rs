@@ -2,8 +2,9 @@
 
 use super::replay::{make, position_before, resolve_token, StartTags};
 use super::syntax::SyntaxError;
+use super::text::RawTag;
 use super::tree::{GameError, GameErrorKind};
-use super::visitor::{GameResult, RawTag, SanToken, Skip, Visitor};
+use super::visitor::{GameResult, SanToken, Skip, Visitor};
 use crate::moves::Move;
 use crate::position::{Position, Undo};
 

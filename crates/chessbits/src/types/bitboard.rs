@@ -5,6 +5,7 @@
 use core::fmt;
 use core::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub};
 
+use super::geometry::{FILE_A, RANK_1};
 use super::{Color, File, Rank, Square};
 
 /// A set of squares.
@@ -33,12 +34,12 @@ impl Bitboard {
 
     #[inline(always)]
     pub const fn from_file(file: File) -> Bitboard {
-        Bitboard(0x0101_0101_0101_0101 << file.index())
+        Bitboard(FILE_A << file.index())
     }
 
     #[inline(always)]
     pub const fn from_rank(rank: Rank) -> Bitboard {
-        Bitboard(0xff << (8 * rank.index()))
+        Bitboard(RANK_1 << (8 * rank.index()))
     }
 
     /// The rank seen from `color`'s side, e.g. `relative_rank(Black, Rank::SECOND)` is the seventh.

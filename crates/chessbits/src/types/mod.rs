@@ -5,6 +5,7 @@
 mod bitboard;
 mod castling;
 mod color;
+pub(crate) mod geometry;
 mod padded;
 mod piece;
 mod role;

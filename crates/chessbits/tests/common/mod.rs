@@ -36,6 +36,18 @@ pub fn shared_path() -> PathBuf {
     PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data"))
 }
 
+/// The full shared corpora if they are there, else the bundled `testdata/` (a note on standard
+/// error says so): what the benchmarks read, so that they run on a fresh checkout too.
+pub fn data_path() -> PathBuf {
+    let shared = shared_path();
+    if shared.join("pgn").is_dir() {
+        shared
+    } else {
+        eprintln!("note: {} not found; using the bundled testdata/", shared.display());
+        testdata_path()
+    }
+}
+
 /// Every file below `relative` in the data directory `root` (any depth), sorted.
 pub fn files_below(root: &Path, relative: &str) -> Vec<PathBuf> {
     let mut out = Vec::new();

@@ -8,60 +8,26 @@
 //!   major, target ascending — the backbone of the 16-bit enumeration;
 //! - [`direction`] / [`ray`]: the 16 directions of the direction-target code.
 
+use crate::types::geometry::{self, KNIGHT_STEPS, RAY_STEPS};
 use crate::types::{Role, Square};
-
-/// The eight ray directions as (file step, rank step): N, NE, E, SE, S, SW, W, NW.
-pub(crate) const RAY_STEPS: [(i8, i8); 8] = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];
-
-/// The eight knight jumps as (file step, rank step): NNE, ENE, ESE, SSE, SSW, WSW, WNW, NNW.
-pub(crate) const KNIGHT_STEPS: [(i8, i8); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
 
 /// Marks "no such entry" in the `u8` tables.
 pub(crate) const NONE: u8 = 0xff;
 
-/// The square `steps` times `(df, dr)` away from `sq`, if on the board.
-const fn step(sq: usize, df: i8, dr: i8, steps: i8) -> Option<usize> {
-    let f = (sq % 8) as i8 + df * steps;
-    let r = (sq / 8) as i8 + dr * steps;
-    if f < 0 || f > 7 || r < 0 || r > 7 {
-        None
-    } else {
-        Some((r * 8 + f) as usize)
-    }
-}
-
-/// The empty-board ray from `sq` in ray direction `dir` (0..8), `sq` excluded.
+/// The empty-board ray from `sq` in ray direction `dir` (0..8, index of [`RAY_STEPS`]), `sq`
+/// excluded.
 const fn ray_bits(sq: usize, dir: usize) -> u64 {
-    let (df, dr) = RAY_STEPS[dir];
-    let mut bits = 0u64;
-    let mut n = 1;
-    while let Some(to) = step(sq, df, dr, n) {
-        bits |= 1 << to;
-        n += 1;
-    }
-    bits
-}
-
-const fn leaper_bits(sq: usize, steps: &[(i8, i8); 8]) -> u64 {
-    let mut bits = 0u64;
-    let mut i = 0;
-    while i < 8 {
-        if let Some(to) = step(sq, steps[i].0, steps[i].1, 1) {
-            bits |= 1 << to;
-        }
-        i += 1;
-    }
-    bits
+    geometry::ray(sq, RAY_STEPS[dir], 0)
 }
 
 /// Empty-board targets of the role with index `role` on `sq`; zero for the pawn.
 const fn empty_attack_bits(role: usize, sq: usize) -> u64 {
     match role {
-        1 => leaper_bits(sq, &KNIGHT_STEPS),
+        1 => geometry::leaper(sq, &KNIGHT_STEPS),
         2 => ray_bits(sq, 1) | ray_bits(sq, 3) | ray_bits(sq, 5) | ray_bits(sq, 7),
         3 => ray_bits(sq, 0) | ray_bits(sq, 2) | ray_bits(sq, 4) | ray_bits(sq, 6),
         4 => empty_attack_bits(2, sq) | empty_attack_bits(3, sq),
-        5 => leaper_bits(sq, &RAY_STEPS),
+        5 => geometry::leaper(sq, &RAY_STEPS),
         _ => 0,
     }
 }
@@ -139,7 +105,7 @@ const fn build() -> Tables {
                 }
                 to += 1;
             }
-            if let Some(to) = step(from, KNIGHT_STEPS[dir].0, KNIGHT_STEPS[dir].1, 1) {
+            if let Some(to) = geometry::offset(from, KNIGHT_STEPS[dir], 1) {
                 t.direction[from][to] = 8 + dir as u8;
             }
             dir += 1;
@@ -227,8 +193,8 @@ pub(crate) fn ray(dir: usize, sq: Square) -> u64 {
 /// The square one knight jump `dir` (0..8) away from `sq`, if on the board.
 #[inline]
 pub(crate) fn knight_step(sq: Square, dir: usize) -> Option<Square> {
-    let (df, dr) = *KNIGHT_STEPS.get(dir)?;
-    step(sq.index(), df, dr, 1).and_then(|i| Square::new(i as u8))
+    let step = *KNIGHT_STEPS.get(dir)?;
+    geometry::offset(sq.index(), step, 1).and_then(|i| Square::new(i as u8))
 }
 
 #[cfg(test)]

@@ -12,6 +12,14 @@
 //! The interval always spans more than a quarter of the 32-bit range, so a symbol costs at most
 //! `log2(total / freq) + 2^-13`-ish bits more than its information content; the end costs 2 bits
 //! at most (plus the pending ones, each of which was counted as part of earlier symbols).
+//!
+//! Why not the move codes' [range coder](crate::codec::moves::entropy::range_coder): the two are
+//! different frozen formats. This coder narrows `[low, high]` with `range · cum / total` and
+//! writes single bits (with pending bits for the middle quarters) into a [`BitWriter`], so a
+//! position code can go on with plain bits after it; the range coder truncates `range / total`
+//! first, writes whole bytes and propagates carries. Coding the same symbols, they give different
+//! bits, so one coder for both would change one of the golden files (`tests/golden/`). They share
+//! the symbol interface (cumulative frequency, frequency or interval end, total ≤ 2^16).
 
 use super::PositionCodeError;
 use crate::codec::bits::{BitReader, BitWriter};

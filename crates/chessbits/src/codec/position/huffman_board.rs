@@ -9,6 +9,7 @@
 use super::PositionCodeError;
 use crate::codec::bits::{BitReader, BitWriter};
 use crate::position::{Board, Setup};
+use crate::types::geometry::{FILE_A, FILE_H};
 use crate::types::{Bitboard, Color, Piece, Rank, Role, Square};
 
 /// The parts of a square-by-square board code that differ between codes.
@@ -184,9 +185,6 @@ fn ep_candidates(board: &Board, turn: Color) -> Bitboard {
     let beside = Bitboard(((ours.0 << 1) & !FILE_A) | ((ours.0 >> 1) & !FILE_H));
     pushed & path_clear & beside
 }
-
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const FILE_H: u64 = FILE_A << 7;
 
 /// Bits of an en passant field with `n` candidates: the fewest that hold 0 to `n`.
 fn ep_width(n: u32) -> u32 {

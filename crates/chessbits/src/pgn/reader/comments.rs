@@ -6,7 +6,8 @@ use std::io::{self, Read};
 use super::{grown, PgnReader, LOOKAHEAD};
 use crate::pgn::scan::{find_either, is_line_break};
 use crate::pgn::syntax::{ends_with_blank_line, starts_tag_pair, SyntaxError, MAX_TOKEN_BYTES};
-use crate::pgn::visitor::{RawComment, Visitor};
+use crate::pgn::text::RawComment;
+use crate::pgn::visitor::Visitor;
 
 /// Where a `{` comment ends, from the bytes after the `{`.
 #[derive(Debug, PartialEq, Eq)]

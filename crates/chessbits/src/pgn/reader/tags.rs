@@ -5,7 +5,8 @@ use std::io::{self, Read};
 use super::{grown, PgnReader};
 use crate::pgn::scan::is_line_break;
 use crate::pgn::syntax::{SyntaxError, MAX_TOKEN_BYTES};
-use crate::pgn::visitor::{RawTag, Visitor};
+use crate::pgn::text::RawTag;
+use crate::pgn::visitor::Visitor;
 
 impl<R: Read> PgnReader<R> {
     /// Reads the tag section; whether it had any.

@@ -13,6 +13,7 @@
 use crate::attacks;
 use crate::moves::Move;
 use crate::position::{Board, Position};
+use crate::types::geometry::{self, DIAGONAL, FILE_A, FILE_B, FILE_G, FILE_H, ORTHOGONAL};
 use crate::types::{Bitboard, Color, Role, Square};
 
 /// Parameter offsets. Tapered tables hold two parameters per entry: middle game, then end game.
@@ -76,15 +77,12 @@ pub(super) struct PlyMemory {
     pub capture: bool,
 }
 
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const FILE_H: u64 = 0x8080_8080_8080_8080;
-
 /// Knight attacks of every knight in `knights`, one set per jump (two knights never reach the same
 /// square with the same jump, so the sets count attackers exactly).
 #[inline(always)]
 fn knight_jumps(n: u64) -> [u64; 8] {
-    const NOT_AB: u64 = !(FILE_A | FILE_A << 1);
-    const NOT_GH: u64 = !(FILE_H | FILE_H >> 1);
+    const NOT_AB: u64 = !(FILE_A | FILE_B);
+    const NOT_GH: u64 = !(FILE_H | FILE_G);
     [
         (n << 17) & !FILE_A,
         (n << 15) & !FILE_H,
@@ -125,25 +123,11 @@ impl Coverage {
 static LINES: [[u64; 64]; 2] = lines();
 
 const fn lines() -> [[u64; 64]; 2] {
-    const fn rays(sq: usize, dirs: &[(i8, i8)]) -> u64 {
-        let mut bits = 0u64;
-        let mut d = 0;
-        while d < dirs.len() {
-            let (mut f, mut r) = ((sq % 8) as i8 + dirs[d].0, (sq / 8) as i8 + dirs[d].1);
-            while f >= 0 && f < 8 && r >= 0 && r < 8 {
-                bits |= 1 << (r * 8 + f);
-                f += dirs[d].0;
-                r += dirs[d].1;
-            }
-            d += 1;
-        }
-        bits
-    }
     let mut table = [[0u64; 64]; 2];
     let mut sq = 0;
     while sq < 64 {
-        table[0][sq] = rays(sq, &[(1, 1), (1, -1), (-1, 1), (-1, -1)]);
-        table[1][sq] = rays(sq, &[(1, 0), (-1, 0), (0, 1), (0, -1)]);
+        table[0][sq] = geometry::rays(sq, &DIAGONAL, 0);
+        table[1][sq] = geometry::rays(sq, &ORTHOGONAL, 0);
         sq += 1;
     }
     table

@@ -92,7 +92,7 @@
 //! Scoring every legal move (a dozen table lookups each, after attack maps built once per position
 //! with shift-and-mask fills) costs about four times the legal move generation itself: on the
 //! development machine about 1 M plies per second per core, encoding or decoding
-//! (`examples/move_code_bits.rs` measures it), where generating and making the moves alone runs at
+//! (`benches/move_code_bits.rs` measures it), where generating and making the moves alone runs at
 //! about 5 M. Encoder and decoder reuse their buffers ([`GameEncoder`], [`GameDecoder`]); nothing is
 //! allocated per move.
 //!

@@ -25,6 +25,10 @@
 //! decoder's own `low = window - code` and `range`, and the padding equals what the flush left out.
 //! So a truncated or extended stream is never accepted as the same symbols; at most `4` padding
 //! bytes are ever needed, so reading a fifth one stops decoding at once.
+//!
+//! The compact position code has its own, bit-oriented arithmetic coder (Witten, Neal and Cleary,
+//! in `codec/position/arith.rs`): it gives different bits for the same symbols, and both outputs
+//! are frozen formats (see the golden files), so the two stay separate.
 
 use core::fmt;
 

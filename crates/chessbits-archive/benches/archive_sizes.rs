@@ -1,25 +1,30 @@
 //! Archive sizes of the shared PGN files next to the PGN, gzip and zstd sizes.
 //!
-//! `cargo run --release -p chessbits --example archive_sizes [FILES...]` (default: the shared
-//! collections). Per file and codec: archive bytes, bits per main-line move overall (the whole
+//! `cargo bench -p chessbits-archive --bench archive_sizes [-- FILES...]` (default: the shared
+//! collections, or their bundled extracts in `testdata/`). Per file and codec: archive bytes, bits per main-line move overall (the whole
 //! archive), bits per move of the moves section alone, and the
 //! share of moves, tags, comments and structure (the rest is container overhead). `LEVEL=n` sets
 //! the zstd level, `SECTIONS=1` prints the bytes of every section.
 
+#[path = "../../chessbits/benches/support/clock.rs"]
+mod clock;
 #[path = "../../chessbits/tests/common/mod.rs"]
 mod common;
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Instant;
 
 use chessbits::pgn::PgnReader;
 use chessbits_archive::{ArchiveWriter, MoveCodec, WriterOptions};
+use clock::Clock;
 
 fn main() {
-    let mut files: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
+    if !clock::benchmarking("archive_sizes") {
+        return;
+    }
+    let mut files: Vec<PathBuf> = clock::args().into_iter().map(PathBuf::from).collect();
     if files.is_empty() {
-        let dir = common::shared_path().join("pgn");
+        let dir = common::data_path().join("pgn");
         for name in [
             "shakmaty_lichess_db_1000k.pgn",
             "shakmaty_twic1599_1000k.pgn",
@@ -39,7 +44,7 @@ fn main() {
         let zstd = zstd::bulk::compress(&pgn, 19).expect("zstd").len();
         let games: Vec<_> = PgnReader::new(&pgn[..]).into_games().filter_map(Result::ok).collect();
         for codec in MoveCodec::ALL {
-            let start = Instant::now();
+            let start = Clock::wall();
             let mut options = WriterOptions {
                 codec,
                 ..WriterOptions::default()
@@ -52,7 +57,7 @@ fn main() {
                 writer.add_game(game).expect("storable game");
             }
             let (_, s) = writer.finish().expect("finish");
-            let seconds = start.elapsed().as_secs_f64();
+            let seconds = start.seconds();
             let pct = |share: &str| format!("{:.1}%", 100.0 * s.share_bytes(share) as f64 / s.bytes as f64);
             println!(
                 "| {} | {} | {gzip} | {zstd} | {codec} | {} | {:.2} | {:.2} | {} | {} | {} | {} | {seconds:.2} |",

@@ -1,7 +1,8 @@
-//! Bits per move of the move codes on the shared games, and entropy coder speed.
+//! Bits per move of the move codes on the shared games (the bundled `testdata/` when
+//! `../shared/data` is missing), and entropy coder speed in thread CPU time.
 //!
 //! ```text
-//! cargo run --release -p chessbits --example move_code_bits
+//! cargo bench -p chessbits --bench move_code_bits
 //! ```
 //!
 //! Split: in every file, odd-numbered games (1st, 3rd, ...) are the training half the model and
@@ -10,30 +11,10 @@
 #[path = "../tests/common/mod.rs"]
 mod common;
 
-use std::time::Instant;
+#[path = "support/clock.rs"]
+mod clock;
 
-/// CPU time of this thread in seconds where Linux tells it (the machine may be shared), else wall time.
-struct Clock(Instant, Option<f64>);
-
-fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
-    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
-    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
-    Some(ticks / 100.0)
-}
-
-impl Clock {
-    fn start() -> Clock {
-        Clock(Instant::now(), cpu_seconds())
-    }
-
-    fn seconds(&self) -> f64 {
-        match (self.1, cpu_seconds()) {
-            (Some(a), Some(b)) => (b - a).max(0.01),
-            _ => self.0.elapsed().as_secs_f64(),
-        }
-    }
-}
+use clock::Clock;
 
 use chessbits::codec::bits::BitWriter;
 use chessbits::codec::moves::{entropy, lichess};
@@ -92,6 +73,9 @@ fn measure(moves: &[Move], encoder: &mut entropy::GameEncoder, bytes: &mut Vec<u
 }
 
 fn main() {
+    if !clock::benchmarking("move_code_bits") {
+        return;
+    }
     let mut encoder = entropy::GameEncoder::new();
     let mut bytes = Vec::new();
     // [lichess, master] x [train, held out]
@@ -101,14 +85,14 @@ fn main() {
     for (name, is_lichess) in common::PGN_FILES {
         if speed_only {
             games.extend(
-                common::load_pgn(&common::shared_path(), name)
+                common::load_pgn(&common::data_path(), name)
                     .into_iter()
                     .map(|g| g.moves),
             );
             continue;
         }
         let mut file = [Tally::default(); 2];
-        for game in common::load_pgn(&common::shared_path(), name) {
+        for game in common::load_pgn(&common::data_path(), name) {
             let held_out = game.number % 2 == 0;
             file[held_out as usize].add(measure(&game.moves, &mut encoder, &mut bytes));
             games.push(game.moves);

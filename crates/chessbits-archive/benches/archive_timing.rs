@@ -1,26 +1,32 @@
 //! Where the time of pack and unpack goes: parsing, encoding, decoding, writing PGN.
 //!
-//! `cargo run --release -p chessbits --example archive_timing [FILE]`
+//! `cargo bench -p chessbits-archive --bench archive_timing [-- FILE]` (default: a shared file,
+//! or its bundled extract in `testdata/`). One thread is timed in its CPU time, two in wall time.
 
+#[path = "../../chessbits/benches/support/clock.rs"]
+mod clock;
 #[path = "../../chessbits/tests/common/mod.rs"]
 mod common;
 
 use std::io::Cursor;
-use std::time::Instant;
 
 use chessbits::pgn::PgnReader;
 use chessbits_archive::{ArchiveReader, ArchiveWriter, WriterOptions};
+use clock::Clock;
 
 fn main() {
-    let path = std::env::args().nth(1).unwrap_or_else(|| {
-        let path = common::shared_path().join("pgn/notnil_twic0920.pgn");
+    if !clock::benchmarking("archive_timing") {
+        return;
+    }
+    let path = clock::args().into_iter().next().unwrap_or_else(|| {
+        let path = common::data_path().join("pgn/notnil_twic0920.pgn");
         path.to_string_lossy().into_owned()
     });
     let pgn = std::fs::read(&path).expect("readable PGN file");
     let mb = pgn.len() as f64 / 1e6;
-    let t = Instant::now();
+    let t = Clock::start();
     let games: Vec<_> = PgnReader::new(&pgn[..]).into_games().filter_map(Result::ok).collect();
-    let parse = t.elapsed().as_secs_f64();
+    let parse = t.seconds();
     println!(
         "parse PGN        {parse:.3} s  {:.1} MB/s  ({} games)",
         mb / parse,
@@ -28,7 +34,7 @@ fn main() {
     );
     for threads in [1, 2] {
         for level in [3, 12] {
-            let t = Instant::now();
+            let t = Clock::for_threads(threads);
             let options = WriterOptions {
                 threads,
                 zstd_level: level,
@@ -39,13 +45,13 @@ fn main() {
                 writer.add_game(game).expect("storable");
             }
             let (bytes, _) = writer.finish().expect("finish");
-            let pack = t.elapsed().as_secs_f64();
+            let pack = t.seconds();
             println!(
                 "pack  threads {threads} level {level:2}  {pack:.3} s  {:.1} MB/s  {} bytes",
                 mb / pack,
                 bytes.len()
             );
-            let t = Instant::now();
+            let t = Clock::for_threads(threads);
             let mut reader = ArchiveReader::open(Cursor::new(bytes)).expect("open");
             let mut decoded = Vec::new();
             reader
@@ -54,15 +60,15 @@ fn main() {
                     Ok::<(), chessbits_archive::ArchiveError>(())
                 })
                 .expect("decode");
-            let unpack = t.elapsed().as_secs_f64();
+            let unpack = t.seconds();
             println!(
                 "decode threads {threads}           {unpack:.3} s  {:.1} MB/s",
                 mb / unpack
             );
         }
     }
-    let t = Instant::now();
+    let t = Clock::start();
     let text: usize = games.iter().map(|g| g.to_pgn().len()).sum();
-    let write = t.elapsed().as_secs_f64();
+    let write = t.seconds();
     println!("write PGN        {write:.3} s  {:.1} MB/s ({text} bytes)", mb / write);
 }

@@ -1,14 +1,17 @@
-//! Encode and decode speed of the entropy and lichess move codes on the shared games, single
+//! Encode and decode speed of the entropy and lichess move codes on the shared games (the bundled
+//! `testdata/` when `../shared/data` is missing), single
 //! thread, measured in thread CPU time (the machine may be shared).
 //!
 //! ```text
-//! cargo run --release -p chessbits --example move_code_speed [-- OPTIONS]
+//! cargo bench -p chessbits --bench move_code_speed [-- OPTIONS]
 //! ```
 //!
 //! Options: `--games N` keeps the first N games of every file (default: all); `--rounds N` repeats
 //! every measurement (default 3; the best round counts); `--only entropy-encode|entropy-decode|
 //! lichess-encode|lichess-decode|replay` runs one measurement (for `valgrind --tool=callgrind`).
 
+#[path = "support/clock.rs"]
+mod clock;
 #[path = "../tests/common/mod.rs"]
 mod common;
 
@@ -16,7 +19,6 @@ use chessbits::codec::moves::{entropy, lichess};
 use chessbits::lists::MoveList;
 use chessbits::moves::Move;
 use chessbits::position::Position;
-use cpu_time::ThreadTime;
 
 fn arg(name: &str) -> Option<String> {
     let args: Vec<String> = std::env::args().collect();
@@ -26,17 +28,14 @@ fn arg(name: &str) -> Option<String> {
 }
 
 /// Runs `work` `rounds` times and returns the best rate in plies per second.
-fn best_rate(rounds: usize, plies: usize, mut work: impl FnMut()) -> f64 {
-    let mut best = f64::INFINITY;
-    for _ in 0..rounds {
-        let t = ThreadTime::now();
-        work();
-        best = best.min(t.elapsed().as_secs_f64().max(1e-6));
-    }
-    plies as f64 / best
+fn best_rate(rounds: usize, plies: usize, work: impl FnMut()) -> f64 {
+    plies as f64 / clock::best_of(rounds, work)
 }
 
 fn main() {
+    if !clock::benchmarking("move_code_speed") {
+        return;
+    }
     let limit: usize = arg("--games").and_then(|s| s.parse().ok()).unwrap_or(usize::MAX);
     let rounds: usize = arg("--rounds").and_then(|s| s.parse().ok()).unwrap_or(3);
     let only = arg("--only");
@@ -44,7 +43,7 @@ fn main() {
     let mut games: Vec<Vec<Move>> = Vec::new();
     for (name, _) in common::PGN_FILES {
         games.extend(
-            common::load_pgn(&common::shared_path(), name)
+            common::load_pgn(&common::data_path(), name)
                 .into_iter()
                 .take(limit)
                 .map(|g| g.moves),

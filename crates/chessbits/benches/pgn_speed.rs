@@ -3,39 +3,21 @@
 //! alone.
 //!
 //! ```text
-//! cargo run --release -p chessbits --example pgn_speed [-- --validate]
+//! cargo bench -p chessbits --bench pgn_speed [-- --validate]
 //! ```
 //!
-//! Times are the best of several rounds in CPU time of this thread (read from
-//! `/proc/thread-self/schedstat` where available, else wall time): on a shared machine wall time
-//! mostly measures the neighbours.
+//! Times are the best of several rounds in CPU time of this thread (`support/clock.rs`; wall
+//! time where unavailable): on a shared machine wall time mostly measures the neighbours. Without
+//! `../shared/data` it reads the bundled `testdata/`.
 
+#[path = "support/clock.rs"]
+mod clock;
 #[path = "../tests/common/mod.rs"]
 mod common;
 
-use std::time::Instant;
-
 use chessbits::pgn::{GameBuilder, PgnReader, SanToken, Validator, Visitor};
 
-/// Seconds of CPU time of this thread, or of wall time if the kernel does not tell.
-fn now(start: Instant) -> f64 {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|text| text.split_whitespace().next()?.parse::<f64>().ok())
-        .map_or_else(|| start.elapsed().as_secs_f64(), |ns| ns / 1e9)
-}
-
-/// The best time of `rounds` runs of `f`.
-fn best_of(rounds: usize, mut f: impl FnMut()) -> f64 {
-    let origin = Instant::now();
-    (0..rounds)
-        .map(|_| {
-            let t = now(origin);
-            f();
-            now(origin) - t
-        })
-        .fold(f64::MAX, f64::min)
-}
+use clock::best_of;
 
 /// Counts move tokens: the lexer and the SAN parser, no replay.
 struct TokenCounter(u64);
@@ -49,9 +31,12 @@ impl Visitor for TokenCounter {
 }
 
 fn main() {
-    let dir = common::shared_path().join("pgn");
+    if !clock::benchmarking("pgn_speed") {
+        return;
+    }
+    let dir = common::data_path().join("pgn");
     let mut paths: Vec<_> = std::fs::read_dir(dir)
-        .expect("shared data")
+        .expect("data directory")
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
         .collect();
