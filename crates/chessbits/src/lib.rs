@@ -17,7 +17,9 @@
 //! - [`pgn`]: streaming PGN reader, owned game tree, writer;
 //! - [`codec`]: compact move and position codes.
 //!
-//! No dependencies: the `.cbits` archive (zstd, checksums, parallel encoding) is the crate
+//! Cargo features, all off by default: `gzip` and `zstd` (compressed PGN input, see
+//! [`pgn::read_file`]), `serde` (the value types as strings: see below), `pext` (PEXT slider
+//! lookup). Without them, no dependencies: the `.cbits` archive (zstd, checksums, parallel encoding) is the crate
 //! `chessbits-archive`.
 //!
 //! The types used everywhere are re-exported at the root:
@@ -44,6 +46,8 @@ pub mod moves;
 pub mod notation;
 pub mod pgn;
 pub mod position;
+#[cfg(feature = "serde")]
+mod serde_impls;
 pub mod types;
 
 pub use moves::{ExtendedMove, Move, MoveKind, MoveList};
