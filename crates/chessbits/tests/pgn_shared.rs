@@ -254,7 +254,7 @@ fn pgn_extract_cases() {
     let barnes = games("test-notags.pgn").remove(0).unwrap();
     assert_eq!(
         barnes.moves.nodes[0].comments_before,
-        [" GameTree played inaccurately by White under extreme time pressure. "]
+        [" Game played inaccurately by White under extreme time pressure. "]
     );
     assert_eq!(
         barnes.moves.nodes[42].comments_after,
