@@ -28,17 +28,28 @@ fn check_file(text: &str, name: &str) -> usize {
 
 #[test]
 fn perft_suites_round_trip() {
-    let root = common::testdata_path();
+    let mut lines = suites_round_trip(&common::testdata_path());
+    let standard = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/standard-positions.epd");
+    lines += check_file(&std::fs::read_to_string(standard).unwrap(), standard);
+    assert!(lines > 20, "{lines}");
+}
+
+#[test]
+#[ignore = "needs ../shared/data (see testdata/README.md); run: cargo test --workspace -- --ignored shared_data_"]
+fn shared_data_perft_suites_round_trip() {
+    assert!(suites_round_trip(&common::shared_path()) > 20);
+}
+
+/// Every `.epd` file below `perft/` of a data directory; the lines checked.
+fn suites_round_trip(root: &std::path::Path) -> usize {
     let mut lines = 0;
-    for path in common::files_below(&root, "perft") {
+    for path in common::files_below(root, "perft") {
         if path.extension().is_some_and(|e| e == "epd") {
             let text = std::fs::read_to_string(&path).unwrap();
             lines += check_file(&text, &path.display().to_string());
         }
     }
-    let standard = concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/standard-positions.epd");
-    lines += check_file(&std::fs::read_to_string(standard).unwrap(), standard);
-    assert!(lines > 20, "{lines}");
+    lines
 }
 
 #[test]

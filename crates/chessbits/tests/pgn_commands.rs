@@ -77,7 +77,17 @@ fn check_node(node: &Node, counts: &mut Counts) {
 
 #[test]
 fn lichess_clocks_and_evals_parse_and_give_back_their_text() {
-    let path = common::testdata_path().join("pgn/shakmaty_lichess_db_1000k.pgn");
+    lichess_commands(&common::testdata_path());
+}
+
+#[test]
+#[ignore = "needs ../shared/data (see testdata/README.md); run: cargo test --workspace -- --ignored shared_data_"]
+fn shared_data_lichess_clocks_and_evals_parse_and_give_back_their_text() {
+    lichess_commands(&common::shared_path());
+}
+
+fn lichess_commands(root: &std::path::Path) {
+    let path = root.join("pgn/shakmaty_lichess_db_1000k.pgn");
     let bytes = std::fs::read(&path).unwrap();
     let text = String::from_utf8_lossy(&bytes);
     let mut counts = Counts::default();
