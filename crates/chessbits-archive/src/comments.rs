@@ -19,6 +19,7 @@
 
 use super::error::{Corrupt, DecodeResult};
 use super::varint::{put_varint, unzigzag, zigzag, ByteReader};
+use chessbits::pgn::{self, parse_clock, Score};
 use chessbits::types::Color;
 
 const CLOCK_MARK: u8 = 1;
@@ -34,29 +35,20 @@ struct Clock {
 }
 
 impl Clock {
+    /// The clock of a `%clk` value as [`chessbits::pgn::parse_clock`] reads it, if its text is the
+    /// canonical spelling (hours of at most six digits, the tenths digit or none).
     fn parse(text: &[u8]) -> Option<Clock> {
-        let text = core::str::from_utf8(text).ok()?;
-        let mut parts = text.split(':');
-        let (h, m, s) = (parts.next()?, parts.next()?, parts.next()?);
-        if parts.next().is_some() || h.len() > 6 {
+        let duration = parse_clock(text)?;
+        if text.iter().position(|&b| b == b':')? > 6 {
             return None;
         }
-        let (s, tenths) = match s.split_once('.') {
-            Some((s, t)) if t.len() == 1 => (s, Some(t.parse::<u8>().ok()?)),
-            Some(_) => return None,
-            None => (s, None),
-        };
-        let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
-        if !digits(h) || !digits(m) || !digits(s) {
-            return None;
-        }
-        let (h, m, s) = (h.parse::<u64>().ok()?, m.parse::<u64>().ok()?, s.parse::<u64>().ok()?);
+        let tenths = text.contains(&b'.').then(|| (duration.subsec_millis() / 100) as u8);
         let clock = Clock {
-            seconds: h * 3600 + m * 60 + s,
+            seconds: duration.as_secs(),
             tenths,
         };
         // Only the canonical spelling is replaced: writing it back must give the same text.
-        (clock.render() == text).then_some(clock)
+        (clock.render().as_bytes() == text).then_some(clock)
     }
 
     fn render(&self) -> String {
@@ -76,30 +68,19 @@ enum Eval {
 }
 
 impl Eval {
+    /// The score of a `%eval` value as [`chessbits::pgn::Eval::parse`] reads it, if its text is
+    /// lichess' spelling (no depth, at most 12 bytes).
     fn parse(text: &[u8]) -> Option<Eval> {
-        let text = core::str::from_utf8(text).ok()?;
         if text.len() > 12 {
             return None;
         }
-        let eval = if let Some(mate) = text.strip_prefix('#') {
-            Eval::Mate(mate.parse().ok()?)
-        } else {
-            let (negative, body) = match text.strip_prefix('-') {
-                Some(body) => (true, body),
-                None => (false, text),
-            };
-            let (whole, fraction) = body.split_once('.')?;
-            if whole.is_empty() || !whole.bytes().all(|b| b.is_ascii_digit()) {
-                return None;
-            }
-            if fraction.is_empty() || fraction.len() > 2 || !fraction.bytes().all(|b| b.is_ascii_digit()) {
-                return None;
-            }
-            let scale = if fraction.len() == 1 { 10 } else { 1 };
-            let magnitude = whole.parse::<i64>().ok()? * 100 + fraction.parse::<i64>().ok()? * scale;
-            Eval::Centipawns(if negative { -magnitude } else { magnitude })
+        let parsed = pgn::Eval::parse(text)?;
+        let eval = match (parsed.score, parsed.depth) {
+            (Score::Centipawns(cp), None) => Eval::Centipawns(cp),
+            (Score::Mate(n), None) => Eval::Mate(n),
+            (_, Some(_)) => return None,
         };
-        (eval.render() == text).then_some(eval)
+        (eval.render().as_bytes() == text).then_some(eval)
     }
 
     /// Lichess' spelling: pawns with one or two decimals, a trailing zero dropped.

@@ -41,12 +41,12 @@
 //!
 //! ```
 //! use chessbits_archive::{ArchiveReader, ArchiveWriter, MoveCodec, WriterOptions};
-//! use chessbits::pgn::PgnReader;
+//! use chessbits::pgn::GameTree;
 //! use std::io::Cursor;
 //!
 //! let pgn = "[Event \"Rated Blitz game\"]\n[WhiteElo \"1500\"]\n\n\
 //!            1. e4 { [%eval 0.17] [%clk 0:03:00] } 1... e5 $2 (1... c5 {Sicilian}) 2. Nf3 1-0\n";
-//! let game = PgnReader::new(pgn.as_bytes()).read_owned_game().unwrap().unwrap().unwrap();
+//! let game = GameTree::from_pgn(pgn.as_bytes()).unwrap();
 //! let options = WriterOptions { codec: MoveCodec::IndexBits, ..WriterOptions::default() };
 //! let mut writer = ArchiveWriter::new(Cursor::new(Vec::new()), options).unwrap();
 //! writer.add_game(&game).unwrap();

@@ -127,11 +127,11 @@ impl ArchiveSummary {
 ///
 /// ```
 /// use chessbits_archive::{ArchiveReader, ArchiveWriter, WriterOptions};
-/// use chessbits::pgn::PgnReader;
+/// use chessbits::pgn::GameTree;
 /// use std::io::Cursor;
 ///
 /// let pgn = "[White \"A\"]\n\n1. e4 {[%clk 0:05:00]} e5 (1... c5) 2. Nf3 $1 *\n";
-/// let game = PgnReader::new(pgn.as_bytes()).read_owned_game().unwrap().unwrap().unwrap();
+/// let game = GameTree::from_pgn(pgn.as_bytes()).unwrap();
 /// let mut writer = ArchiveWriter::new(Cursor::new(Vec::new()), WriterOptions::default()).unwrap();
 /// writer.add_game(&game).unwrap();
 /// let (file, summary) = writer.finish().unwrap();

@@ -3,11 +3,11 @@
 
 use std::cell::Cell;
 use std::fs::File;
-use std::io::{self, BufReader, IsTerminal, Read};
+use std::io::{self, IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use flate2::bufread::MultiGzDecoder;
+use chessbits::pgn::decompress;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// `paths` with every directory replaced by the PGN files below it (any depth; `.pgn`, `.pgn.gz`
@@ -28,70 +28,22 @@ pub fn expand_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(files)
 }
 
-/// The first bytes of a gzip member.
-const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
-/// The first bytes of a zstd frame.
-const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
-
 /// Opens `path`, or standard input for `-`, advancing `bar` by the bytes read from it (compressed
 /// bytes for compressed input, so the bar follows the file's length). Input that starts with the
-/// gzip or zstd magic number is decompressed (by content, not by name: this works on standard
-/// input too; concatenated gzip members and zstd frames are read to the end). Errors name the path.
+/// gzip or zstd magic number is decompressed and UTF-16 refused with a hint, as
+/// [`chessbits::pgn::decompress`] does. Errors name the path.
 pub fn open_input(path: &Path, bar: &ProgressBar) -> Result<Box<dyn Read>, String> {
     let raw: Box<dyn Read> = if path.as_os_str() == "-" {
         Box::new(io::stdin().lock())
     } else {
         Box::new(File::open(path).map_err(|e| format!("{}: {e}", path.display()))?)
     };
-    let mut raw = ProgressReader {
+    let raw = ProgressReader {
         inner: raw,
         bar: bar.clone(),
     };
-    // Up to four bytes decide the format; a short read from a pipe must not hide a magic number.
-    let mut head = [0u8; 4];
-    let len = read_full(&mut raw, &mut head).map_err(|e| format!("{}: {e}", path.display()))?;
-    let input = io::Cursor::new(head).take(len as u64).chain(raw);
-    let head = &head[..len];
-    if is_utf16(head) {
-        return Err(format!(
-            "{}: the text is UTF-16, not PGN's UTF-8 or Latin-1: convert it first (iconv -f UTF-16 -t UTF-8)",
-            path.display()
-        ));
-    }
-    Ok(if head.starts_with(&GZIP_MAGIC) {
-        Box::new(MultiGzDecoder::new(BufReader::with_capacity(1 << 16, input)))
-    } else if head.starts_with(&ZSTD_MAGIC) {
-        let buffered = BufReader::with_capacity(1 << 16, input);
-        let decoder =
-            zstd::stream::read::Decoder::with_buffer(buffered).map_err(|e| format!("{}: {e}", path.display()))?;
-        Box::new(decoder)
-    } else {
-        Box::new(input)
-    })
-}
-
-/// Whether the first bytes of a text are UTF-16: a byte-order mark, or ASCII with every other byte
-/// zero (`[\0E\0` or `\0[\0E`). No PGN byte is zero.
-fn is_utf16(head: &[u8]) -> bool {
-    match head {
-        [0xff, 0xfe, ..] | [0xfe, 0xff, ..] => true,
-        [a, 0, b, 0] | [0, a, 0, b] => *a != 0 && *b != 0,
-        _ => false,
-    }
-}
-
-/// Reads into `buf` until it is full or the input ends; returns the bytes read.
-pub fn read_full(input: &mut dyn Read, buf: &mut [u8]) -> io::Result<usize> {
-    let mut filled = 0;
-    while filled < buf.len() {
-        match input.read(&mut buf[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(filled)
+    let input = decompress(raw).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(Box::new(input))
 }
 
 /// Advances a progress bar by the bytes passing through.

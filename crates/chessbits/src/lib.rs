@@ -18,7 +18,9 @@
 //! - [`codec`]: compact move and position codes;
 //! - `eco` (cargo feature `eco`, off by default): ECO classification by the lichess opening tables.
 //!
-//! No dependencies: the `.cbits` archive (zstd, checksums, parallel encoding) is the crate
+//! Cargo features, all off by default: `gzip` and `zstd` (compressed PGN input, see
+//! [`pgn::read_file`]), `serde` (the value types as strings: see below), `pext` (PEXT slider
+//! lookup). Without them, no dependencies: the `.cbits` archive (zstd, checksums, parallel encoding) is the crate
 //! `chessbits-archive`.
 //!
 //! The types used everywhere are re-exported at the root:
@@ -47,6 +49,8 @@ pub mod moves;
 pub mod notation;
 pub mod pgn;
 pub mod position;
+#[cfg(feature = "serde")]
+mod serde_impls;
 pub mod types;
 
 pub use moves::{ExtendedMove, Move, MoveKind, MoveList};

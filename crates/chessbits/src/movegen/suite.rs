@@ -3,6 +3,7 @@
 use core::fmt;
 
 use super::MAX_PERFT_DEPTH;
+use crate::notation::epd::split;
 
 /// One position of a suite with its expected node counts.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -96,6 +97,7 @@ fn depth_and_nodes(text: &str, line: usize) -> Result<(u32, u64), SuiteError> {
     Ok((depth, nodes))
 }
 
+/// EPD lines, read by [`epd`](crate::notation::epd)'s parser; every operation must be a `Dn count`.
 fn parse_epd_lines(text: &str) -> Result<Vec<PerftCase>, SuiteError> {
     let mut cases = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -104,22 +106,24 @@ fn parse_epd_lines(text: &str) -> Result<Vec<PerftCase>, SuiteError> {
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let mut parts = line.split(';');
-        let fen = parts.next().unwrap_or("").trim().to_string();
+        let (fen, operations) = split(line).map_err(|e| SuiteError::syntax(line_no, e.to_string()))?;
         let mut expected = Vec::new();
-        for part in parts {
-            let part = part.trim();
-            let Some(rest) = part.strip_prefix('D') else {
+        for op in operations {
+            let depth = op
+                .opcode
+                .strip_prefix('D')
+                .filter(|d| d.bytes().all(|b| b.is_ascii_digit()));
+            let (Some(depth), [nodes]) = (depth, &op.operands[..]) else {
                 return Err(SuiteError::syntax(
                     line_no,
-                    format!("expected Dn count, found {part:?}"),
+                    format!("expected Dn count, found {:?}", op.to_string()),
                 ));
             };
-            expected.push(depth_and_nodes(rest, line_no)?);
+            expected.push(depth_and_nodes(&format!("{depth} {}", nodes.as_str()), line_no)?);
         }
         cases.push(PerftCase {
             id: line_no.to_string(),
-            fen,
+            fen: fen.to_string(),
             expected,
         });
     }

@@ -37,12 +37,31 @@ impl fmt::Display for UciError {
 
 impl std::error::Error for UciError {}
 
-/// The parts of a UCI move, before looking at a position.
+/// The parts of a UCI move, before looking at a position. `Display` writes the UCI text.
+///
+/// ```
+/// use chessbits::notation::uci::parse_parts;
+/// let parts = parse_parts("e7e8q").unwrap().unwrap();
+/// assert_eq!(parts.to_string(), "e7e8q");
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct UciParts {
+    /// The square the piece leaves.
     pub from: Square,
+    /// The square written second (for a castle, the king's or the rook's square).
     pub to: Square,
+    /// The piece a pawn promotes to.
     pub promotion: Option<Role>,
+}
+
+impl fmt::Display for UciParts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.from, self.to)?;
+        match self.promotion {
+            Some(role) => write!(f, "{}", role.char()),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Splits `text` into from, to and promotion; `None` for the null move `0000`.

@@ -230,6 +230,8 @@ pub enum PgnError {
     Io(std::io::Error),
     /// The game is malformed or has an illegal move.
     Game(GameError),
+    /// The text holds no game ([`GameTree::from_pgn`]).
+    NoGame,
 }
 
 impl core::fmt::Display for PgnError {
@@ -237,6 +239,7 @@ impl core::fmt::Display for PgnError {
         match self {
             PgnError::Io(e) => write!(f, "read error: {e}"),
             PgnError::Game(e) => e.fmt(f),
+            PgnError::NoGame => f.write_str("no game in the text"),
         }
     }
 }
@@ -246,6 +249,7 @@ impl std::error::Error for PgnError {
         match self {
             PgnError::Io(e) => Some(e),
             PgnError::Game(e) => Some(e),
+            PgnError::NoGame => None,
         }
     }
 }
@@ -286,6 +290,25 @@ impl<R: Read> Iterator for Games<R> {
     }
 }
 
+impl GameTree {
+    /// The first game of a PGN text (the rest is not read): for a game at hand, where
+    /// [`PgnReader`] would be a detour.
+    ///
+    /// ```
+    /// use chessbits::pgn::{GameTree, PgnError};
+    /// let game = GameTree::from_pgn("1. e4 e5 2. Nf3 *").unwrap();
+    /// assert_eq!(game.mainline().count(), 3);
+    /// assert!(matches!(GameTree::from_pgn("1. e5 *"), Err(PgnError::Game(_))));
+    /// assert!(matches!(GameTree::from_pgn(" \n"), Err(PgnError::NoGame)));
+    /// ```
+    pub fn from_pgn(text: impl AsRef<[u8]>) -> Result<GameTree, PgnError> {
+        PgnReader::new(text.as_ref())
+            .into_games()
+            .next()
+            .unwrap_or(Err(PgnError::NoGame))
+    }
+}
+
 impl<R: Read> PgnReader<R> {
     /// Reads the next game as an owned [`GameTree`]: `None` at the end of the input, `Some(Err)`
     /// for a game with an error (the reader has moved on to the next one).
@@ -313,5 +336,21 @@ impl<R: Read> PgnReader<R> {
             builder: GameBuilder::new(),
             done: false,
         }
+    }
+}
+
+impl<R: Read> IntoIterator for PgnReader<R> {
+    type Item = Result<GameTree, PgnError>;
+    type IntoIter = Games<R>;
+
+    /// The same as [`PgnReader::into_games`].
+    ///
+    /// ```
+    /// use chessbits::pgn::PgnReader;
+    /// let games: Result<Vec<_>, _> = PgnReader::new(&b"1. e4 *\n1. d4 *"[..]).into_iter().collect();
+    /// assert_eq!(games.unwrap().len(), 2);
+    /// ```
+    fn into_iter(self) -> Games<R> {
+        self.into_games()
     }
 }

@@ -17,9 +17,9 @@ impl GameTree {
     /// record holds only legal moves.
     ///
     /// ```
-    /// use chessbits::pgn::PgnReader;
+    /// use chessbits::pgn::GameTree;
     /// let pgn = b"1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 *";
-    /// let tree = PgnReader::new(&pgn[..]).read_owned_game().unwrap().unwrap().unwrap();
+    /// let tree = GameTree::from_pgn(&pgn[..]).unwrap();
     /// let game = tree.to_game().unwrap();
     /// assert_eq!(game.len(), 8);
     /// assert!(game.is_threefold_repetition());

@@ -7,27 +7,33 @@
 //! - [`GameBuilder`] builds the owned [`GameTree`]: tags, start position (`[FEN]`, `[Variant]`),
 //!   main line and variations as [`Node`]s with [`Move`](crate::moves::Move), SAN, comments and
 //!   NAGs, and the result;
-//! - [`GameTree::write_pgn`] writes export format.
+//! - [`GameTree::write_pgn`] writes export format;
+//! - [`read_file`] and [`read`] read the games of a file or any reader in one call, plain or
+//!   compressed ([`decompress`]: gzip and zstd with the `gzip` and `zstd` features);
+//! - comment commands: [`Node::clock`] (`%clk`), [`Node::eval`] (`%eval`), [`Node::shapes`]
+//!   (`%csl`, `%cal`), read from the comment bytes, which stay as they are.
 //!
 //! One bad game never stops a file: its error ([`GameError`], with the line and the token) is
 //! returned in its place and reading goes on with the next game.
 //!
 //! ```
-//! use chessbits::pgn::PgnReader;
+//! use chessbits::pgn::{GameTree, PgnReader};
 //!
 //! let pgn = "\u{feff}[Event \"Café\"]\r\n\r\n1. e4 {open} e5 2. Kf3?? *\r\n\r\n\
 //!            [Event \"Next\"]\r\n\r\n1. d4 d5 (1... Nf6 2. c4) 2. c4 $1 1-0\r\n";
 //! let mut games = PgnReader::new(pgn.as_bytes()).into_games();
 //! let bad = games.next().unwrap().unwrap_err();
 //! assert_eq!(bad.to_string(), "line 3: illegal move 'Kf3'");
-//! let good = games.next().unwrap().unwrap();
+//! let good = games.next().unwrap()?;
 //! assert_eq!(good.tag("Event").as_deref(), Some("Next"));
-//! let round_trip = PgnReader::new(&good.to_pgn()[..]).into_games().next().unwrap().unwrap();
-//! assert_eq!(round_trip, good);
+//! assert_eq!(GameTree::from_pgn(good.to_pgn())?, good);
+//! # Ok::<(), chessbits::pgn::PgnError>(())
 //! ```
 
 mod build;
+mod commands;
 mod convert;
+mod input;
 mod reader;
 mod replay;
 mod scan;
@@ -39,6 +45,8 @@ mod visitor;
 mod write;
 
 pub use build::{GameBuilder, Games, PgnError};
+pub use commands::{commands, parse_clock, Brush, Command, Commands, Eval, Score, Shape};
+pub use input::{decompress, read, read_file, Compression, Decompressed, InputError};
 pub use reader::{PgnReader, RawGame};
 pub use syntax::{SyntaxError, MAX_GAME_BYTES, MAX_TOKEN_BYTES, MAX_VARIATION_DEPTH};
 pub use text::{decode as decode_text, Comment, RawComment, RawTag, Tag};

@@ -32,9 +32,9 @@ pub const SEVEN_TAG_ROSTER: [(&str, &str); 7] = [
 /// One move of a line, with what the file says around it.
 ///
 /// ```
-/// use chessbits::pgn::{Nag, PgnReader};
+/// use chessbits::pgn::{Nag, GameTree};
 /// let pgn = b"1. {start} e4!? {best by test} (1. d4) *";
-/// let game = PgnReader::new(&pgn[..]).read_owned_game().unwrap().unwrap().unwrap();
+/// let game = GameTree::from_pgn(&pgn[..]).unwrap();
 /// let e4 = &game.moves.nodes[0];
 /// assert_eq!(e4.san.to_string(), "e4");
 /// assert_eq!(e4.comments_before, ["start"]);
@@ -103,9 +103,9 @@ pub struct Line {
 /// ([`Comment`]).
 ///
 /// ```
-/// use chessbits::pgn::{GameTree, GameResult, PgnReader};
+/// use chessbits::pgn::{GameTree, GameResult};
 /// let pgn = b"[White \"Morphy\"]\n[Black \"Allies\"]\n[Opening \"Philidor\"]\n\n1. e4 e5 1-0";
-/// let game = PgnReader::new(&pgn[..]).read_owned_game().unwrap().unwrap().unwrap();
+/// let game = GameTree::from_pgn(&pgn[..]).unwrap();
 /// assert_eq!(game.tags.len(), 3);
 /// assert_eq!(game.tag("White").as_deref(), Some("Morphy"));
 /// assert_eq!(game.tags[2].name(), b"Opening");
@@ -181,8 +181,8 @@ impl GameTree {
     /// The result: the movetext's result token, else the `Result` tag's, else unknown.
     ///
     /// ```
-    /// use chessbits::pgn::{GameResult, PgnReader};
-    /// let game = PgnReader::new(&b"[Result \"0-1\"]\n1. e4"[..]).read_owned_game().unwrap().unwrap().unwrap();
+    /// use chessbits::pgn::{GameResult, GameTree};
+    /// let game = GameTree::from_pgn(&b"[Result \"0-1\"]\n1. e4"[..]).unwrap();
     /// assert_eq!((game.result, game.outcome()), (None, GameResult::BlackWins));
     /// ```
     pub fn outcome(&self) -> GameResult {
@@ -193,8 +193,8 @@ impl GameTree {
     /// The moves of the main line.
     ///
     /// ```
-    /// use chessbits::pgn::PgnReader;
-    /// let game = PgnReader::new(&b"1. e4 e5 *"[..]).read_owned_game().unwrap().unwrap().unwrap();
+    /// use chessbits::pgn::GameTree;
+    /// let game = GameTree::from_pgn(&b"1. e4 e5 *"[..]).unwrap();
     /// let uci: Vec<String> = game.mainline().map(|m| m.to_string()).collect();
     /// assert_eq!(uci, ["e2e4", "e7e5"]);
     /// ```
@@ -205,8 +205,8 @@ impl GameTree {
     /// The position at the end of the main line.
     ///
     /// ```
-    /// use chessbits::pgn::PgnReader;
-    /// let game = PgnReader::new(&b"1. f3 e5 2. g4 Qh4# 0-1"[..]).read_owned_game().unwrap().unwrap().unwrap();
+    /// use chessbits::pgn::GameTree;
+    /// let game = GameTree::from_pgn(&b"1. f3 e5 2. g4 Qh4# 0-1"[..]).unwrap();
     /// assert!(game.final_position().is_checkmate());
     /// ```
     pub fn final_position(&self) -> Position {

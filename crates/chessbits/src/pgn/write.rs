@@ -256,8 +256,8 @@ impl GameTree {
     /// Writes the game as PGN with `options`.
     ///
     /// ```
-    /// use chessbits::pgn::{MoveNotation, PgnReader, WriteOptions};
-    /// let game = PgnReader::new(&b"1. e4 e5 2. Nf3 *"[..]).read_owned_game().unwrap().unwrap().unwrap();
+    /// use chessbits::pgn::{MoveNotation, GameTree, WriteOptions};
+    /// let game = GameTree::from_pgn(&b"1. e4 e5 2. Nf3 *"[..]).unwrap();
     /// let mut out = Vec::new();
     /// let options = WriteOptions { notation: MoveNotation::Lan, seven_tag_roster: true, ..WriteOptions::default() };
     /// game.write_pgn(&mut out, &options).unwrap();
@@ -312,9 +312,9 @@ impl GameTree {
     /// comments are the game's bytes, which need not be UTF-8.
     ///
     /// ```
-    /// use chessbits::pgn::PgnReader;
+    /// use chessbits::pgn::GameTree;
     /// let pgn = b"[White \"A\"]\n1. e4 {good} (1. d4 $1) e5 *";
-    /// let game = PgnReader::new(&pgn[..]).read_owned_game().unwrap().unwrap().unwrap();
+    /// let game = GameTree::from_pgn(&pgn[..]).unwrap();
     /// assert_eq!(game.to_pgn(), b"[White \"A\"]\n\n1. e4 {good} (1. d4 $1) 1... e5 *\n\n");
     /// ```
     pub fn to_pgn(&self) -> Vec<u8> {

@@ -68,12 +68,21 @@ struct Capture {
 /// use chessbits::pgn::{PgnReader, GameTree};
 ///
 /// let pgn = "[Event \"Casual\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6?? 4. Qxf7# 1-0\n";
-/// let mut reader = PgnReader::new(pgn.as_bytes());
-/// let game: GameTree = reader.read_owned_game().unwrap().unwrap().unwrap();
+/// let mut games = PgnReader::new(pgn.as_bytes()).into_games();
+/// let game: GameTree = games.next().unwrap()?;
 /// assert_eq!(game.tag("Event").as_deref(), Some("Casual"));
 /// assert_eq!(game.moves.nodes.len(), 7);
-/// assert!(reader.read_owned_game().unwrap().is_none());
+/// assert!(games.next().is_none());
+///
+/// // The same in a loop (a reader is an `IntoIterator` of `Result<GameTree, PgnError>`):
+/// for game in PgnReader::new(pgn.as_bytes()) {
+///     assert!(game?.final_position().is_checkmate());
+/// }
+/// # Ok::<(), chessbits::pgn::PgnError>(())
 /// ```
+///
+/// For a file, compressed or not, [`read_file`](super::read_file) opens it and returns its games
+/// in one call.
 pub struct PgnReader<R> {
     inner: R,
     buf: Vec<u8>,
@@ -425,7 +434,7 @@ impl<R: Read> PgnReader<R> {
     /// use chessbits::pgn::PgnReader;
     /// let mut reader = PgnReader::new(&b"1. e4 *\n1. d4 *"[..]);
     /// assert!(reader.skip_game().unwrap());
-    /// let game = reader.read_owned_game().unwrap().unwrap().unwrap();
+    /// let game = reader.into_games().next().unwrap().unwrap();
     /// assert_eq!(game.moves.nodes[0].san.to_string(), "d4");
     /// ```
     pub fn skip_game(&mut self) -> io::Result<bool> {
