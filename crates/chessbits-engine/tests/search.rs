@@ -213,5 +213,8 @@ fn bench_node_count_is_deterministic_with_one_thread_and_pinned() {
     let a = run_bench(6, 1, 8);
     let b = run_bench(6, 1, 8);
     assert_eq!(a.nodes, b.nodes);
-    assert_eq!(a.nodes, BENCH_DEPTH_6_NODES, "the search tree changed: update the pinned bench");
+    assert_eq!(
+        a.nodes, BENCH_DEPTH_6_NODES,
+        "the search tree changed: update the pinned bench"
+    );
 }
