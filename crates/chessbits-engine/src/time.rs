@@ -72,8 +72,10 @@ impl TimeManager {
     pub fn from_clock(clock: &Clock, overhead_ms: u64) -> TimeManager {
         let mut tm = TimeManager::unlimited();
         if let Some(movetime) = clock.movetime {
-            // A fixed time is spent in full: no soft limit, which would end it early.
-            let t = movetime.saturating_sub(overhead_ms).max(1);
+            // A fixed time is spent in full: no soft limit, which would end it early. The
+            // reserve is at most a fifth of it: `movetime` has no clock to lose on, and a 50 ms
+            // reserve would halve a 100 ms move.
+            let t = movetime.saturating_sub(overhead_ms.min(movetime / 5)).max(1);
             tm.hard = Some(t);
         } else if let Some(time) = clock.time {
             let safe = time.saturating_sub(overhead_ms).max(1);
@@ -157,6 +159,11 @@ mod tests {
             30,
         );
         assert_eq!(tm.hard_ms(), Some(470));
+        let short = Clock {
+            movetime: Some(100),
+            ..Clock::default()
+        };
+        assert_eq!(TimeManager::from_clock(&short, 50).hard_ms(), Some(80));
         assert!(TimeManager::from_clock(&Clock::default(), 30).hard_ms().is_none());
     }
 }
