@@ -23,10 +23,15 @@ use crate::row::GameRow;
 /// Spark).
 pub const DEFAULT_PARTITION: &str = "__HIVE_DEFAULT_PARTITION__";
 
+/// Games handed to the encoding threads at a time, at most: a row group of more games is
+/// encoded chunk by chunk into the Parquet writer's (compressed) buffers, so memory is bounded
+/// by a few chunks of PGN text plus one encoded row group per open file.
+const MAX_CHUNK: usize = 4096;
+
 /// How an export is written.
 #[derive(Clone, Debug)]
 pub struct ExportOptions {
-    /// Games per row group (and per chunk handed to the encoding threads): what bounds memory.
+    /// Games per row group (memory grows with it: the row group being filled is held encoded).
     pub row_group_size: usize,
     /// Write `year=YYYY/month=MM/part-0.parquet` instead of one `part-0.parquet`.
     pub partition: bool,
@@ -122,9 +127,11 @@ struct Pending {
 }
 
 /// Writes games into a directory of Parquet files, streaming: games are handed over in chunks
-/// of [`ExportOptions::row_group_size`] through a bounded channel to a thread that parses them
-/// on all cores (rayon) and writes them, so at most about three chunks are in memory while the
-/// caller reads on. Everything is written into a temporary directory `.chessbits-export-*`
+/// (of [`ExportOptions::row_group_size`] games, at most 4,096) through a bounded channel to a
+/// thread that parses them on all cores (rayon) and writes them, so at most three chunks are
+/// in memory while the caller reads on, plus the encoded, compressed row group being filled in
+/// each open file (with partitions, unfinished row groups are flushed once they add up to two
+/// row groups). Everything is written into a temporary directory `.chessbits-export-*`
 /// beside the output directory, which is renamed into place by [`finish`](Self::finish); if the
 /// exporter is dropped before, or fails, the temporary directory is removed and the output
 /// directory is untouched.
@@ -176,7 +183,7 @@ impl ParquetExporter {
         Ok(ParquetExporter {
             out_dir: out_dir.to_path_buf(),
             temp: Some(temp),
-            chunk_size: options.row_group_size.max(1),
+            chunk_size: options.row_group_size.clamp(1, MAX_CHUNK),
             chunk: Vec::new(),
             sender: Some(sender),
             worker: Some(worker),
