@@ -50,9 +50,11 @@ pub struct ExportArgs {
 
 #[cfg(not(feature = "parquet"))]
 pub fn run(_args: ExportArgs) -> Result<ExitCode, String> {
-    Err("export: this chessbits was built without Parquet support; build it with \
+    Err(
+        "export: this chessbits was built without Parquet support; build it with \
          `cargo build --release -p chessbits-cli --features parquet`"
-        .to_string())
+            .to_string(),
+    )
 }
 
 #[cfg(feature = "parquet")]
@@ -113,7 +115,11 @@ pub fn run(args: ExportArgs) -> Result<ExitCode, String> {
     let summary = exporter.finish().map_err(|e| format!("{out_name}: {e}"))?;
     bar.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64().max(1e-9);
-    let status = if summary.rejected > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS };
+    let status = if summary.rejected > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    };
     if args.json {
         let value = Json::obj([
             ("games", Json::from(summary.games)),

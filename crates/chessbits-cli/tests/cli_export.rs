@@ -23,7 +23,14 @@ fn export_writes_parquet_and_reports_rejected_games() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let pgn = testdata_path().join("pgn");
-    let args = ["export", pgn.to_str().unwrap(), "-o", out.to_str().unwrap(), "--format", "parquet"];
+    let args = [
+        "export",
+        pgn.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--format",
+        "parquet",
+    ];
     let (code, _, stderr) = chessbits(&[&args[..], &["--json", "--threads", "2"]].concat());
     // The bundled files hold variant games: rejected, status 1.
     assert_eq!(code, 1, "{stderr}");
@@ -45,8 +52,13 @@ fn export_writes_parquet_and_reports_rejected_games() {
 
     // Never an output directory that holds an input.
     let inside = out.join("rejected.pgn");
-    let (code, _, stderr) =
-        chessbits(&["export", inside.to_str().unwrap(), "-o", out.to_str().unwrap(), "--force"]);
+    let (code, _, stderr) = chessbits(&[
+        "export",
+        inside.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--force",
+    ]);
     assert_eq!(code, 2, "{stderr}");
     assert!(inside.exists());
 }

@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use arrow_array::builder::{
-    BinaryBuilder, BooleanBuilder, Date32Builder, Int16Builder, Int32Builder, ListBuilder, MapBuilder,
-    MapFieldNames, StringBuilder, Time32SecondBuilder,
+    BinaryBuilder, BooleanBuilder, Date32Builder, Int16Builder, Int32Builder, ListBuilder, MapBuilder, MapFieldNames,
+    StringBuilder, Time32SecondBuilder,
 };
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::ArrowError;

@@ -173,7 +173,9 @@ impl ParquetExporter {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        let temp = tempfile::Builder::new().prefix(".chessbits-export-").tempdir_in(&parent)?;
+        let temp = tempfile::Builder::new()
+            .prefix(".chessbits-export-")
+            .tempdir_in(&parent)?;
         let (sender, receiver) = sync_channel::<Vec<Pending>>(1);
         let sources = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
         let worker = Worker::new(temp.path().to_path_buf(), &options, sources.clone())?;
@@ -216,7 +218,10 @@ impl ParquetExporter {
         if !sent {
             // The worker stopped: its error says why.
             self.sender = None;
-            return Err(self.join().err().unwrap_or_else(|| io::Error::other("the encoding thread stopped").into()));
+            return Err(self
+                .join()
+                .err()
+                .unwrap_or_else(|| io::Error::other("the encoding thread stopped").into()));
         }
         Ok(())
     }
@@ -360,7 +365,11 @@ impl Worker {
         for (game, result) in chunk.iter().zip(parsed) {
             match result {
                 Ok(row) => {
-                    let key = if self.partition { row.partition_date } else { (None, None) };
+                    let key = if self.partition {
+                        row.partition_date
+                    } else {
+                        (None, None)
+                    };
                     groups.entry(key).or_default().push(row);
                 }
                 Err((line, reason)) => self.reject(game, line, &reason)?,
@@ -397,7 +406,9 @@ impl Worker {
         let relative = if self.partition {
             let year = key.0.map_or(DEFAULT_PARTITION.to_string(), |y| format!("{y:04}"));
             let month = key.1.map_or(DEFAULT_PARTITION.to_string(), |m| format!("{m:02}"));
-            PathBuf::from(format!("year={year}")).join(format!("month={month}")).join("part-0.parquet")
+            PathBuf::from(format!("year={year}"))
+                .join(format!("month={month}"))
+                .join("part-0.parquet")
         } else {
             PathBuf::from("part-0.parquet")
         };
@@ -428,7 +439,11 @@ impl Worker {
             pgn.write_all(b"\n")?;
             self.rejected_offset = offset + game.bytes.len() as u64 + 1;
         }
-        let start = if game.bytes.is_empty() { offset } else { offset + u64::from(offset > 0) };
+        let start = if game.bytes.is_empty() {
+            offset
+        } else {
+            offset + u64::from(offset > 0)
+        };
         let sources = self.sources.lock().unwrap_or_else(|e| e.into_inner());
         let source = sources.get(game.source as usize).map_or("?", String::as_str);
         let clean = |s: &str| s.replace(['\t', '\n', '\r'], " ");
@@ -456,7 +471,10 @@ impl Worker {
             let metadata = writer.close()?;
             self.summary.row_groups += metadata.num_row_groups() as u64;
         }
-        for file in [self.rejected_pgn.take(), self.rejected_tsv.take()].into_iter().flatten() {
+        for file in [self.rejected_pgn.take(), self.rejected_tsv.take()]
+            .into_iter()
+            .flatten()
+        {
             file.into_inner().map_err(|e| e.into_error())?.sync_all()?;
         }
         self.summary.files.sort();

@@ -295,7 +295,10 @@ fn parse_date(value: &str) -> Option<DateParts> {
     if parts.next().is_some() {
         return None;
     }
-    let year = y.parse::<u16>().ok().filter(|&y| y > 0 && y < 10_000 && y.to_string().len() <= 4);
+    let year = y
+        .parse::<u16>()
+        .ok()
+        .filter(|&y| y > 0 && y < 10_000 && y.to_string().len() <= 4);
     let month = m.parse::<u8>().ok().filter(|m| (1..=12).contains(m));
     let day = d.parse::<u8>().ok().filter(|d| (1..=31).contains(d));
     Some((year, month, day))
@@ -303,7 +306,7 @@ fn parse_date(value: &str) -> Option<DateParts> {
 
 /// Days since 1970-01-01 of a valid date (proleptic Gregorian).
 fn days_from_civil(y: u16, m: u8, d: u8) -> Option<i32> {
-    let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    let leap = (y.is_multiple_of(4) && !y.is_multiple_of(100)) || y.is_multiple_of(400);
     let days_in_month = [31, if leap { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
     if d > days_in_month[m as usize - 1] {
         return None;
@@ -355,7 +358,11 @@ fn find_eval(comment: &[u8]) -> Option<i32> {
     let text = text.split(',').next()?.trim();
     if let Some(mate) = text.strip_prefix('#') {
         let n: i32 = mate.parse().ok()?;
-        return Some(if n == 0 && mate.starts_with('-') { -MATE_BASE } else { mate_score(n) });
+        return Some(if n == 0 && mate.starts_with('-') {
+            -MATE_BASE
+        } else {
+            mate_score(n)
+        });
     }
     let pawns: f64 = text.parse().ok()?;
     if !pawns.is_finite() {

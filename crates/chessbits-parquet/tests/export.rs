@@ -55,7 +55,12 @@ fn read_inputs(files: &[PathBuf]) -> Vec<Input> {
                 }
             };
             let bytes = std::mem::take(&mut bytes);
-            inputs.push(Input { source: path.display().to_string(), raw, bytes, game });
+            inputs.push(Input {
+                source: path.display().to_string(),
+                raw,
+                bytes,
+                game,
+            });
         }
     }
     inputs
@@ -112,7 +117,9 @@ fn text(batch: &RecordBatch, column: &str, row: usize) -> Option<String> {
 
 fn int_list(batch: &RecordBatch, column: &str, row: usize) -> Option<Vec<Option<i32>>> {
     let array = batch.column_by_name(column).unwrap().as_list::<i32>();
-    array.is_valid(row).then(|| array.value(row).as_primitive::<Int32Type>().iter().collect())
+    array
+        .is_valid(row)
+        .then(|| array.value(row).as_primitive::<Int32Type>().iter().collect())
 }
 
 /// The first `[%name ...]` argument of a comment, parsed independently of the crate.
@@ -148,8 +155,24 @@ fn tag<'a>(game: &'a GameTree, name: &str) -> Option<std::borrow::Cow<'a, str>> 
 fn check_row(batch: &RecordBatch, row: usize, input: &Input) {
     let game = input.game.as_ref().unwrap();
     let at = format!("{}:{}", input.source, input.raw.first_line);
-    for name in ["Event", "Site", "White", "Black", "Result", "WhiteTitle", "BlackTitle", "ECO", "Opening", "Termination", "TimeControl"] {
-        assert_eq!(text(batch, name, row).as_deref(), tag(game, name).as_deref(), "{at} {name}");
+    for name in [
+        "Event",
+        "Site",
+        "White",
+        "Black",
+        "Result",
+        "WhiteTitle",
+        "BlackTitle",
+        "ECO",
+        "Opening",
+        "Termination",
+        "TimeControl",
+    ] {
+        assert_eq!(
+            text(batch, name, row).as_deref(),
+            tag(game, name).as_deref(),
+            "{at} {name}"
+        );
     }
     for name in ["WhiteElo", "BlackElo", "WhiteRatingDiff", "BlackRatingDiff"] {
         let array = batch.column_by_name(name).unwrap().as_primitive::<Int16Type>();
@@ -166,11 +189,18 @@ fn check_row(batch: &RecordBatch, row: usize, input: &Input) {
         }
         _ => assert!(date.is_null(row), "{at} UTCDate"),
     }
-    let time = batch.column_by_name("UTCTime").unwrap().as_primitive::<Time32SecondType>();
+    let time = batch
+        .column_by_name("UTCTime")
+        .unwrap()
+        .as_primitive::<Time32SecondType>();
     match tag(game, "UTCTime") {
         Some(value) => {
             let s = time.value(row);
-            assert_eq!(format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60), value, "{at} UTCTime");
+            assert_eq!(
+                format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60),
+                value,
+                "{at} UTCTime"
+            );
         }
         None => assert!(time.is_null(row)),
     }
@@ -180,11 +210,18 @@ fn check_row(batch: &RecordBatch, row: usize, input: &Input) {
     let original = chessbits::pgn::decode_text(&input.bytes);
     assert!(original.ends_with(&movetext), "{at} movetext");
     let head = original[..original.len() - movetext.len()].trim();
-    assert!(head.is_empty() || (head.starts_with('[') && head.ends_with(']')), "{at} movetext {head:?}");
+    assert!(
+        head.is_empty() || (head.starts_with('[') && head.ends_with(']')),
+        "{at} movetext {head:?}"
+    );
 
     // moves and plies: the main line.
     let mainline: Vec<_> = game.mainline().collect();
-    let plies = batch.column_by_name("plies").unwrap().as_primitive::<Int32Type>().value(row);
+    let plies = batch
+        .column_by_name("plies")
+        .unwrap()
+        .as_primitive::<Int32Type>()
+        .value(row);
     assert_eq!(plies as usize, mainline.len(), "{at} plies");
     let moves = batch.column_by_name("moves").unwrap().as_binary::<i32>();
     if mainline.iter().any(|m| m.is_null()) {
@@ -197,7 +234,11 @@ fn check_row(batch: &RecordBatch, row: usize, input: &Input) {
         };
         start.set_chess960(game.start.is_chess960());
         assert_eq!(fen.is_none(), game.start == Position::startpos(), "{at} start_fen");
-        assert_eq!(decode_game(&start, moves.value(row), mainline.len()).unwrap(), mainline, "{at} moves");
+        assert_eq!(
+            decode_game(&start, moves.value(row), mainline.len()).unwrap(),
+            mainline,
+            "{at} moves"
+        );
     }
 
     // clocks and evals: the comment after each move.
@@ -205,7 +246,13 @@ fn check_row(batch: &RecordBatch, row: usize, input: &Input) {
         .moves
         .nodes
         .iter()
-        .map(|n| n.comments_after.iter().map(|c| c.text().into_owned()).collect::<Vec<_>>().join("}{"))
+        .map(|n| {
+            n.comments_after
+                .iter()
+                .map(|c| c.text().into_owned())
+                .collect::<Vec<_>>()
+                .join("}{")
+        })
         .collect();
     let per_ply = |f: fn(&str) -> Option<i32>| {
         let values: Vec<Option<i32>> = comments.iter().map(|c| f(c)).collect();
@@ -219,7 +266,9 @@ fn check_row(batch: &RecordBatch, row: usize, input: &Input) {
     let entries = map.value(row);
     let keys = entries.column(0).as_string::<i32>();
     let values = entries.column(1).as_string::<i32>();
-    let got: Vec<(String, String)> = (0..keys.len()).map(|i| (keys.value(i).to_string(), values.value(i).to_string())).collect();
+    let got: Vec<(String, String)> = (0..keys.len())
+        .map(|i| (keys.value(i).to_string(), values.value(i).to_string()))
+        .collect();
     let mut seen = Vec::new();
     let mut expected = Vec::new();
     for t in &game.tags {
@@ -250,7 +299,20 @@ fn civil_from_days(days: i64) -> (i64, i64, i64) {
             break;
         }
     }
-    let months = [31, if leap(y) { 29 } else { 28 }, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+    let months = [
+        31,
+        if leap(y) { 29 } else { 28 },
+        31,
+        30,
+        31,
+        30,
+        31,
+        31,
+        30,
+        31,
+        30,
+        31,
+    ];
     let mut m = 0;
     while d >= months[m] {
         d -= months[m];
@@ -266,7 +328,11 @@ fn round_trip(files: &[PathBuf], row_group_size: usize) {
     let bad: Vec<&Input> = inputs.iter().filter(|i| i.game.is_err()).collect();
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("export");
-    let options = ExportOptions { row_group_size, threads: 2, ..ExportOptions::default() };
+    let options = ExportOptions {
+        row_group_size,
+        threads: 2,
+        ..ExportOptions::default()
+    };
     let summary = export(&inputs, &out, options);
     assert_eq!(summary.games, ok.len() as u64);
     assert_eq!(summary.rejected, bad.len() as u64);
@@ -292,7 +358,10 @@ fn round_trip(files: &[PathBuf], row_group_size: usize) {
     assert_eq!(rows, ok.len());
     if row_group_size > 1 {
         // The checks above saw clocks, evals and set-up positions (all in the bundled files).
-        assert!(with_clocks > 0 && with_evals > 0 && with_fen > 0, "{with_clocks} {with_evals} {with_fen}");
+        assert!(
+            with_clocks > 0 && with_evals > 0 && with_fen > 0,
+            "{with_clocks} {with_evals} {with_fen}"
+        );
     }
 
     // Rejected games: their original bytes, where rejected.tsv says.
@@ -328,7 +397,10 @@ fn bundled_round_trip_one_row_group_per_game() {
 #[test]
 fn some_games_are_rejected() {
     let inputs = read_inputs(&bundled());
-    assert!(inputs.iter().any(|i| i.game.is_err()), "the bundled files have variants");
+    assert!(
+        inputs.iter().any(|i| i.game.is_err()),
+        "the bundled files have variants"
+    );
 }
 
 #[test]
@@ -336,7 +408,11 @@ fn partitions_by_year_and_month() {
     let inputs = read_inputs(&bundled());
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("export");
-    let options = ExportOptions { row_group_size: 50, partition: true, ..ExportOptions::default() };
+    let options = ExportOptions {
+        row_group_size: 50,
+        partition: true,
+        ..ExportOptions::default()
+    };
     let summary = export(&inputs, &out, options);
     let mut rows = 0;
     let files = read_back(&out);
@@ -358,11 +434,16 @@ fn partitions_by_year_and_month() {
                         let entries = map.value(row);
                         let keys = entries.column(0).as_string::<i32>();
                         let values = entries.column(1).as_string::<i32>();
-                        (0..keys.len()).find(|&i| keys.value(i) == "Date").map(|i| values.value(i).to_string()).unwrap_or_default()
+                        (0..keys.len())
+                            .find(|&i| keys.value(i) == "Date")
+                            .map(|i| values.value(i).to_string())
+                            .unwrap_or_default()
                     }
                 };
                 let mut fields = date.split('.');
-                let want_year = fields.next().filter(|y| y.len() == 4 && y.bytes().all(|b| b.is_ascii_digit()) && *y != "0000");
+                let want_year = fields
+                    .next()
+                    .filter(|y| y.len() == 4 && y.bytes().all(|b| b.is_ascii_digit()) && *y != "0000");
                 let want_month = fields.next().filter(|m| m.len() == 2 && ("01"..="12").contains(m));
                 assert_eq!(year, want_year.unwrap_or(DEFAULT_PARTITION), "{path:?} {date}");
                 assert_eq!(month, want_month.unwrap_or(DEFAULT_PARTITION), "{path:?} {date}");
@@ -392,15 +473,28 @@ fn refuses_a_directory_that_is_not_empty_unless_forced() {
     // Dropping an unfinished export leaves nothing behind.
     let exporter = ParquetExporter::create(&dir.path().join("other"), ExportOptions::default()).unwrap();
     drop(exporter);
-    let names: Vec<_> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let names: Vec<_> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     assert_eq!(names, ["export"]);
     // --force replaces it once the export is complete.
     let inputs = read_inputs(&bundled()[..1]);
-    let summary = export(&inputs, &out, ExportOptions { force: true, ..ExportOptions::default() });
+    let summary = export(
+        &inputs,
+        &out,
+        ExportOptions {
+            force: true,
+            ..ExportOptions::default()
+        },
+    );
     assert!(summary.games > 0);
     assert!(!out.join("keep.txt").exists());
     assert!(out.join("part-0.parquet").exists());
-    let names: Vec<_> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    let names: Vec<_> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
     assert_eq!(names, ["export"]);
 }
 
