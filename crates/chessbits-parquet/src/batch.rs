@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use arrow_array::builder::{
     BinaryBuilder, BooleanBuilder, Date32Builder, Int16Builder, Int32Builder, ListBuilder, MapBuilder, MapFieldNames,
-    StringBuilder, Time32SecondBuilder,
+    StringBuilder, Time32MillisecondBuilder,
 };
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::ArrowError;
@@ -51,7 +51,7 @@ pub fn rows_to_batch(rows: &[GameRow]) -> Result<RecordBatch, ArrowError> {
     };
 
     let mut utc_date = Date32Builder::with_capacity(n);
-    let mut utc_time = Time32SecondBuilder::with_capacity(n);
+    let mut utc_time = Time32MillisecondBuilder::with_capacity(n);
     let mut movetext = StringBuilder::with_capacity(n, rows.iter().map(|r| r.movetext.len()).sum());
     let mut moves = BinaryBuilder::with_capacity(n, n * 24);
     let mut plies = Int32Builder::with_capacity(n);
@@ -64,7 +64,7 @@ pub fn rows_to_batch(rows: &[GameRow]) -> Result<RecordBatch, ArrowError> {
     let mut other_tags = MapBuilder::new(Some(names), StringBuilder::new(), StringBuilder::new());
     for row in rows {
         utc_date.append_option(row.utc_date);
-        utc_time.append_option(row.utc_time);
+        utc_time.append_option(row.utc_time.map(|s| s * 1000));
         movetext.append_value(&row.movetext);
         moves.append_option(row.moves.as_deref());
         plies.append_value(row.plies);

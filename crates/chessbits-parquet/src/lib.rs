@@ -2,7 +2,8 @@
 //!
 //! The first 18 columns are those of the lichess Parquet dataset
 //! ([`Lichess/standard-chess-games`](https://huggingface.co/datasets/Lichess/standard-chess-games)),
-//! with its names and types, so queries written for it work on an export; the others are ours.
+//! with its names and types (but `UTCTime`, see below), so queries written for it work on an
+//! export; the others are ours.
 //!
 //! # Schema
 //!
@@ -12,7 +13,7 @@
 //! | `WhiteElo`, `BlackElo` | int16 | the tag as a number (int16 as in the lichess dataset) | no tag, or not a whole number in int16 (`?`, `-`) |
 //! | `WhiteRatingDiff`, `BlackRatingDiff` | int16 | the tag as a number (`+11` is 11) | same |
 //! | `UTCDate` | date32 | the `UTCDate` tag (`yyyy.mm.dd`) | no tag, or not a complete valid date |
-//! | `UTCTime` | time32\[s\] | the `UTCTime` tag (`hh:mm:ss`) | no tag, or not a valid time |
+//! | `UTCTime` | time32\[ms\] | the `UTCTime` tag (`hh:mm:ss`); the dataset card says time32\[s\], but Parquet has no time in seconds: pyarrow writes time32\[s\] as milliseconds and reads back time32\[ms\], which we write directly (a seconds column would come back as a bare int32 in pyarrow and DuckDB) | no tag, or not a valid time |
 //! | `ECO`, `Opening`, `Termination`, `TimeControl` | utf8 | the tag's value | no such tag |
 //! | `movetext` | utf8, not null | the movetext as in the file: from the first token after the tags to the last one (the result token included), comments, variations and line breaks as written | never |
 //! | `moves` | binary | the main line in the library's entropy move code ([`chessbits::codec::moves::entropy`]), from the start position | the main line has a null move (`--`), which the code cannot hold |
@@ -127,7 +128,7 @@ pub fn schema() -> SchemaRef {
         int16("WhiteRatingDiff"),
         int16("BlackRatingDiff"),
         Field::new("UTCDate", DataType::Date32, true),
-        Field::new("UTCTime", DataType::Time32(TimeUnit::Second), true),
+        Field::new("UTCTime", DataType::Time32(TimeUnit::Millisecond), true),
         text("ECO"),
         text("Opening"),
         text("Termination"),

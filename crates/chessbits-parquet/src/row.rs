@@ -58,7 +58,7 @@ pub struct GameRow {
     pub black_rating_diff: Option<i16>,
     /// `UTCDate` tag, days since 1970-01-01, if a complete valid date.
     pub utc_date: Option<i32>,
-    /// `UTCTime` tag, seconds since midnight, if a valid `hh:mm:ss`.
+    /// `UTCTime` tag, seconds since midnight, if a valid `hh:mm:ss` (the column holds milliseconds).
     pub utc_time: Option<i32>,
     /// `ECO` tag.
     pub eco: Option<String>,
