@@ -62,3 +62,30 @@ fn export_writes_parquet_and_reports_rejected_games() {
     assert_eq!(code, 2, "{stderr}");
     assert!(inside.exists());
 }
+
+#[cfg(feature = "parquet")]
+#[test]
+fn export_reads_zstd_and_gzip_input() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read(testdata_path().join("pgn/shakmaty_lichess_db_1000k.pgn")).unwrap();
+    let zst = dir.path().join("games.pgn.zst");
+    std::fs::write(&zst, zstd::encode_all(&text[..], 3).unwrap()).unwrap();
+    let gz = dir.path().join("games.pgn.gz");
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(&text).unwrap();
+    std::fs::write(&gz, encoder.finish().unwrap()).unwrap();
+    let mut games = Vec::new();
+    for (input, name) in [(&zst, "zst"), (&gz, "gz")] {
+        let out = dir.path().join(name);
+        let (code, _, stderr) = chessbits(&["export", input.to_str().unwrap(), "-o", out.to_str().unwrap(), "--json"]);
+        assert_eq!(code, 0, "{stderr}");
+        let summary: serde_json::Value = serde_json::from_str(stderr.trim()).unwrap();
+        games.push(summary["games"].as_u64().unwrap());
+    }
+    assert_eq!(games[0], games[1]);
+    assert_eq!(
+        games[0] as usize,
+        String::from_utf8_lossy(&text).matches("[Event ").count()
+    );
+}

@@ -515,3 +515,34 @@ fn shared_data_export_round_trip() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/pgn");
     round_trip(&pgn_files(&dir), 1000);
 }
+
+#[test]
+fn latin1_tags_are_read_as_latin1_and_flagged() {
+    let pgn =
+        b"[Event \"Caf\xe9\"]\n[White \"M\xfcller\"]\n[Black \"Ren\xc3\xa9\"]\n[Annotator \"x\"]\n\n1. e4 {\xe9} *";
+    let mut reader = PgnReader::new(&pgn[..]);
+    let mut bytes = Vec::new();
+    let raw = reader.read_raw_game(&mut bytes).unwrap().unwrap();
+    let row = chessbits_parquet::GameRow::from_raw(&bytes, &raw).unwrap();
+    assert!(row.non_utf8);
+    assert_eq!(row.event.as_deref(), Some("Café"));
+    assert_eq!(row.white.as_deref(), Some("Müller"));
+    assert_eq!(row.black.as_deref(), Some("René"), "UTF-8 values stay UTF-8");
+    assert_eq!(row.movetext, "1. e4 {é} *");
+    // Latin-1: every character is one byte, so the bytes come back.
+    let back: Vec<u8> = row.white.unwrap().chars().map(|c| c as u8).collect();
+    assert_eq!(back, b"M\xfcller");
+    let clean = b"[White \"Ann\"]\n\n1. e4 *";
+    let mut reader = PgnReader::new(&clean[..]);
+    bytes.clear();
+    let raw = reader.read_raw_game(&mut bytes).unwrap().unwrap();
+    assert!(!chessbits_parquet::GameRow::from_raw(&bytes, &raw).unwrap().non_utf8);
+}
+
+#[test]
+fn null_moves_leave_moves_null() {
+    let pgn = b"1. e4 -- 2. d4 *";
+    let game = PgnReader::new(&pgn[..]).read_owned_game().unwrap().unwrap().unwrap();
+    let row = chessbits_parquet::GameRow::from_game(&game, pgn);
+    assert_eq!((row.plies, row.moves), (3, None));
+}
