@@ -87,6 +87,9 @@ pub fn run(args: ExportArgs) -> Result<ExitCode, String> {
         ..ExportOptions::default()
     };
     let mut exporter = ParquetExporter::create(&args.output, options).map_err(|e| format!("{out_name}: {e}"))?;
+    // SIGINT, SIGTERM and SIGHUP remove the temporary directory (dropping the exporter does on
+    // every error path).
+    let _guard = exporter.temp_dir().map(crate::output::TempDirGuard::new);
     let bar = progress_bar(total_len(&inputs), "bytes");
     let mut too_long = 0u64;
     for path in &inputs {

@@ -193,6 +193,12 @@ impl ParquetExporter {
         })
     }
 
+    /// The temporary directory being written (renamed to the output directory by
+    /// [`finish`](Self::finish)); for a caller that removes it on a signal.
+    pub fn temp_dir(&self) -> Option<&Path> {
+        self.temp.as_ref().map(tempfile::TempDir::path)
+    }
+
     /// Names an input (a file name, for `rejected.tsv`); games from it are added with the number
     /// returned.
     pub fn add_source(&mut self, name: &str) -> u32 {
