@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 mod archive_cmd;
 mod book_cmd;
 mod codecs_cmd;
+mod export_cmd;
 mod fen_arg;
 mod filter_cmd;
 mod games;
@@ -66,6 +67,8 @@ enum Command {
     Unpack(archive_cmd::UnpackArgs),
     /// List the entries of a Polyglot opening book for a position.
     Book(book_cmd::BookArgs),
+    /// Export PGN files to Parquet, one row per game (needs the cargo feature `parquet`).
+    Export(export_cmd::ExportArgs),
 }
 
 fn main() -> ExitCode {
@@ -80,6 +83,7 @@ fn main() -> ExitCode {
         Command::Info(args) => info_cmd::run(args),
         Command::Unpack(args) => archive_cmd::run_unpack(args),
         Command::Book(args) => book_cmd::run(args),
+        Command::Export(args) => export_cmd::run(args),
     };
     match result {
         Ok(code) => code,

@@ -260,7 +260,41 @@ pub fn remove_temps_and_exit(code: i32) -> ! {
     for path in live.iter() {
         let _ = std::fs::remove_file(path);
     }
+    remove_temp_dirs();
     std::process::exit(code)
+}
+
+/// The temporary directories alive now (`export` writes into one), for the signal handler.
+static LIVE_TEMP_DIRS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn remove_temp_dirs() {
+    let dirs = LIVE_TEMP_DIRS.lock().unwrap_or_else(PoisonError::into_inner);
+    for path in dirs.iter() {
+        let _ = std::fs::remove_dir_all(path);
+    }
+}
+
+/// A temporary directory that another owner creates and renames into place or removes: while
+/// this guard lives, SIGINT, SIGTERM and SIGHUP remove it before the process dies.
+#[allow(dead_code)] // Used by `export` (feature `parquet`).
+pub struct TempDirGuard(PathBuf);
+
+#[allow(dead_code)]
+impl TempDirGuard {
+    /// Guards `path`.
+    pub fn new(path: &Path) -> TempDirGuard {
+        install_signal_cleanup();
+        let mut dirs = LIVE_TEMP_DIRS.lock().unwrap_or_else(PoisonError::into_inner);
+        dirs.push(path.to_path_buf());
+        TempDirGuard(path.to_path_buf())
+    }
+}
+
+impl Drop for TempDirGuard {
+    fn drop(&mut self) {
+        let mut dirs = LIVE_TEMP_DIRS.lock().unwrap_or_else(PoisonError::into_inner);
+        dirs.retain(|p| *p != self.0);
+    }
 }
 
 /// A temporary file `.chessbits-*.tmp`, removed when dropped (on every error path) and by the
@@ -376,6 +410,7 @@ fn install_signal_cleanup() {
                     for path in live.iter() {
                         let _ = std::fs::remove_file(path);
                     }
+                    remove_temp_dirs();
                     let _ = signal_hook::low_level::emulate_default_handler(signal);
                     std::process::exit(128 + signal);
                 }

@@ -1,0 +1,157 @@
+//! `chessbits export`: PGN collections to a directory of Parquet files (crate
+//! `chessbits-parquet`, behind the cargo feature `parquet`).
+//!
+//! Streams (a few row groups in memory whatever the input size), parses and encodes on every
+//! core, shows a progress bar when standard error is a terminal, and writes atomically: into a
+//! temporary directory beside the output, renamed into place at the end. An output directory
+//! that exists and is not empty is refused unless `--force` (and never one holding an input).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// `chessbits export IN... -o OUT_DIR --format parquet [--partition year,month]`
+#[derive(clap::Args, Debug)]
+#[command(after_help = "\
+Writes OUT_DIR/part-0.parquet (with --partition year,month: OUT_DIR/year=YYYY/month=MM/part-0.parquet,
+from UTCDate, else Date; an unknown year or month is __HIVE_DEFAULT_PARTITION__), one row per game,
+the columns of the lichess Parquet dataset plus moves, plies, clocks, evals, start_fen, other_tags
+and non_utf8 (schema: the chessbits-parquet crate's documentation). Games that cannot be read go,
+byte for byte, to OUT_DIR/rejected.pgn, and where they came from and why to OUT_DIR/rejected.tsv;
+they make the exit status 1.
+
+Needs the cargo feature `parquet`: cargo build --release -p chessbits-cli --features parquet")]
+pub struct ExportArgs {
+    /// PGN files, in order, plain, gzip or zstd (`-` reads standard input; a directory, every
+    /// `.pgn`, `.pgn.gz` and `.pgn.zst` file below it).
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// The directory to write (must not exist, or be empty, unless --force).
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// The output format (only `parquet`).
+    #[arg(long, default_value = "parquet", value_parser = ["parquet"])]
+    pub format: String,
+    /// Partition the files by `year,month` (Hive style directories).
+    #[arg(long, value_parser = ["year,month"])]
+    pub partition: Option<String>,
+    /// Threads that parse and encode games (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// Games per row group (memory grows with it).
+    #[arg(long, default_value_t = 65536, value_parser = clap::value_parser!(u64).range(1..))]
+    pub row_group_size: u64,
+    /// Replace an output directory that is not empty (once the new export is complete).
+    #[arg(long)]
+    pub force: bool,
+    /// Print the summary as one JSON object (on standard error).
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[cfg(not(feature = "parquet"))]
+pub fn run(_args: ExportArgs) -> Result<ExitCode, String> {
+    Err(
+        "export: this chessbits was built without Parquet support; build it with \
+         `cargo build --release -p chessbits-cli --features parquet`"
+            .to_string(),
+    )
+}
+
+#[cfg(feature = "parquet")]
+pub fn run(args: ExportArgs) -> Result<ExitCode, String> {
+    use std::path::Path;
+    use std::time::Instant;
+
+    use chessbits::pgn::PgnReader;
+    use chessbits_parquet::{ExportOptions, ParquetExporter};
+
+    use crate::inputs::{expand_inputs, open_input, progress_bar, total_len};
+    use crate::json::Json;
+
+    let start = Instant::now();
+    let inputs = expand_inputs(&args.inputs)?;
+    let out_name = args.output.display().to_string();
+    // Never an output directory that holds an input (--force would remove it).
+    if let Ok(out) = args.output.canonicalize() {
+        for input in inputs.iter().filter(|p| p.as_os_str() != "-") {
+            if input.canonicalize().is_ok_and(|p| p.starts_with(&out)) {
+                return Err(format!("{out_name}: holds the input {}", input.display()));
+            }
+        }
+    }
+    let options = ExportOptions {
+        row_group_size: args.row_group_size as usize,
+        partition: args.partition.is_some(),
+        threads: args.threads,
+        force: args.force,
+        ..ExportOptions::default()
+    };
+    let mut exporter = ParquetExporter::create(&args.output, options).map_err(|e| format!("{out_name}: {e}"))?;
+    // SIGINT, SIGTERM and SIGHUP remove the temporary directory (dropping the exporter does on
+    // every error path).
+    let _guard = exporter.temp_dir().map(crate::output::TempDirGuard::new);
+    let bar = progress_bar(total_len(&inputs), "bytes");
+    let mut too_long = 0u64;
+    for path in &inputs {
+        let name = if path.as_os_str() == "-" {
+            "<stdin>".to_string()
+        } else {
+            path.display().to_string()
+        };
+        let source = exporter.add_source(&name);
+        let mut reader = PgnReader::new(open_input(path, &bar)?);
+        loop {
+            let line = reader.line();
+            let mut bytes = Vec::new();
+            match reader.read_raw_game(&mut bytes) {
+                Ok(Some(raw)) => {
+                    too_long += u64::from(raw.too_long);
+                    exporter
+                        .add_raw_game(source, bytes, raw)
+                        .map_err(|e| format!("{out_name}: {e}"))?;
+                }
+                Ok(None) => break,
+                Err(error) => return Err(format!("{name}:{line}: read error: {error}")),
+            }
+        }
+    }
+    let summary = exporter.finish().map_err(|e| format!("{out_name}: {e}"))?;
+    bar.finish_and_clear();
+    let seconds = start.elapsed().as_secs_f64().max(1e-9);
+    let status = if summary.rejected > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    };
+    if args.json {
+        let value = Json::obj([
+            ("games", Json::from(summary.games)),
+            ("rejected", Json::from(summary.rejected)),
+            ("rejected_too_long", Json::from(too_long)),
+            ("plies", Json::from(summary.plies)),
+            ("files", Json::from(summary.files.len() as u64)),
+            ("row_groups", Json::from(summary.row_groups)),
+            ("games_per_second", Json::from(summary.games as f64 / seconds)),
+        ]);
+        eprintln!("{value}");
+        return Ok(status);
+    }
+    let rejected = if summary.rejected > 0 {
+        format!(
+            ", {} rejected (see {})",
+            summary.rejected,
+            Path::new(&args.output).join("rejected.tsv").display()
+        )
+    } else {
+        String::new()
+    };
+    eprintln!(
+        "exported {} games{rejected} to {out_name}: {} files, {} row groups, {:.1}s, {:.0} games/s",
+        summary.games,
+        summary.files.len(),
+        summary.row_groups,
+        seconds,
+        summary.games as f64 / seconds,
+    );
+    Ok(status)
+}

@@ -1,0 +1,489 @@
+//! [`ParquetExporter`]: games in, a directory of Parquet files out, streaming.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::thread::JoinHandle;
+
+use arrow_schema::ArrowError;
+use chessbits::pgn::{RawGame, MAX_GAME_BYTES};
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, ZstdLevel};
+use parquet::errors::ParquetError;
+use parquet::file::properties::WriterProperties;
+use rayon::prelude::*;
+
+use crate::batch::rows_to_batch;
+use crate::row::GameRow;
+
+/// The partition value of an unknown year or month (Hive's, read as null by DuckDB, pyarrow,
+/// Spark).
+pub const DEFAULT_PARTITION: &str = "__HIVE_DEFAULT_PARTITION__";
+
+/// Games handed to the encoding threads at a time, at most: a row group of more games is
+/// encoded chunk by chunk into the Parquet writer's (compressed) buffers, so memory is bounded
+/// by a few chunks of PGN text plus one encoded row group per open file.
+const MAX_CHUNK: usize = 4096;
+
+/// How an export is written.
+#[derive(Clone, Debug)]
+pub struct ExportOptions {
+    /// Games per row group (memory grows with it: the row group being filled is held encoded).
+    pub row_group_size: usize,
+    /// Write `year=YYYY/month=MM/part-0.parquet` instead of one `part-0.parquet`.
+    pub partition: bool,
+    /// Threads that parse and encode games (0: one per core).
+    pub threads: usize,
+    /// Replace an output directory that exists and is not empty (it is removed once the new
+    /// export is complete).
+    pub force: bool,
+    /// zstd level of the Parquet pages.
+    pub zstd_level: i32,
+}
+
+impl Default for ExportOptions {
+    fn default() -> ExportOptions {
+        ExportOptions {
+            row_group_size: 64 * 1024,
+            partition: false,
+            threads: 0,
+            force: false,
+            zstd_level: 3,
+        }
+    }
+}
+
+/// What an export wrote.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ExportSummary {
+    /// Rows written (games read).
+    pub games: u64,
+    /// Games that could not be read, in `rejected.pgn` and `rejected.tsv`.
+    pub rejected: u64,
+    /// Plies of the games written.
+    pub plies: u64,
+    /// Row groups written, over all files.
+    pub row_groups: u64,
+    /// The Parquet files, relative to the output directory, sorted.
+    pub files: Vec<PathBuf>,
+}
+
+/// Why an export failed.
+#[derive(Debug)]
+pub enum ExportError {
+    /// Reading or writing files.
+    Io(io::Error),
+    /// Encoding Parquet.
+    Parquet(ParquetError),
+    /// Building Arrow arrays.
+    Arrow(ArrowError),
+    /// The output directory exists and is not empty (and `force` is off), or is not a directory.
+    OutputExists(PathBuf),
+}
+
+impl fmt::Display for ExportError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExportError::Io(e) => e.fmt(f),
+            ExportError::Parquet(e) => e.fmt(f),
+            ExportError::Arrow(e) => e.fmt(f),
+            ExportError::OutputExists(path) => write!(
+                f,
+                "{}: exists and is not an empty directory (--force replaces it)",
+                path.display()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ExportError {}
+
+impl From<io::Error> for ExportError {
+    fn from(e: io::Error) -> ExportError {
+        ExportError::Io(e)
+    }
+}
+
+impl From<ParquetError> for ExportError {
+    fn from(e: ParquetError) -> ExportError {
+        ExportError::Parquet(e)
+    }
+}
+
+impl From<ArrowError> for ExportError {
+    fn from(e: ArrowError) -> ExportError {
+        ExportError::Arrow(e)
+    }
+}
+
+/// A game waiting to be parsed.
+struct Pending {
+    source: u32,
+    bytes: Vec<u8>,
+    raw: RawGame,
+}
+
+/// Writes games into a directory of Parquet files, streaming: games are handed over in chunks
+/// (of [`ExportOptions::row_group_size`] games, at most 4,096) through a bounded channel to a
+/// thread that parses them on all cores (rayon) and writes them, so at most three chunks are
+/// in memory while the caller reads on, plus the encoded, compressed row group being filled in
+/// each open file (with partitions, unfinished row groups are flushed once they add up to two
+/// row groups). Everything is written into a temporary directory `.chessbits-export-*`
+/// beside the output directory, which is renamed into place by [`finish`](Self::finish); if the
+/// exporter is dropped before, or fails, the temporary directory is removed and the output
+/// directory is untouched.
+///
+/// ```
+/// use chessbits::pgn::PgnReader;
+/// use chessbits_parquet::{ExportOptions, ParquetExporter};
+/// let dir = tempfile::tempdir().unwrap();
+/// let out = dir.path().join("games");
+/// let pgn = b"[Event \"a\"]\n\n1. e4 e5 1-0\n\n[Event \"b\"]\n\n1. e4 e4 *\n";
+/// let mut exporter = ParquetExporter::create(&out, ExportOptions::default()).unwrap();
+/// let source = exporter.add_source("games.pgn");
+/// let mut reader = PgnReader::new(&pgn[..]);
+/// let mut bytes = Vec::new();
+/// while let Some(raw) = reader.read_raw_game(&mut bytes).unwrap() {
+///     exporter.add_raw_game(source, std::mem::take(&mut bytes), raw).unwrap();
+/// }
+/// let summary = exporter.finish().unwrap();
+/// assert_eq!((summary.games, summary.rejected), (1, 1));
+/// assert!(out.join("part-0.parquet").exists());
+/// assert_eq!(std::fs::read(out.join("rejected.pgn")).unwrap(), b"[Event \"b\"]\n\n1. e4 e4 *\n");
+/// ```
+pub struct ParquetExporter {
+    out_dir: PathBuf,
+    temp: Option<tempfile::TempDir>,
+    chunk_size: usize,
+    chunk: Vec<Pending>,
+    sender: Option<SyncSender<Vec<Pending>>>,
+    worker: Option<JoinHandle<Result<ExportSummary, ExportError>>>,
+    sources: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+impl ParquetExporter {
+    /// Starts an export into `out_dir`, which must not exist or be an empty directory (unless
+    /// `options.force`). Its parent directory must exist.
+    pub fn create(out_dir: &Path, options: ExportOptions) -> Result<ParquetExporter, ExportError> {
+        check_output(out_dir, options.force)?;
+        let parent = match out_dir.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let temp = tempfile::Builder::new()
+            .prefix(".chessbits-export-")
+            .tempdir_in(&parent)?;
+        let (sender, receiver) = sync_channel::<Vec<Pending>>(1);
+        let sources = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let worker = Worker::new(temp.path().to_path_buf(), &options, sources.clone())?;
+        let worker = std::thread::Builder::new()
+            .name("chessbits-parquet".to_string())
+            .spawn(move || worker.run(receiver))?;
+        Ok(ParquetExporter {
+            out_dir: out_dir.to_path_buf(),
+            temp: Some(temp),
+            chunk_size: options.row_group_size.clamp(1, MAX_CHUNK),
+            chunk: Vec::new(),
+            sender: Some(sender),
+            worker: Some(worker),
+            sources,
+        })
+    }
+
+    /// The temporary directory being written (renamed to the output directory by
+    /// [`finish`](Self::finish)); for a caller that removes it on a signal.
+    pub fn temp_dir(&self) -> Option<&Path> {
+        self.temp.as_ref().map(tempfile::TempDir::path)
+    }
+
+    /// Names an input (a file name, for `rejected.tsv`); games from it are added with the number
+    /// returned.
+    pub fn add_source(&mut self, name: &str) -> u32 {
+        let mut sources = self.sources.lock().unwrap_or_else(|e| e.into_inner());
+        sources.push(name.to_string());
+        (sources.len() - 1) as u32
+    }
+
+    /// Adds a game as cut by [`chessbits::pgn::PgnReader::read_raw_game`]: its bytes and where it
+    /// stands. Blocks while the encoding threads are a chunk behind. The error of the encoding
+    /// thread, if it failed.
+    pub fn add_raw_game(&mut self, source: u32, bytes: Vec<u8>, raw: RawGame) -> Result<(), ExportError> {
+        self.chunk.push(Pending { source, bytes, raw });
+        if self.chunk.len() >= self.chunk_size {
+            self.send()?;
+        }
+        Ok(())
+    }
+
+    fn send(&mut self) -> Result<(), ExportError> {
+        let chunk = std::mem::take(&mut self.chunk);
+        let sent = self.sender.as_ref().map(|s| s.send(chunk).is_ok()).unwrap_or(false);
+        if !sent {
+            // The worker stopped: its error says why.
+            self.sender = None;
+            return Err(self
+                .join()
+                .err()
+                .unwrap_or_else(|| io::Error::other("the encoding thread stopped").into()));
+        }
+        Ok(())
+    }
+
+    fn join(&mut self) -> Result<ExportSummary, ExportError> {
+        self.sender = None;
+        match self.worker.take() {
+            Some(worker) => worker
+                .join()
+                .unwrap_or_else(|_| Err(io::Error::other("the encoding thread panicked").into())),
+            None => Err(io::Error::other("the export has failed already").into()),
+        }
+    }
+
+    /// Writes what is left, closes the files and moves the directory into place (replacing an
+    /// empty directory, or with `force` any directory, which is then removed).
+    pub fn finish(mut self) -> Result<ExportSummary, ExportError> {
+        if !self.chunk.is_empty() {
+            self.send()?;
+        }
+        let summary = self.join()?;
+        let temp = self.temp.take().expect("the temporary directory lives until finish");
+        let old = if fs::symlink_metadata(&self.out_dir).is_ok() {
+            if fs::read_dir(&self.out_dir)?.next().is_none() {
+                fs::remove_dir(&self.out_dir)?;
+                None
+            } else {
+                // Kept until the new directory is in place (force: checked by create).
+                let aside = temp.path().with_extension("old");
+                fs::rename(&self.out_dir, &aside)?;
+                Some(aside)
+            }
+        } else {
+            None
+        };
+        let path = temp.keep();
+        if let Err(e) = fs::rename(&path, &self.out_dir) {
+            if let Some(aside) = &old {
+                let _ = fs::rename(aside, &self.out_dir);
+            }
+            let _ = fs::remove_dir_all(&path);
+            return Err(e.into());
+        }
+        if let Some(aside) = old {
+            fs::remove_dir_all(aside)?;
+        }
+        Ok(summary)
+    }
+}
+
+impl Drop for ParquetExporter {
+    fn drop(&mut self) {
+        // Stops the worker before the temporary directory goes.
+        self.sender = None;
+        if let Some(worker) = self.worker.take() {
+            let _ = worker.join();
+        }
+    }
+}
+
+/// Refuses an output that exists and is not an empty directory (unless `force`; a file, never).
+fn check_output(out_dir: &Path, force: bool) -> Result<(), ExportError> {
+    match fs::metadata(out_dir) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e.into()),
+        Ok(meta) if !meta.is_dir() => Err(ExportError::OutputExists(out_dir.to_path_buf())),
+        Ok(_) if force || fs::read_dir(out_dir)?.next().is_none() => Ok(()),
+        Ok(_) => Err(ExportError::OutputExists(out_dir.to_path_buf())),
+    }
+}
+
+/// The partition of a row: year and month.
+type PartitionKey = (Option<u16>, Option<u8>);
+
+/// The encoding thread: parses chunks on the pool, writes rows and rejected games.
+struct Worker {
+    dir: PathBuf,
+    partition: bool,
+    row_group_size: usize,
+    props: WriterProperties,
+    pool: rayon::ThreadPool,
+    writers: BTreeMap<PartitionKey, ArrowWriter<BufWriter<File>>>,
+    rejected_pgn: Option<BufWriter<File>>,
+    rejected_tsv: Option<BufWriter<File>>,
+    rejected_offset: u64,
+    sources: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+    summary: ExportSummary,
+}
+
+impl Worker {
+    fn new(
+        dir: PathBuf,
+        options: &ExportOptions,
+        sources: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+    ) -> Result<Worker, ExportError> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(options.threads)
+            .thread_name(|i| format!("chessbits-parquet-{i}"))
+            .build()
+            .map_err(io::Error::other)?;
+        let props = WriterProperties::builder()
+            .set_compression(Compression::ZSTD(ZstdLevel::try_new(options.zstd_level)?))
+            .set_max_row_group_size(options.row_group_size.max(1))
+            .set_created_by(format!("chessbits-parquet {}", env!("CARGO_PKG_VERSION")))
+            .build();
+        Ok(Worker {
+            dir,
+            partition: options.partition,
+            row_group_size: options.row_group_size.max(1),
+            props,
+            pool,
+            writers: BTreeMap::new(),
+            rejected_pgn: None,
+            rejected_tsv: None,
+            rejected_offset: 0,
+            sources,
+            summary: ExportSummary::default(),
+        })
+    }
+
+    fn run(mut self, chunks: Receiver<Vec<Pending>>) -> Result<ExportSummary, ExportError> {
+        for chunk in chunks {
+            self.write_chunk(chunk)?;
+        }
+        self.close()
+    }
+
+    fn write_chunk(&mut self, chunk: Vec<Pending>) -> Result<(), ExportError> {
+        let parsed: Vec<Result<GameRow, (u32, String)>> = self.pool.install(|| {
+            chunk
+                .par_iter()
+                .map(|game| {
+                    if game.raw.too_long {
+                        return Err((game.raw.first_line, format!("game longer than {MAX_GAME_BYTES} bytes")));
+                    }
+                    GameRow::from_raw(&game.bytes, &game.raw).map_err(|e| (e.line, e.kind.to_string()))
+                })
+                .collect()
+        });
+        let mut groups: BTreeMap<PartitionKey, Vec<GameRow>> = BTreeMap::new();
+        for (game, result) in chunk.iter().zip(parsed) {
+            match result {
+                Ok(row) => {
+                    let key = if self.partition {
+                        row.partition_date
+                    } else {
+                        (None, None)
+                    };
+                    groups.entry(key).or_default().push(row);
+                }
+                Err((line, reason)) => self.reject(game, line, &reason)?,
+            }
+        }
+        for (key, rows) in groups {
+            self.summary.games += rows.len() as u64;
+            self.summary.plies += rows.iter().map(|r| r.plies as u64).sum::<u64>();
+            let batch = rows_to_batch(&rows)?;
+            drop(rows);
+            let writer = match self.writers.get_mut(&key) {
+                Some(writer) => writer,
+                None => {
+                    let file = self.new_file(key)?;
+                    let writer = ArrowWriter::try_new(file, crate::schema(), Some(self.props.clone()))?;
+                    self.writers.entry(key).or_insert(writer)
+                }
+            };
+            writer.write(&batch)?;
+        }
+        // Bounded memory whatever the number of partitions: rows buffered in unfinished row
+        // groups are flushed once they add up to two row groups.
+        let buffered: usize = self.writers.values().map(ArrowWriter::in_progress_rows).sum();
+        if buffered > 2 * self.row_group_size {
+            for writer in self.writers.values_mut() {
+                writer.flush()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Creates the file of a partition.
+    fn new_file(&mut self, key: PartitionKey) -> Result<BufWriter<File>, ExportError> {
+        let relative = if self.partition {
+            let year = key.0.map_or(DEFAULT_PARTITION.to_string(), |y| format!("{y:04}"));
+            let month = key.1.map_or(DEFAULT_PARTITION.to_string(), |m| format!("{m:02}"));
+            PathBuf::from(format!("year={year}"))
+                .join(format!("month={month}"))
+                .join("part-0.parquet")
+        } else {
+            PathBuf::from("part-0.parquet")
+        };
+        let path = self.dir.join(&relative);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent)?;
+        }
+        self.summary.files.push(relative);
+        Ok(BufWriter::with_capacity(1 << 20, File::create(path)?))
+    }
+
+    fn reject(&mut self, game: &Pending, error_line: u32, reason: &str) -> Result<(), ExportError> {
+        self.summary.rejected += 1;
+        if self.rejected_pgn.is_none() {
+            self.rejected_pgn = Some(BufWriter::new(File::create(self.dir.join("rejected.pgn"))?));
+            let mut tsv = BufWriter::new(File::create(self.dir.join("rejected.tsv"))?);
+            tsv.write_all(b"source\tline\terror_line\toffset\tlength\treason\n")?;
+            self.rejected_tsv = Some(tsv);
+        }
+        let (pgn, tsv) = (self.rejected_pgn.as_mut().unwrap(), self.rejected_tsv.as_mut().unwrap());
+        let offset = self.rejected_offset;
+        if !game.bytes.is_empty() {
+            if offset > 0 {
+                pgn.write_all(b"\n")?;
+            }
+            let offset = offset + u64::from(offset > 0);
+            pgn.write_all(&game.bytes)?;
+            pgn.write_all(b"\n")?;
+            self.rejected_offset = offset + game.bytes.len() as u64 + 1;
+        }
+        let start = if game.bytes.is_empty() {
+            offset
+        } else {
+            offset + u64::from(offset > 0)
+        };
+        let sources = self.sources.lock().unwrap_or_else(|e| e.into_inner());
+        let source = sources.get(game.source as usize).map_or("?", String::as_str);
+        let clean = |s: &str| s.replace(['\t', '\n', '\r'], " ");
+        writeln!(
+            tsv,
+            "{}\t{}\t{}\t{}\t{}\t{}",
+            clean(source),
+            game.raw.first_line,
+            error_line,
+            start,
+            game.bytes.len(),
+            clean(reason)
+        )?;
+        Ok(())
+    }
+
+    fn close(mut self) -> Result<ExportSummary, ExportError> {
+        if self.writers.is_empty() && !self.partition {
+            // An export of no games is still a table: one file with the schema and no rows.
+            let file = self.new_file((None, None))?;
+            let writer = ArrowWriter::try_new(file, crate::schema(), Some(self.props.clone()))?;
+            self.writers.insert((None, None), writer);
+        }
+        for (_, writer) in std::mem::take(&mut self.writers) {
+            let metadata = writer.close()?;
+            self.summary.row_groups += metadata.num_row_groups() as u64;
+        }
+        for file in [self.rejected_pgn.take(), self.rejected_tsv.take()]
+            .into_iter()
+            .flatten()
+        {
+            file.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        }
+        self.summary.files.sort();
+        Ok(self.summary)
+    }
+}

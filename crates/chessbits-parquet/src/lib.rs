@@ -1,0 +1,146 @@
+//! PGN games to [Apache Parquet](https://parquet.apache.org/), one row per game.
+//!
+//! The first 18 columns are those of the lichess Parquet dataset
+//! ([`Lichess/standard-chess-games`](https://huggingface.co/datasets/Lichess/standard-chess-games)),
+//! with its names and types (but `UTCTime`, see below), so queries written for it work on an
+//! export; the others are ours.
+//!
+//! # Schema
+//!
+//! | column | type | meaning | null when |
+//! |---|---|---|---|
+//! | `Event`, `Site`, `White`, `Black`, `Result`, `WhiteTitle`, `BlackTitle` | utf8 | the tag's value (unescaped) | the game has no such tag |
+//! | `WhiteElo`, `BlackElo` | int16 | the tag as a number (int16 as in the lichess dataset) | no tag, or not a whole number in int16 (`?`, `-`) |
+//! | `WhiteRatingDiff`, `BlackRatingDiff` | int16 | the tag as a number (`+11` is 11) | same |
+//! | `UTCDate` | date32 | the `UTCDate` tag (`yyyy.mm.dd`) | no tag, or not a complete valid date |
+//! | `UTCTime` | time32\[ms\] | the `UTCTime` tag (`hh:mm:ss`); the dataset card says time32\[s\], but Parquet has no time in seconds: pyarrow writes time32\[s\] as milliseconds and reads back time32\[ms\], which we write directly (a seconds column would come back as a bare int32 in pyarrow and DuckDB) | no tag, or not a valid time |
+//! | `ECO`, `Opening`, `Termination`, `TimeControl` | utf8 | the tag's value | no such tag |
+//! | `movetext` | utf8, not null | the movetext as in the file: from the first token after the tags to the last one (the result token included), comments, variations and line breaks as written | never |
+//! | `moves` | binary | the main line in the library's entropy move code ([`chessbits::codec::moves::entropy`]), from the start position | the main line has a null move (`--`), which the code cannot hold |
+//! | `plies` | int32, not null | the number of moves of the main line | never |
+//! | `clocks` | list\<int32\> | per ply of the main line, the first `[%clk h:mm:ss]` in the comments after that move, in whole seconds (tenths dropped) | the list: no ply has a clock; an item: that ply has none |
+//! | `evals` | list\<int32\> | per ply, the first `[%eval]` after the move: centipawns from White's view (`[%eval -1.5]` is −150), or a mate as `±(100000 − n)` (see [`mate_score`]) | the list: no ply has an eval; an item: that ply has none |
+//! | `start_fen` | utf8 | the FEN of the start position (from the `[FEN]` tag, normalised) | the game starts from the standard position |
+//! | `other_tags` | map\<utf8, utf8\> | every other tag, name → value, in the file's order (`Date`, `Round`, `FEN`, `Variant`, `Annotator`, ...; a second tag of a column's name too) | never (an empty map) |
+//! | `non_utf8` | bool, not null | some tag or movetext bytes were not UTF-8 | never |
+//!
+//! Tag values are unescaped (`\"` is `"`). Bytes that are not UTF-8 (old Latin-1 files) are read
+//! as Latin-1, every byte one character (U+0000 to U+00FF), and the row has `non_utf8 = true`: for
+//! those rows, the original bytes are each string's characters as bytes, so nothing is lost.
+//!
+//! Decoding `moves` (Rust; the Python package will wrap the same):
+//!
+//! ```
+//! use chessbits::codec::moves::entropy::decode_game;
+//! use chessbits::position::Position;
+//! # let (bytes, plies, start_fen, variant): (Vec<u8>, usize, Option<&str>, Option<&str>) = (Vec::new(), 0, None, None);
+//! let mut start = match start_fen {
+//!     Some(fen) => Position::from_fen(fen).unwrap(),
+//!     None => Position::startpos(),
+//! };
+//! // Chess960 games say so in other_tags["Variant"].
+//! if variant.is_some_and(|v| v.contains("960")) {
+//!     start.set_chess960(true);
+//! }
+//! let moves = decode_game(&start, &bytes, plies).unwrap();
+//! assert_eq!(moves.len(), plies);
+//! ```
+//!
+//! # Files
+//!
+//! An export is a directory (see [`ParquetExporter`]): `part-0.parquet`, or with partitioning
+//! `year=YYYY/month=MM/part-0.parquet` (Hive style, from `UTCDate`, else `Date`; an unknown year
+//! or month is `__HIVE_DEFAULT_PARTITION__`, what Hive, Spark, DuckDB and pyarrow read as null);
+//! games that cannot be read go, byte for byte, to `rejected.pgn`, with `rejected.tsv` saying
+//! where they came from and why. Files are zstd-compressed, written in row groups of
+//! [`ExportOptions::row_group_size`] games.
+
+mod batch;
+mod export;
+mod row;
+
+use std::sync::Arc;
+
+use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef, TimeUnit};
+
+pub use batch::rows_to_batch;
+pub use export::{ExportError, ExportOptions, ExportSummary, ParquetExporter, DEFAULT_PARTITION};
+pub use row::{mate_score, movetext, GameRow, MATE_BASE};
+
+/// The tags that have a column of their own, in column order.
+pub const TAG_COLUMNS: [&str; 17] = [
+    "Event",
+    "Site",
+    "White",
+    "Black",
+    "Result",
+    "WhiteTitle",
+    "BlackTitle",
+    "WhiteElo",
+    "BlackElo",
+    "WhiteRatingDiff",
+    "BlackRatingDiff",
+    "UTCDate",
+    "UTCTime",
+    "ECO",
+    "Opening",
+    "Termination",
+    "TimeControl",
+];
+
+/// The item field of the `clocks` and `evals` lists.
+pub(crate) fn list_item() -> Arc<Field> {
+    Arc::new(Field::new("item", DataType::Int32, true))
+}
+
+/// The entries field of the `other_tags` map.
+pub(crate) fn map_entries() -> Arc<Field> {
+    let fields = Fields::from(vec![
+        Field::new("keys", DataType::Utf8, false),
+        Field::new("values", DataType::Utf8, true),
+    ]);
+    Arc::new(Field::new("entries", DataType::Struct(fields), false))
+}
+
+/// The Arrow schema of an export (see the [crate documentation](crate) for each column).
+///
+/// ```
+/// use arrow_schema::DataType;
+/// let schema = chessbits_parquet::schema();
+/// assert_eq!(schema.field(0).name(), "Event");
+/// assert_eq!(schema.field_with_name("WhiteElo").unwrap().data_type(), &DataType::Int16);
+/// assert_eq!(schema.field_with_name("UTCDate").unwrap().data_type(), &DataType::Date32);
+/// assert_eq!(schema.fields().len(), 25);
+/// ```
+pub fn schema() -> SchemaRef {
+    let text = |name: &str| Field::new(name, DataType::Utf8, true);
+    let int16 = |name: &str| Field::new(name, DataType::Int16, true);
+    let fields = vec![
+        text("Event"),
+        text("Site"),
+        text("White"),
+        text("Black"),
+        text("Result"),
+        text("WhiteTitle"),
+        text("BlackTitle"),
+        int16("WhiteElo"),
+        int16("BlackElo"),
+        int16("WhiteRatingDiff"),
+        int16("BlackRatingDiff"),
+        Field::new("UTCDate", DataType::Date32, true),
+        Field::new("UTCTime", DataType::Time32(TimeUnit::Millisecond), true),
+        text("ECO"),
+        text("Opening"),
+        text("Termination"),
+        text("TimeControl"),
+        Field::new("movetext", DataType::Utf8, false),
+        Field::new("moves", DataType::Binary, true),
+        Field::new("plies", DataType::Int32, false),
+        Field::new("clocks", DataType::List(list_item()), true),
+        Field::new("evals", DataType::List(list_item()), true),
+        text("start_fen"),
+        Field::new("other_tags", DataType::Map(map_entries(), false), false),
+        Field::new("non_utf8", DataType::Boolean, false),
+    ];
+    Arc::new(Schema::new(fields))
+}

@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Checks a `chessbits export` directory against python-chess, with pyarrow and DuckDB.
+
+    python3 -m venv /tmp/venv && /tmp/venv/bin/pip install pyarrow duckdb chess
+    chessbits export testdata/pgn -o /tmp/export --format parquet --partition year,month
+    /tmp/venv/bin/python scripts/parquet_check.py /tmp/export testdata/pgn
+
+Reads every PGN file below the input paths with python-chess, in the order `chessbits` reads
+them (sorted, per directory), and compares, game by game, with the rows of the export (read
+with pyarrow, the partition columns dropped, each game's row found by `Site`, `White`, `Black`,
+`plies` and its main line): tags, plies, the main line (UCI moves of python-chess against `movetext` read
+again), `%clk` clocks and `%eval` evals. Then counts rows by year and month with DuckDB over the
+Hive-partitioned files. Games python-chess reads with errors are skipped (they are the ones
+`chessbits` rejects, or that the two readers disagree on); the number compared is printed.
+Not part of `.ci/run`: it takes about 15 s on ../shared/data/pgn (python-chess is the slow part).
+"""
+
+import io
+import os
+import sys
+from pathlib import Path
+
+import chess
+import chess.pgn
+import duckdb
+import pyarrow.dataset as ds
+
+COLUMNS = ["Event", "Site", "White", "Black", "Result", "WhiteTitle", "BlackTitle", "ECO",
+           "Opening", "Termination", "TimeControl"]
+TYPED = ["WhiteElo", "BlackElo", "WhiteRatingDiff", "BlackRatingDiff", "UTCDate", "UTCTime"]
+MATE_BASE = 100_000
+
+
+def pgn_files(paths):
+    for path in map(Path, paths):
+        if path.is_dir():
+            yield from sorted(p for p in path.rglob("*") if p.name.lower().endswith(".pgn"))
+        else:
+            yield path
+
+
+def clock_eval(node):
+    clock = node.clock()
+    ev = node.eval()
+    clk = None if clock is None else int(clock)
+    if ev is None:
+        val = None
+    else:
+        white = ev.white()
+        if white.is_mate():
+            n = white.mate()
+            val = (MATE_BASE - abs(n)) * (1 if n > 0 else -1) if n != 0 else None
+        else:
+            val = white.score()
+    return clk, val
+
+
+def main():
+    out, inputs = sys.argv[1], sys.argv[2:]
+    # rejected.pgn and rejected.tsv sit beside the Parquet files: skip them.
+    table = ds.dataset(out, format="parquet", partitioning="hive", exclude_invalid_files=True).to_table()
+    rows = table.drop_columns([c for c in ("year", "month") if c in table.column_names]).to_pylist()
+    print(f"{len(rows)} rows in {out}")
+    # Rows by a key of their tags and movetext: the order differs when partitioned.
+    by_key = {}
+    for row in rows:
+        by_key.setdefault((row["Site"], row["White"], row["Black"], row["plies"]), []).append(row)
+
+    compared = skipped = 0
+    for path in pgn_files(inputs):
+        with open(path, encoding="utf-8-sig", errors="replace") as f:
+            while True:
+                game = chess.pgn.read_game(f)
+                if game is None:
+                    break
+                if game.errors or game.headers.get("Variant", "Standard").lower() not in ("standard", "chess"):
+                    skipped += 1
+                    continue
+                mainline = [m.uci() for m in game.mainline_moves()]
+                key = (game.headers.get("Site"), game.headers.get("White"), game.headers.get("Black"), len(mainline))
+                candidates = by_key.get(key, [])
+                matching = [r for r in candidates if replay(r) == mainline]
+                if not matching:
+                    skipped += 1
+                    continue
+                # Equal tags: the same game (several games may share players and moves).
+                row = next((r for r in matching if all(r[n] == game.headers.get(n) for n in COLUMNS)), None)
+                assert row is not None, (path, game.headers, [{n: r[n] for n in COLUMNS} for r in matching])
+                candidates.remove(row)
+                for name in ("WhiteElo", "BlackElo"):
+                    value = game.headers.get(name, "")
+                    assert row[name] == (int(value) if value.isdigit() else None), (path, name)
+                utc_time = row["UTCTime"].strftime("%H:%M:%S") if row["UTCTime"] else None
+                assert utc_time == game.headers.get("UTCTime"), (path, "UTCTime", utc_time)
+                utc_date = row["UTCDate"].strftime("%Y.%m.%d") if row["UTCDate"] else None
+                want_date = game.headers.get("UTCDate")
+                assert utc_date == (want_date if want_date and "?" not in want_date else None), (path, "UTCDate")
+                others = {k: v for k, v in game.headers.items() if k not in COLUMNS + TYPED}
+                assert dict(row["other_tags"]) == others, (path, "other_tags", row["other_tags"], others)
+                nodes = list(game.mainline())
+                pairs = [clock_eval(n) for n in nodes]
+                clocks = [c for c, _ in pairs]
+                evals = [e for _, e in pairs]
+                assert row["clocks"] == (clocks if any(c is not None for c in clocks) else None), (path, "clocks")
+                assert row["evals"] == (evals if any(e is not None for e in evals) else None), (path, "evals")
+                compared += 1
+    print(f"{compared} games equal to python-chess's reading, {skipped} skipped")
+
+    con = duckdb.connect()
+    glob = os.path.join(out, "**", "*.parquet")
+    counts = con.execute(
+        f"SELECT year, month, count(*) FROM read_parquet('{glob}', hive_partitioning = true) "
+        "GROUP BY ALL ORDER BY ALL"
+    ).fetchall() if any(Path(out).glob("year=*")) else con.execute(
+        f"SELECT count(*) FROM read_parquet('{glob}')").fetchall()
+    total = sum(c[-1] for c in counts)
+    assert total == len(rows), (total, len(rows))
+    print(f"DuckDB reads {total} rows in {len(counts)} partitions")
+
+
+def replay(row):
+    """The UCI moves of a row's movetext, as python-chess reads it."""
+    fen = row["start_fen"]
+    head = f'[FEN "{fen}"]\n\n' if fen else ""
+    game = chess.pgn.read_game(io.StringIO(head + row["movetext"]))
+    return [m.uci() for m in game.mainline_moves()]
+
+
+if __name__ == "__main__":
+    main()
