@@ -16,7 +16,7 @@ Writes OUT_DIR/part-0.parquet (with --partition year,month: OUT_DIR/year=YYYY/mo
 from UTCDate, else Date; an unknown year or month is __HIVE_DEFAULT_PARTITION__), one row per game,
 the columns of the lichess Parquet dataset plus moves, plies, clocks, evals, start_fen, other_tags
 and non_utf8 (schema: the chessbits-parquet crate's documentation). Games that cannot be read go,
-byte for byte, to OUT_DIR/rejected.pgn, and where they came from and why to OUT_DIR/rejected.tsv;
+byte for byte, to OUT_DIR/_rejected.pgn, and where they came from and why to OUT_DIR/_rejected.tsv;
 they make the exit status 1.
 
 Needs the cargo feature `parquet`: cargo build --release -p chessbits-cli --features parquet")]
@@ -140,7 +140,7 @@ pub fn run(args: ExportArgs) -> Result<ExitCode, String> {
         format!(
             ", {} rejected (see {})",
             summary.rejected,
-            Path::new(&args.output).join("rejected.tsv").display()
+            Path::new(&args.output).join("_rejected.tsv").display()
         )
     } else {
         String::new()

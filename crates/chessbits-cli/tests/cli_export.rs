@@ -38,7 +38,7 @@ fn export_writes_parquet_and_reports_rejected_games() {
     assert!(summary["games"].as_u64().unwrap() > 100, "{summary}");
     assert!(summary["rejected"].as_u64().unwrap() > 0, "{summary}");
     assert!(out.join("part-0.parquet").exists());
-    assert!(out.join("rejected.pgn").exists());
+    assert!(out.join("_rejected.pgn").exists());
 
     // Not again into a directory that is not empty, unless --force.
     let (code, _, stderr) = chessbits(&args);
@@ -51,7 +51,7 @@ fn export_writes_parquet_and_reports_rejected_games() {
     assert!(!out.join("part-0.parquet").exists());
 
     // Never an output directory that holds an input.
-    let inside = out.join("rejected.pgn");
+    let inside = out.join("_rejected.pgn");
     let (code, _, stderr) = chessbits(&[
         "export",
         inside.to_str().unwrap(),

@@ -61,7 +61,7 @@ impl Default for ExportOptions {
 pub struct ExportSummary {
     /// Rows written (games read).
     pub games: u64,
-    /// Games that could not be read, in `rejected.pgn` and `rejected.tsv`.
+    /// Games that could not be read, in `_rejected.pgn` and `_rejected.tsv`.
     pub rejected: u64,
     /// Plies of the games written.
     pub plies: u64,
@@ -152,7 +152,7 @@ struct Pending {
 /// let summary = exporter.finish().unwrap();
 /// assert_eq!((summary.games, summary.rejected), (1, 1));
 /// assert!(out.join("part-0.parquet").exists());
-/// assert_eq!(std::fs::read(out.join("rejected.pgn")).unwrap(), b"[Event \"b\"]\n\n1. e4 e4 *\n");
+/// assert_eq!(std::fs::read(out.join("_rejected.pgn")).unwrap(), b"[Event \"b\"]\n\n1. e4 e4 *\n");
 /// ```
 pub struct ParquetExporter {
     out_dir: PathBuf,
@@ -199,7 +199,7 @@ impl ParquetExporter {
         self.temp.as_ref().map(tempfile::TempDir::path)
     }
 
-    /// Names an input (a file name, for `rejected.tsv`); games from it are added with the number
+    /// Names an input (a file name, for `_rejected.tsv`); games from it are added with the number
     /// returned.
     pub fn add_source(&mut self, name: &str) -> u32 {
         let mut sources = self.sources.lock().unwrap_or_else(|e| e.into_inner());
@@ -429,8 +429,8 @@ impl Worker {
     fn reject(&mut self, game: &Pending, error_line: u32, reason: &str) -> Result<(), ExportError> {
         self.summary.rejected += 1;
         if self.rejected_pgn.is_none() {
-            self.rejected_pgn = Some(BufWriter::new(File::create(self.dir.join("rejected.pgn"))?));
-            let mut tsv = BufWriter::new(File::create(self.dir.join("rejected.tsv"))?);
+            self.rejected_pgn = Some(BufWriter::new(File::create(self.dir.join("_rejected.pgn"))?));
+            let mut tsv = BufWriter::new(File::create(self.dir.join("_rejected.tsv"))?);
             tsv.write_all(b"source\tline\terror_line\toffset\tlength\treason\n")?;
             self.rejected_tsv = Some(tsv);
         }

@@ -51,7 +51,7 @@
 //! An export is a directory (see [`ParquetExporter`]): `part-0.parquet`, or with partitioning
 //! `year=YYYY/month=MM/part-0.parquet` (Hive style, from `UTCDate`, else `Date`; an unknown year
 //! or month is `__HIVE_DEFAULT_PARTITION__`, what Hive, Spark, DuckDB and pyarrow read as null);
-//! games that cannot be read go, byte for byte, to `rejected.pgn`, with `rejected.tsv` saying
+//! games that cannot be read go, byte for byte, to `_rejected.pgn`, with `_rejected.tsv` saying
 //! where they came from and why. Files are zstd-compressed, written in row groups of
 //! [`ExportOptions::row_group_size`] games.
 

@@ -364,13 +364,13 @@ fn round_trip(files: &[PathBuf], row_group_size: usize) {
         );
     }
 
-    // Rejected games: their original bytes, where rejected.tsv says.
+    // Rejected games: their original bytes, where _rejected.tsv says.
     if bad.is_empty() {
-        assert!(!out.join("rejected.pgn").exists());
+        assert!(!out.join("_rejected.pgn").exists());
         return;
     }
-    let pgn = fs::read(out.join("rejected.pgn")).unwrap();
-    let tsv = fs::read_to_string(out.join("rejected.tsv")).unwrap();
+    let pgn = fs::read(out.join("_rejected.pgn")).unwrap();
+    let tsv = fs::read_to_string(out.join("_rejected.tsv")).unwrap();
     let lines: Vec<&str> = tsv.lines().skip(1).collect();
     assert_eq!(lines.len(), bad.len());
     for (line, input) in lines.iter().zip(&bad) {
