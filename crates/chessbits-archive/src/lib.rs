@@ -153,7 +153,7 @@
 //! [`Position::legal_moves`](chessbits::position::Position::legal_moves); `index` (id 2) the same
 //! index in ⌈log₂ n⌉ bits (MSB first, no bits when n = 1), the block's moves packed into one
 //! bit stream, zero-padded to a byte; `entropy` (id 3, the default) one range-coder stream
-//! per block ([`range_coder`](chessbits::codec::moves::entropy::range_coder)) coding each move
+//! per block ([`range_coder`](chessbits::codec::range_coder)) coding each move
 //! with the frequencies of [`MoveModel`](chessbits::codec::moves::entropy::model::MoveModel),
 //! reset at each game start and fed every coded move in visiting order (see [`MoveCodec`]).
 

@@ -127,6 +127,14 @@ fn stats() {
                 encode_time.as_nanos() as f64 / n,
                 decode_time.as_nanos() as f64 / n,
             );
+            if codec.name() == "compact" {
+                // The fallback form starts with a 1 bit.
+                let fallback = encoded
+                    .iter()
+                    .filter(|b| b.first().is_some_and(|b| b >> 7 == 1))
+                    .count();
+                println!("  {:14} fallback form for {fallback} positions", "");
+            }
         }
     }
 }

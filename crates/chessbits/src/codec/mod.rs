@@ -1,5 +1,5 @@
-//! Compact encodings: [`moves`] codes, [`position`] codes and the [`bits`] they are
-//! written with.
+//! Compact encodings: [`moves`] codes, [`position`] codes, and the [`bits`] and the
+//! [`range_coder`] they are written with.
 //!
 //! # Stability
 //!
@@ -14,7 +14,7 @@
 //!   and [`Position::pseudo_legal_moves`](crate::position::Position::pseudo_legal_moves) (the
 //!   index codes and the entropy coder number moves by it), the entropy coder's move model and
 //!   range coder, the lichess ranking and Huffman table, the position codes' Huffman tables and the
-//!   compact code's model and arithmetic coder.
+//!   compact code's model, and the range coder both entropy-coded codes share.
 //!
 //! The crate's golden files (`tests/golden/`, checked by `tests/golden.rs`) hold the bytes of
 //! every code for a set of games and positions, decoded and re-encoded on every test run. A
@@ -26,7 +26,11 @@
 //!
 //! The tuning code (`ModelTrainer`, the model parameters' layout) and the Rust API around the
 //! codes may change; the bytes may not.
+//!
+//! The promise holds from the first published release on. Before it, one code changed once: the
+//! compact position code's modeled form moved to the shared [`range_coder`] (see CHANGELOG.md).
 
 pub mod bits;
 pub mod moves;
 pub mod position;
+pub mod range_coder;

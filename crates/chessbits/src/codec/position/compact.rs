@@ -5,15 +5,17 @@
 //!
 //! The first bit chooses the form: 0 = modeled, 1 = fallback. The encoder writes the modeled form
 //! and uses the fallback instead if that is shorter or if the modeled form cannot hold the board
-//! (comparing lengths with all bits). Then the trailing zero bits of the whole code are dropped and
-//! zero bits pad it to a whole byte: the decoder reads zero bits past the end. [`encoded_bits`]
-//! counts up to the last 1 bit.
+//! (comparing lengths up to the last 1 bit). Then the trailing zero bytes of the code are dropped
+//! (the last byte's trailing zero bits stay as padding): the decoder reads zero bits past the end.
+//! [`encoded_bits`] counts up to the last 1 bit.
 //!
-//! **Modeled form.** An arithmetic code (the integer coder of Witten, Neal and Cleary, 32-bit,
-//! binary output) of these symbols, each with a static frequency table (the tables are in the
-//! private `compact_model` module, made by [`ModelTrainer`] from the three master-game files of the
-//! shared data; the lichess file was left out to measure on):
+//! **Modeled form.** A [range code](crate::codec::range_coder) (the coder of the entropy move
+//! code, ended with its shortest flush, [`RangeEncoder::finish_shortest`]) of these symbols, each
+//! with a static frequency table (the tables are in the private `compact_model` module, made by
+//! [`ModelTrainer`] from the three master-game files of the shared data; the lichess file was left
+//! out to measure on):
 //!
+//! 0. the form, two equal halves (symbol 0: it makes the code's first bit 0);
 //! 1. the side to move, two equal halves (one bit);
 //! 2. the *phase*, from the number `n` of pieces on the board: 0 if `n ≥ 28`, 1 if `20 ≤ n ≤ 27`,
 //!    2 if `n < 20`;
@@ -31,14 +33,9 @@
 //!    followed by `clock − 100` as two 16-bit halves of equal frequencies.
 //!
 //! A symbol's share is its frequency over the total of its table: symbols in numeric order, each
-//! table entry counting at least 1, excluded symbols 0. The coder (private module `arith`) is the
-//! textbook one: interval `[low, high]` of 32-bit numbers, starting `[0, 2^32 − 1]`; a symbol with
-//! cumulative frequencies `[c, d)` of `t` makes `high = low + ⌊r·d/t⌋ − 1`, `low = low + ⌊r·c/t⌋`
-//! with `r = high − low + 1`; then, while the interval lies in a half, the bit of that half is sent
-//! (followed by the pending bits, inverted) and the half removed, and while it lies in the middle
-//! two quarters a pending bit is counted and the quarter removed, each step doubling the
-//! interval. At the end one pending bit is added and the bit `low ≥ 2^30` sent with the pending
-//! ones.
+//! table entry counting at least 1, excluded symbols 0. The form, the side to move and the two
+//! clock halves are coded with [`RangeEncoder::encode_bits`] (`2^n` equal shares). The range
+//! coder's module documents its arithmetic bit for bit.
 //!
 //! Castling rights and the en passant square thus ride on the symbols of the pieces they concern,
 //! as in lichess's binary FEN: there is no field for them.
@@ -62,26 +59,26 @@
 //! The code is never longer than its fallback form: `1 + 1 + 64 + 4n + 7` bits for `n` pieces and a
 //! clock up to 126, at most 201 bits (26 bytes) for the 32 pieces a game can have; 329 bits for a
 //! setup with a piece on each square; 32 more for a larger clock. On the positions of real games
-//! the modeled form is far shorter: 77.8 bits on average on the lichess games it was not trained
-//! on, 79.4 on the master games, 36 bits for the start position. The fallback is used for 56 of
+//! the modeled form is far shorter: 76.6 bits on average on the lichess games it was not trained
+//! on, 78.1 on the master games, 34 bits for the start position. The fallback is used for 54 of
 //! their 478,113 positions, the strangest ones (the largest code met, 193 bits, is one).
 //!
 //! ```
 //! use chessbits::codec::position::compact;
 //! use chessbits::position::Setup;
 //! let bytes = compact::encode(&Setup::standard()).unwrap();
-//! assert_eq!(bytes.len(), 5); // 36 bits
+//! assert_eq!(bytes.len(), 5); // 34 bits
 //! assert_eq!(compact::decode(&bytes), Ok(Setup::standard()));
 //! ```
 
 use std::sync::OnceLock;
 
-use super::arith::{Decoder, Encoder};
 use super::compact_model::{CLOCK_FREQS, PHASE_FREQS, SQUARE_FREQS};
 use super::{
     decoded_setup, ensure_canonical, impl_position_codec, read_clock7, read_turn, write_clock7, PositionCodeError,
 };
 use crate::codec::bits::{BitReader, BitWriter};
+use crate::codec::range_coder::{RangeDecoder, RangeEncoder, RangeError};
 use crate::position::Setup;
 use crate::types::{Color, Piece, Rank, Role, Square};
 
@@ -119,7 +116,7 @@ pub fn encode(setup: &Setup) -> Result<Vec<u8>, PositionCodeError> {
 /// ```
 /// use chessbits::codec::position::compact;
 /// use chessbits::position::Setup;
-/// assert_eq!(compact::encoded_bits(&Setup::standard()), Ok(36));
+/// assert_eq!(compact::encoded_bits(&Setup::standard()), Ok(34));
 /// ```
 pub fn encoded_bits(setup: &Setup) -> Result<u64, PositionCodeError> {
     Ok(write(setup)?.1)
@@ -132,11 +129,19 @@ pub fn encoded_bits(setup: &Setup) -> Result<u64, PositionCodeError> {
 /// assert!(matches!(compact::decode(&[0xff; 40]), Err(PositionCodeError::Invalid(_))));
 /// ```
 pub fn decode(bytes: &[u8]) -> Result<Setup, PositionCodeError> {
+    // The first bit tells the forms apart: the modeled form's first symbol (0 of two equal halves)
+    // puts the range coder's value below one half.
     let mut bits = BitReader::zero_extended(bytes);
     let setup = if bits.read_bit()? {
         read_fallback(&mut bits)?
     } else {
-        read_modeled(&mut bits)?
+        // The encoder drops the code's trailing zero bytes, so the decoder reads zeros past the
+        // end; re-encoding below checks the framing.
+        let mut dec = RangeDecoder::zero_extended(bytes);
+        if dec.decode_bits(1).map_err(invalid)? != MODELED {
+            return Err(PositionCodeError::Invalid("modeled form without its form symbol"));
+        }
+        read_modeled(&mut dec)?
     };
     ensure_canonical(bytes, setup, encode)
 }
@@ -171,6 +176,8 @@ fn phase(pieces: u32) -> usize {
     }
 }
 const CLOCK_ESCAPE: u32 = 100;
+/// The modeled form's first symbol, which sets the code's first bit to 0.
+const MODELED: u32 = 0;
 
 /// The symbols of the 64 squares (see the layout), after checking the setup is accepted.
 fn symbols(setup: &Setup) -> Result<[u8; 64], PositionCodeError> {
@@ -383,20 +390,17 @@ fn clock_table(phase: usize) -> ([u32; CLOCK_SYMBOLS], u32) {
     table(CLOCK_FREQS.get(phase).unwrap_or(&[1; CLOCK_SYMBOLS]))
 }
 
-/// The modeled form, or `None` if a symbol is excluded (the fallback then takes over).
-fn write_modeled(setup: &Setup, syms: &[u8; 64]) -> Option<BitWriter> {
-    let mut head = BitWriter::new();
-    head.write_bit(false);
-    let mut enc = Encoder::new(head);
-    enc.encode(
-        u32::from(setup.turn == Color::Black),
-        u32::from(setup.turn == Color::Black) + 1,
-        2,
-    );
+/// Codes the modeled form after its form symbol; `None` if a symbol is excluded (the fallback then
+/// takes over).
+fn write_modeled(setup: &Setup, syms: &[u8; 64]) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut enc = RangeEncoder::new(&mut out);
+    enc.encode_bits(MODELED, 1);
+    enc.encode_bits(u32::from(setup.turn == Color::Black), 1);
     let phase = phase(setup.board.occupied().count());
     let (freqs, total) = table(&PHASE_FREQS);
     let (low, high) = interval(&freqs, phase);
-    enc.encode(low, high, total);
+    enc.encode(low, high - low, total);
     let mut exclusions = Exclusions::new(setup.turn);
     for (sq, &sym) in syms.iter().enumerate() {
         let cum = square_cumulative(context(syms, sq), phase, exclusions.excluded(sq));
@@ -404,22 +408,23 @@ fn write_modeled(setup: &Setup, syms: &[u8; 64]) -> Option<BitWriter> {
         if low == high {
             return None;
         }
-        enc.encode(low, high, cum[SYMBOLS]);
+        enc.encode(low, high - low, cum[SYMBOLS]);
         exclusions.saw(sym);
     }
     let (freqs, total) = clock_table(phase);
     let clock = setup.halfmove_clock;
     let (low, high) = interval(&freqs, clock.min(CLOCK_ESCAPE) as usize);
-    enc.encode(low, high, total);
+    enc.encode(low, high - low, total);
     if clock >= CLOCK_ESCAPE {
         let extra = clock - CLOCK_ESCAPE;
-        enc.encode(extra >> 16, (extra >> 16) + 1, 1 << 16);
-        enc.encode(extra & 0xffff, (extra & 0xffff) + 1, 1 << 16);
+        enc.encode_bits(extra >> 16, 16);
+        enc.encode_bits(extra & 0xffff, 16);
     }
-    Some(enc.finish())
+    enc.finish_shortest();
+    Some(out)
 }
 
-fn write_fallback(setup: &Setup, syms: &[u8; 64]) -> BitWriter {
+fn write_fallback(setup: &Setup, syms: &[u8; 64]) -> Vec<u8> {
     let mut w = BitWriter::new();
     w.write_bit(true);
     w.write_bit(setup.turn == Color::Black);
@@ -430,20 +435,21 @@ fn write_fallback(setup: &Setup, syms: &[u8; 64]) -> BitWriter {
         w.write(u64::from(sym) - 1, 4);
     }
     write_clock7(&mut w, setup.halfmove_clock);
-    w
+    w.finish()
 }
 
-/// The bytes and the bit length up to the last 1 bit.
+/// The bytes, trailing zero bytes dropped, and the bit length up to the last 1 bit.
 fn write(setup: &Setup) -> Result<(Vec<u8>, u64), PositionCodeError> {
     let syms = symbols(setup)?;
-    // The fallback's length before its trailing zeros go: mode, turn, occupancy, pieces, clock.
-    let clock_bits = if setup.halfmove_clock < 127 { 7 } else { 39 };
-    let fallback_bits = 2 + 64 + 4 * u64::from(setup.board.occupied().count()) + clock_bits;
-    let chosen = match write_modeled(setup, &syms) {
-        Some(modeled) if modeled.bit_len() <= fallback_bits => modeled,
-        _ => write_fallback(setup, &syms),
-    };
-    let mut bytes = chosen.finish();
+    let fallback = trimmed(write_fallback(setup, &syms));
+    Ok(match write_modeled(setup, &syms).map(trimmed) {
+        Some(modeled) if modeled.1 <= fallback.1 => modeled,
+        _ => fallback,
+    })
+}
+
+/// `bytes` without trailing zero bytes, and their length in bits up to the last 1 bit.
+fn trimmed(mut bytes: Vec<u8>) -> (Vec<u8>, u64) {
     while bytes.last() == Some(&0) {
         bytes.pop();
     }
@@ -451,52 +457,60 @@ fn write(setup: &Setup) -> Result<(Vec<u8>, u64), PositionCodeError> {
         Some(last) => bytes.len() as u64 * 8 - u64::from(last.trailing_zeros()),
         None => 0,
     };
-    Ok((bytes, bits))
+    (bytes, bits)
 }
 
-fn read_modeled(bits: &mut BitReader<'_>) -> Result<Setup, PositionCodeError> {
-    let mut dec = Decoder::new(bits)?;
-    let black = dec.target(2) == 1;
-    dec.consume(u32::from(black), u32::from(black) + 1, 2)?;
-    let turn = if black { Color::Black } else { Color::White };
+/// A range coder's complaint as a position code error.
+fn invalid(error: RangeError) -> PositionCodeError {
+    PositionCodeError::Invalid(match error {
+        RangeError::Truncated => "range code ends too early",
+        RangeError::NonCanonical => "range code does not end where its symbols end",
+        _ => "corrupt range code",
+    })
+}
+
+fn read_modeled(dec: &mut RangeDecoder<'_>) -> Result<Setup, PositionCodeError> {
+    let turn = if dec.decode_bits(1).map_err(invalid)? == 1 {
+        Color::Black
+    } else {
+        Color::White
+    };
     let (freqs, total) = table(&PHASE_FREQS);
-    let phase = decode_symbol(&mut dec, &freqs, total)?;
+    let phase = decode_symbol(dec, &freqs, total)?;
     let mut syms = [EMPTY; 64];
     let mut exclusions = Exclusions::new(turn);
     for sq in 0..64 {
         let cum = square_cumulative(context(&syms, sq), phase, exclusions.excluded(sq));
-        let target = dec.target(cum[SYMBOLS]);
+        let target = dec.target(cum[SYMBOLS]).map_err(invalid)?;
         let sym = cum[1..]
             .iter()
             .position(|&high| target < high)
-            .ok_or(PositionCodeError::Invalid("arithmetic code value beyond the table"))?;
-        dec.consume(cum[sym], cum[sym + 1], cum[SYMBOLS])?;
+            .ok_or(PositionCodeError::Invalid("range code value beyond the table"))?;
+        dec.consume(cum[sym], cum[sym + 1] - cum[sym]).map_err(invalid)?;
         syms[sq] = sym as u8;
         exclusions.saw(sym as u8);
     }
     let (freqs, total) = clock_table(phase);
-    let mut clock = decode_symbol(&mut dec, &freqs, total)? as u32;
+    let mut clock = decode_symbol(dec, &freqs, total)? as u32;
     if clock == CLOCK_ESCAPE {
-        let high = dec.target(1 << 16);
-        dec.consume(high, high + 1, 1 << 16)?;
-        let low = dec.target(1 << 16);
-        dec.consume(low, low + 1, 1 << 16)?;
+        let high = dec.decode_bits(16).map_err(invalid)?;
+        let low = dec.decode_bits(16).map_err(invalid)?;
         clock = CLOCK_ESCAPE.saturating_add(high << 16 | low);
     }
     setup_from(&syms, turn, clock)
 }
 
-fn decode_symbol(dec: &mut Decoder<'_, '_>, freqs: &[u32], total: u32) -> Result<usize, PositionCodeError> {
-    let target = dec.target(total);
+fn decode_symbol(dec: &mut RangeDecoder<'_>, freqs: &[u32], total: u32) -> Result<usize, PositionCodeError> {
+    let target = dec.target(total).map_err(invalid)?;
     let mut low = 0;
     for (sym, &f) in freqs.iter().enumerate() {
         if target < low + f {
-            dec.consume(low, low + f, total)?;
+            dec.consume(low, f).map_err(invalid)?;
             return Ok(sym);
         }
         low += f;
     }
-    Err(PositionCodeError::Invalid("arithmetic code value beyond the table"))
+    Err(PositionCodeError::Invalid("range code value beyond the table"))
 }
 
 fn read_fallback(bits: &mut BitReader<'_>) -> Result<Setup, PositionCodeError> {

@@ -8,7 +8,7 @@
 //! | `huffman` | [`huffman`] | the seed's prefix code, an empty square in 1 bit | 176 bits | 204 bits | 140.9 / 137.9 bits |
 //! | `huffman-multi` | [`huffman_multi`] | the seed's multi-table code: a category of home rooks implies them, castling and kings | 146 bits | 203 bits | 130.8 / 131.2 bits |
 //! | `huffman-tuned` | [`huffman_tuned`] | kings and castling apart, runs, implied colors | 139 bits | 190 bits (24 bytes) | 135.4 / 134.1 bits |
-//! | `compact` | [`compact`] | arithmetic code with a model trained on real games | 36 bits | 201 bits | 77.8 / 79.4 bits |
+//! | `compact` | [`compact`] | range code with a model trained on real games | 34 bits | 201 bits | 76.6 / 78.1 bits |
 //!
 //! The averages are over every position of the shared games (28,976 positions of the lichess file,
 //! 449,137 of the three master files), counting the bits of the code without byte padding; the
@@ -64,7 +64,6 @@ use crate::codec::bits::{BitReader, BitWriter, EndOfInput};
 use crate::position::{Board, Setup};
 use crate::types::{CastlingRights, Color};
 
-mod arith;
 pub mod compact;
 mod compact_model;
 pub mod huffman;

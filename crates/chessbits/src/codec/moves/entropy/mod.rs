@@ -23,7 +23,7 @@
 //!
 //! # Format
 //!
-//! A game is the byte string of the [range coder](range_coder) after coding one symbol per ply;
+//! A game is the byte string of the [range coder](crate::codec::range_coder) after coding one symbol per ply;
 //! nothing else (no header, no length: the ply count is kept outside, e.g. in a container next to
 //! the bytes, so no end-of-game symbol costs bits on every move). A game of no plies, or of forced
 //! moves only, is zero bytes. For each ply, from the start position:
@@ -106,7 +106,6 @@
 mod features;
 pub mod model;
 mod params;
-pub mod range_coder;
 
 use core::fmt;
 
@@ -114,8 +113,8 @@ use crate::moves::Move;
 use crate::moves::MoveList;
 use crate::position::Position;
 
+use crate::codec::range_coder::{RangeDecoder, RangeEncoder, RangeError};
 use model::MoveModel;
-use range_coder::{RangeDecoder, RangeEncoder, RangeError};
 
 /// Why a game cannot be encoded or decoded.
 ///

@@ -17,7 +17,7 @@ use crate::types::{Role, Square};
 
 use super::features::{Info, Origin, PlyMemory, Terms};
 use super::params::PARAMS;
-use super::range_coder::MAX_TOTAL;
+use crate::codec::range_coder::MAX_TOTAL;
 
 pub use super::features::layout;
 use layout::PARAM_COUNT;

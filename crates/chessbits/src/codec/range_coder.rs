@@ -15,6 +15,8 @@
 //! - Flush: pick `v` = the smallest multiple of `2^k` that is `≥ low`, for the largest `k` in
 //!   `32, 24, 16, 8, 0` with `v < low + range`. If `v ≥ 2^32`, carry and subtract `2^32`. Append the
 //!   top `(32 - k) / 8` bytes of `v` (big endian). With `range ≥ 2^24` this is at most one byte.
+//!   The shortest flush ([`RangeEncoder::finish_shortest`]) takes the largest `k` of `32, 31, …, 0`
+//!   instead and appends the top `⌈(32 - k) / 8⌉` bytes of `v`: the fewest bits, not bytes.
 //!
 //! The decoder reads the stream as a big-endian fraction and pads it with zero bytes past the end:
 //! `code` starts as the first four bytes, `range = 0xFFFF_FFFF`. For a symbol it computes `r = range
@@ -26,16 +28,18 @@
 //! So a truncated or extended stream is never accepted as the same symbols; at most `4` padding
 //! bytes are ever needed, so reading a fifth one stops decoding at once.
 //!
-//! The compact position code has its own, bit-oriented arithmetic coder (Witten, Neal and Cleary,
-//! in `codec/position/arith.rs`): it gives different bits for the same symbols, and both outputs
-//! are frozen formats (see the golden files), so the two stay separate.
+//! Two codes use it: the entropy move code ([`moves::entropy`](crate::codec::moves::entropy)), one
+//! symbol per ply with a learned model, and the compact position code
+//! ([`position::compact`](crate::codec::position::compact)), one symbol per square with static
+//! tables. Plain fixed-width fields go through it too ([`RangeEncoder::encode_bits`]), so a code
+//! is one byte string from one coder.
 
 use core::fmt;
 
 /// Largest total frequency a symbol may be coded with.
 ///
 /// ```
-/// use chessbits::codec::moves::entropy::range_coder::{RangeDecoder, RangeError, MAX_TOTAL};
+/// use chessbits::codec::range_coder::{RangeDecoder, RangeError, MAX_TOTAL};
 /// assert_eq!(RangeDecoder::new(&[]).target(MAX_TOTAL + 1), Err(RangeError::Corrupt));
 /// ```
 pub const MAX_TOTAL: u32 = 1 << 16;
@@ -45,7 +49,7 @@ const TOP: u32 = 1 << 24;
 /// Why a byte stream is not a range-coded stream.
 ///
 /// ```
-/// use chessbits::codec::moves::entropy::range_coder::{RangeDecoder, RangeError};
+/// use chessbits::codec::range_coder::{RangeDecoder, RangeError};
 /// // An empty stream holds no 16-bit symbol: the decoder would need more than the four bytes
 /// // of padding an encoder's output ever leaves out.
 /// let mut dec = RangeDecoder::new(&[]);
@@ -76,22 +80,24 @@ impl fmt::Display for RangeError {
 
 impl std::error::Error for RangeError {}
 
-/// The flush value for the interval `[low, low + range)` and how many bytes of it are written.
-fn flush_point(low: u64, range: u32) -> (u64, usize) {
-    for (k, bytes) in [(32u32, 0usize), (24, 1), (16, 2), (8, 3)] {
-        let step = 1u64 << k;
-        let v = (low + step - 1) & !(step - 1);
-        if v < low + u64::from(range) {
-            return (v, bytes);
+/// The flush value for the interval `[low, low + range)` and how many bytes of it are written:
+/// the multiple of `2^k` in the interval for the largest `k` of `32, 32 - step, …, 0`.
+fn flush_point(low: u64, range: u32, step: u32) -> (u64, usize) {
+    let mut k = 32;
+    loop {
+        let unit = 1u64 << k;
+        let v = (low + unit - 1) & !(unit - 1);
+        if v < low + u64::from(range) || k == 0 {
+            return (v, (32 - k as usize).div_ceil(8));
         }
+        k -= step;
     }
-    (low, 4)
 }
 
 /// Range encoder appending to a byte vector.
 ///
 /// ```
-/// use chessbits::codec::moves::entropy::range_coder::{RangeDecoder, RangeEncoder};
+/// use chessbits::codec::range_coder::{RangeDecoder, RangeEncoder};
 /// let mut bytes = Vec::new();
 /// let mut enc = RangeEncoder::new(&mut bytes);
 /// for symbol in [0u32, 2, 1, 2] {
@@ -123,7 +129,7 @@ impl<'a> RangeEncoder<'a> {
     /// coded value is below one, so a carry never runs past the encoder's own first byte).
     ///
     /// ```
-    /// use chessbits::codec::moves::entropy::range_coder::RangeEncoder;
+    /// use chessbits::codec::range_coder::RangeEncoder;
     /// let mut out = vec![0xFF];
     /// let mut enc = RangeEncoder::new(&mut out);
     /// enc.encode(65535, 1, 65536);
@@ -144,7 +150,7 @@ impl<'a> RangeEncoder<'a> {
     /// it is checked in debug builds.
     ///
     /// ```
-    /// use chessbits::codec::moves::entropy::range_coder::RangeEncoder;
+    /// use chessbits::codec::range_coder::RangeEncoder;
     /// let mut out = Vec::new();
     /// let mut enc = RangeEncoder::new(&mut out);
     /// for _ in 0..16 {
@@ -170,6 +176,29 @@ impl<'a> RangeEncoder<'a> {
         }
     }
 
+    /// Codes `value` as `bits` bits of equal probability (`bits ≤ 16`, `value < 2^bits`): a plain
+    /// fixed-width field inside the code, costing `bits` bits (a little more in the rare steps
+    /// where `range / 2^bits` rounds down).
+    ///
+    /// ```
+    /// use chessbits::codec::range_coder::{RangeDecoder, RangeEncoder};
+    /// let mut out = Vec::new();
+    /// let mut enc = RangeEncoder::new(&mut out);
+    /// enc.encode_bits(0xBEEF, 16);
+    /// enc.encode_bits(5, 3);
+    /// enc.finish();
+    /// assert!(out.len() <= 3);
+    /// let mut dec = RangeDecoder::new(&out);
+    /// assert_eq!(dec.decode_bits(16), Ok(0xBEEF));
+    /// assert_eq!(dec.decode_bits(3), Ok(5));
+    /// assert_eq!(dec.finish(), Ok(()));
+    /// ```
+    #[inline]
+    pub fn encode_bits(&mut self, value: u32, bits: u32) {
+        debug_assert!(bits <= 16 && value >> bits == 0);
+        self.encode(value, 1, 1 << bits);
+    }
+
     fn carry(&mut self) {
         for byte in self.out.iter_mut().rev() {
             let (sum, overflow) = byte.overflowing_add(1);
@@ -183,15 +212,36 @@ impl<'a> RangeEncoder<'a> {
     /// Writes the shortest tail that identifies the final interval (at most one byte).
     ///
     /// ```
-    /// use chessbits::codec::moves::entropy::range_coder::RangeEncoder;
+    /// use chessbits::codec::range_coder::RangeEncoder;
     /// let mut out = Vec::new();
     /// let mut enc = RangeEncoder::new(&mut out);
     /// enc.encode(0, 1, 2);
     /// enc.finish();
     /// assert!(out.is_empty(), "the lower half starts at zero: nothing to write");
     /// ```
-    pub fn finish(mut self) {
-        let (mut v, bytes) = flush_point(self.low, self.range);
+    pub fn finish(self) {
+        self.flush(8);
+    }
+
+    /// Ends the code with the fewest bits rather than the fewest bytes: the tail is the shortest
+    /// bit string that identifies the final interval, padded with zero bits to a byte. For codes
+    /// whose container drops trailing zero bits and reads zeros past the end (the compact position
+    /// code); [`RangeDecoder::finish`] does not accept this ending.
+    ///
+    /// ```
+    /// use chessbits::codec::range_coder::RangeEncoder;
+    /// let mut out = Vec::new();
+    /// let mut enc = RangeEncoder::new(&mut out);
+    /// enc.encode_bits(0b101, 3);
+    /// enc.finish_shortest();
+    /// assert_eq!(out, [0b1010_0000]);
+    /// ```
+    pub fn finish_shortest(self) {
+        self.flush(1);
+    }
+
+    fn flush(mut self, step: u32) {
+        let (mut v, bytes) = flush_point(self.low, self.range, step);
         if v >> 32 != 0 {
             v &= 0xFFFF_FFFF;
             self.carry();
@@ -205,7 +255,7 @@ impl<'a> RangeEncoder<'a> {
 /// Range decoder over a byte slice; see the module docs for the checks it makes.
 ///
 /// ```
-/// use chessbits::codec::moves::entropy::range_coder::{RangeDecoder, RangeError};
+/// use chessbits::codec::range_coder::{RangeDecoder, RangeError};
 /// // A stream that ends in a zero byte is never written by the encoder.
 /// let mut dec = RangeDecoder::new(&[0x12, 0x00]);
 /// assert_eq!(dec.finish(), Err(RangeError::NonCanonical));
@@ -222,13 +272,15 @@ pub struct RangeDecoder<'a> {
     /// `range / total` and `total` of the pending symbol.
     r: u32,
     total: u32,
+    /// How many zero bytes past the end may be read before decoding stops.
+    max_padding: usize,
 }
 
 impl<'a> RangeDecoder<'a> {
     /// A decoder reading `bytes` from the start.
     ///
     /// ```
-    /// use chessbits::codec::moves::entropy::range_coder::RangeDecoder;
+    /// use chessbits::codec::range_coder::RangeDecoder;
     /// let mut dec = RangeDecoder::new(&[0x80]);
     /// assert_eq!(dec.target(2), Ok(1));
     /// ```
@@ -242,11 +294,45 @@ impl<'a> RangeDecoder<'a> {
             window: 0,
             r: 0,
             total: 0,
+            max_padding: 4,
         };
         for _ in 0..4 {
             let byte = dec.next_byte();
             dec.code = dec.code << 8 | u32::from(byte);
         }
+        dec
+    }
+
+    /// A decoder that reads any number of zero bytes past the end of `bytes`: for a code whose
+    /// container drops its trailing zero bytes (ended by [`RangeEncoder::finish_shortest`]) and
+    /// knows how many symbols it holds. [`RangeDecoder::finish`] does not apply to it.
+    ///
+    /// ```
+    /// use chessbits::codec::range_coder::{RangeDecoder, RangeEncoder, RangeError};
+    /// let mut out = Vec::new();
+    /// let mut enc = RangeEncoder::new(&mut out);
+    /// enc.encode_bits(1, 1);
+    /// for _ in 0..8 {
+    ///     enc.encode_bits(0, 16);
+    /// }
+    /// enc.finish_shortest();
+    /// while out.last() == Some(&0) {
+    ///     out.pop(); // what the container drops
+    /// }
+    /// assert_eq!(out.len(), 4);
+    /// let mut dec = RangeDecoder::zero_extended(&out);
+    /// assert_eq!(dec.decode_bits(1), Ok(1));
+    /// for _ in 0..8 {
+    ///     assert_eq!(dec.decode_bits(16), Ok(0));
+    /// }
+    /// // The plain decoder stops after four bytes of padding.
+    /// let mut plain = RangeDecoder::new(&out);
+    /// assert_eq!(plain.decode_bits(1), Ok(1));
+    /// assert!((0..8).map(|_| plain.decode_bits(16)).any(|r| r == Err(RangeError::Truncated)));
+    /// ```
+    pub fn zero_extended(bytes: &'a [u8]) -> RangeDecoder<'a> {
+        let mut dec = RangeDecoder::new(bytes);
+        dec.max_padding = usize::MAX;
         dec
     }
 
@@ -269,7 +355,7 @@ impl<'a> RangeDecoder<'a> {
     /// The target value in `0..total` that selects the next symbol (`total` in `1..=MAX_TOTAL`).
     ///
     /// ```
-    /// use chessbits::codec::moves::entropy::range_coder::RangeDecoder;
+    /// use chessbits::codec::range_coder::RangeDecoder;
     /// let mut dec = RangeDecoder::new(&[0x40]);
     /// assert_eq!(dec.target(4), Ok(1));
     /// ```
@@ -290,7 +376,7 @@ impl<'a> RangeDecoder<'a> {
     /// Removes the symbol `[cum, cum + freq)` that contains the last target.
     ///
     /// ```
-    /// use chessbits::codec::moves::entropy::range_coder::{RangeDecoder, RangeError};
+    /// use chessbits::codec::range_coder::{RangeDecoder, RangeError};
     /// let mut dec = RangeDecoder::new(&[0x40]);
     /// assert_eq!(dec.target(4), Ok(1));
     /// assert_eq!(dec.consume(2, 1), Err(RangeError::Corrupt), "target 1 is not in [2, 3)");
@@ -313,22 +399,39 @@ impl<'a> RangeDecoder<'a> {
             self.code = self.code << 8 | u32::from(byte);
             self.range <<= 8;
         }
-        if self.padding > 4 {
+        if self.padding > self.max_padding {
             return Err(RangeError::Truncated);
         }
         Ok(())
     }
 
+    /// Reads a field written by [`RangeEncoder::encode_bits`] (`bits ≤ 16`).
+    ///
+    /// ```
+    /// use chessbits::codec::range_coder::{RangeDecoder, RangeError};
+    /// assert_eq!(RangeDecoder::new(&[0xA0]).decode_bits(4), Ok(0xA));
+    /// assert_eq!(RangeDecoder::new(&[]).decode_bits(17), Err(RangeError::Corrupt));
+    /// ```
+    #[inline]
+    pub fn decode_bits(&mut self, bits: u32) -> Result<u32, RangeError> {
+        if bits > 16 {
+            return Err(RangeError::Corrupt);
+        }
+        let value = self.target(1 << bits)?;
+        self.consume(value, 1)?;
+        Ok(value)
+    }
+
     /// Checks that the stream ends exactly where the encoder would have ended it.
     ///
     /// ```
-    /// use chessbits::codec::moves::entropy::range_coder::{RangeDecoder, RangeError};
+    /// use chessbits::codec::range_coder::{RangeDecoder, RangeError};
     /// assert_eq!(RangeDecoder::new(&[]).finish(), Ok(()));
     /// assert_eq!(RangeDecoder::new(&[0x40]).finish(), Err(RangeError::NonCanonical));
     /// ```
     pub fn finish(&mut self) -> Result<(), RangeError> {
         let low = self.window.wrapping_sub(self.code);
-        let (v, bytes) = flush_point(u64::from(low), self.range);
+        let (v, bytes) = flush_point(u64::from(low), self.range, 8);
         let expected_padding = 4 - bytes;
         if self.pos != self.bytes.len() || self.padding != expected_padding || v as u32 != self.window {
             return Err(RangeError::NonCanonical);
