@@ -37,6 +37,11 @@ pub struct ExportArgs {
     /// Threads that parse and encode games (0: one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
+    /// The code of the `moves` column: `entropy` (smallest, ~3.2 bits a move) or `index` (one
+    /// byte a move, the index in the legal move list: fastest). The column's metadata
+    /// `chessbits.moves_code` names it.
+    #[arg(long, default_value = "entropy", value_parser = ["entropy", "index", "index-byte"])]
+    pub moves_codec: String,
     /// Games per row group (memory grows with it).
     #[arg(long, default_value_t = 65536, value_parser = clap::value_parser!(u64).range(1..))]
     pub row_group_size: u64,
@@ -84,6 +89,7 @@ pub fn run(args: ExportArgs) -> Result<ExitCode, String> {
         partition: args.partition.is_some(),
         threads: args.threads,
         force: args.force,
+        moves_code: args.moves_codec.parse()?,
         ..ExportOptions::default()
     };
     let mut exporter = ParquetExporter::create(&args.output, options).map_err(|e| format!("{out_name}: {e}"))?;

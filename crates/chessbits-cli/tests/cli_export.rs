@@ -127,3 +127,41 @@ fn a_signal_removes_the_temporary_directory() {
         .collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+#[cfg(feature = "parquet")]
+#[test]
+fn export_with_the_index_moves_codec() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = testdata_path().join("pgn/notnil_Carlsen.pgn");
+    let mut sizes = Vec::new();
+    for codec in ["entropy", "index"] {
+        let out = dir.path().join(codec);
+        let args = [
+            "export",
+            pgn.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--moves-codec",
+            codec,
+        ];
+        let (code, _, stderr) = chessbits(&args);
+        assert_eq!(code, 0, "{stderr}");
+        let file = std::fs::read(out.join("part-0.parquet")).unwrap();
+        // The file's key-value metadata names the code.
+        let name = if codec == "index" { "index-byte" } else { "entropy" };
+        assert!(file.windows(name.len()).any(|w| w == name.as_bytes()));
+        sizes.push(file.len());
+    }
+    assert!(sizes[0] < sizes[1], "entropy-coded moves are smaller: {sizes:?}");
+    let out = dir.path().join("bad");
+    let (code, _, stderr) = chessbits(&[
+        "export",
+        pgn.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--moves-codec",
+        "huffman",
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(!out.exists());
+}

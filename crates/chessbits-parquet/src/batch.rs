@@ -7,7 +7,7 @@ use arrow_array::builder::{
     StringBuilder, Time32MillisecondBuilder,
 };
 use arrow_array::{ArrayRef, RecordBatch};
-use arrow_schema::ArrowError;
+use arrow_schema::{ArrowError, SchemaRef};
 
 use crate::row::GameRow;
 
@@ -21,6 +21,21 @@ use crate::row::GameRow;
 /// assert_eq!((batch.num_rows(), batch.num_columns()), (1, 25));
 /// ```
 pub fn rows_to_batch(rows: &[GameRow]) -> Result<RecordBatch, ArrowError> {
+    rows_to_batch_with(rows, crate::schema())
+}
+
+/// The rows as one record batch of `schema`: [`schema_with`](crate::schema_with) the moves code
+/// the rows were made with.
+///
+/// ```
+/// use chessbits::pgn::PgnReader;
+/// use chessbits_parquet::{rows_to_batch_with, schema_with, GameRow, MovesCode};
+/// let game = PgnReader::new(&b"1. e4 *"[..]).read_owned_game().unwrap().unwrap().unwrap();
+/// let row = GameRow::from_game_with(&game, b"1. e4 *", MovesCode::IndexByte);
+/// let batch = rows_to_batch_with(&[row], schema_with(MovesCode::IndexByte)).unwrap();
+/// assert_eq!(batch.num_rows(), 1);
+/// ```
+pub fn rows_to_batch_with(rows: &[GameRow], schema: SchemaRef) -> Result<RecordBatch, ArrowError> {
     let n = rows.len();
     let text = |get: fn(&GameRow) -> &Option<String>| -> ArrayRef {
         let mut b = StringBuilder::with_capacity(n, n * 8);
@@ -103,5 +118,5 @@ pub fn rows_to_batch(rows: &[GameRow]) -> Result<RecordBatch, ArrowError> {
         Arc::new(other_tags.finish()),
         Arc::new(non_utf8.finish()),
     ];
-    RecordBatch::try_new(crate::schema(), columns)
+    RecordBatch::try_new(schema, columns)
 }

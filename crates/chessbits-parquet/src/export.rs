@@ -9,15 +9,18 @@ use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::thread::JoinHandle;
 
 use arrow_schema::ArrowError;
+use arrow_schema::SchemaRef;
 use chessbits::pgn::{RawGame, MAX_GAME_BYTES};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::errors::ParquetError;
+use parquet::file::metadata::KeyValue;
 use parquet::file::properties::WriterProperties;
 use rayon::prelude::*;
 
-use crate::batch::rows_to_batch;
+use crate::batch::rows_to_batch_with;
 use crate::row::GameRow;
+use crate::{MovesCode, MOVES_CODE_KEY};
 
 /// The partition value of an unknown year or month (Hive's, read as null by DuckDB, pyarrow,
 /// Spark).
@@ -42,6 +45,8 @@ pub struct ExportOptions {
     pub force: bool,
     /// zstd level of the Parquet pages.
     pub zstd_level: i32,
+    /// The code of the `moves` column.
+    pub moves_code: MovesCode,
 }
 
 impl Default for ExportOptions {
@@ -52,6 +57,7 @@ impl Default for ExportOptions {
             threads: 0,
             force: false,
             zstd_level: 3,
+            moves_code: MovesCode::Entropy,
         }
     }
 }
@@ -308,6 +314,8 @@ struct Worker {
     partition: bool,
     row_group_size: usize,
     props: WriterProperties,
+    moves_code: MovesCode,
+    schema: SchemaRef,
     pool: rayon::ThreadPool,
     writers: BTreeMap<PartitionKey, ArrowWriter<BufWriter<File>>>,
     rejected_pgn: Option<BufWriter<File>>,
@@ -332,12 +340,19 @@ impl Worker {
             .set_compression(Compression::ZSTD(ZstdLevel::try_new(options.zstd_level)?))
             .set_max_row_group_size(options.row_group_size.max(1))
             .set_created_by(format!("chessbits-parquet {}", env!("CARGO_PKG_VERSION")))
+            // Also a file-level entry, for readers that do not decode the Arrow schema.
+            .set_key_value_metadata(Some(vec![KeyValue::new(
+                MOVES_CODE_KEY.to_string(),
+                options.moves_code.name().to_string(),
+            )]))
             .build();
         Ok(Worker {
             dir,
             partition: options.partition,
             row_group_size: options.row_group_size.max(1),
             props,
+            moves_code: options.moves_code,
+            schema: crate::schema_with(options.moves_code),
             pool,
             writers: BTreeMap::new(),
             rejected_pgn: None,
@@ -356,6 +371,7 @@ impl Worker {
     }
 
     fn write_chunk(&mut self, chunk: Vec<Pending>) -> Result<(), ExportError> {
+        let code = self.moves_code;
         let parsed: Vec<Result<GameRow, (u32, String)>> = self.pool.install(|| {
             chunk
                 .par_iter()
@@ -363,7 +379,7 @@ impl Worker {
                     if game.raw.too_long {
                         return Err((game.raw.first_line, format!("game longer than {MAX_GAME_BYTES} bytes")));
                     }
-                    GameRow::from_raw(&game.bytes, &game.raw).map_err(|e| (e.line, e.kind.to_string()))
+                    GameRow::from_raw_with(&game.bytes, &game.raw, code).map_err(|e| (e.line, e.kind.to_string()))
                 })
                 .collect()
         });
@@ -384,13 +400,13 @@ impl Worker {
         for (key, rows) in groups {
             self.summary.games += rows.len() as u64;
             self.summary.plies += rows.iter().map(|r| r.plies as u64).sum::<u64>();
-            let batch = rows_to_batch(&rows)?;
+            let batch = rows_to_batch_with(&rows, self.schema.clone())?;
             drop(rows);
             let writer = match self.writers.get_mut(&key) {
                 Some(writer) => writer,
                 None => {
                     let file = self.new_file(key)?;
-                    let writer = ArrowWriter::try_new(file, crate::schema(), Some(self.props.clone()))?;
+                    let writer = ArrowWriter::try_new(file, self.schema.clone(), Some(self.props.clone()))?;
                     self.writers.entry(key).or_insert(writer)
                 }
             };
@@ -470,7 +486,7 @@ impl Worker {
         if self.writers.is_empty() && !self.partition {
             // An export of no games is still a table: one file with the schema and no rows.
             let file = self.new_file((None, None))?;
-            let writer = ArrowWriter::try_new(file, crate::schema(), Some(self.props.clone()))?;
+            let writer = ArrowWriter::try_new(file, self.schema.clone(), Some(self.props.clone()))?;
             self.writers.insert((None, None), writer);
         }
         for (_, writer) in std::mem::take(&mut self.writers) {

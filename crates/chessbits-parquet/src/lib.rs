@@ -16,7 +16,7 @@
 //! | `UTCTime` | time32\[ms\] | the `UTCTime` tag (`hh:mm:ss`); the dataset card says time32\[s\], but Parquet has no time in seconds: pyarrow writes time32\[s\] as milliseconds and reads back time32\[ms\], which we write directly (a seconds column would come back as a bare int32 in pyarrow and DuckDB) | no tag, or not a valid time |
 //! | `ECO`, `Opening`, `Termination`, `TimeControl` | utf8 | the tag's value | no such tag |
 //! | `movetext` | utf8, not null | the movetext as in the file: from the first token after the tags to the last one (the result token included), comments, variations and line breaks as written | never |
-//! | `moves` | binary | the main line in the library's entropy move code ([`chessbits::codec::moves::entropy`]), from the start position | the main line has a null move (`--`), which the code cannot hold |
+//! | `moves` | binary | the main line in a move code of the library, from the start position: the entropy code ([`chessbits::codec::moves::entropy`]) by default, or one byte a move (see [`MovesCode`]); the field's metadata `chessbits.moves_code` names it | the main line has a null move (`--`), which the codes cannot hold |
 //! | `plies` | int32, not null | the number of moves of the main line | never |
 //! | `clocks` | list\<int32\> | per ply of the main line, the first `[%clk h:mm:ss]` in the comments after that move, in whole seconds (tenths dropped) | the list: no ply has a clock; an item: that ply has none |
 //! | `evals` | list\<int32\> | per ply, the first `[%eval]` after the move: centipawns from White's view (`[%eval -1.5]` is −150), or a mate as `±(100000 − n)` (see [`mate_score`]) | the list: no ply has an eval; an item: that ply has none |
@@ -57,14 +57,16 @@
 
 mod batch;
 mod export;
+mod moves_code;
 mod row;
 
 use std::sync::Arc;
 
 use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef, TimeUnit};
 
-pub use batch::rows_to_batch;
+pub use batch::{rows_to_batch, rows_to_batch_with};
 pub use export::{ExportError, ExportOptions, ExportSummary, ParquetExporter, DEFAULT_PARTITION};
+pub use moves_code::{MovesCode, MOVES_CODE_KEY};
 pub use row::{mate_score, movetext, GameRow, MATE_BASE};
 
 /// The tags that have a column of their own, in column order.
@@ -102,7 +104,8 @@ pub(crate) fn map_entries() -> Arc<Field> {
     Arc::new(Field::new("entries", DataType::Struct(fields), false))
 }
 
-/// The Arrow schema of an export (see the [crate documentation](crate) for each column).
+/// The Arrow schema of an export with the default moves code (see the [crate
+/// documentation](crate) for each column).
 ///
 /// ```
 /// use arrow_schema::DataType;
@@ -113,6 +116,19 @@ pub(crate) fn map_entries() -> Arc<Field> {
 /// assert_eq!(schema.fields().len(), 25);
 /// ```
 pub fn schema() -> SchemaRef {
+    schema_with(MovesCode::default())
+}
+
+/// The Arrow schema of an export whose `moves` column holds `code`: the `moves` field's metadata
+/// says which ([`MOVES_CODE_KEY`]).
+///
+/// ```
+/// use chessbits_parquet::{schema_with, MovesCode, MOVES_CODE_KEY};
+/// let schema = schema_with(MovesCode::IndexByte);
+/// let moves = schema.field_with_name("moves").unwrap();
+/// assert_eq!(moves.metadata()[MOVES_CODE_KEY], "index-byte");
+/// ```
+pub fn schema_with(code: MovesCode) -> SchemaRef {
     let text = |name: &str| Field::new(name, DataType::Utf8, true);
     let int16 = |name: &str| Field::new(name, DataType::Int16, true);
     let fields = vec![
@@ -134,7 +150,11 @@ pub fn schema() -> SchemaRef {
         text("Termination"),
         text("TimeControl"),
         Field::new("movetext", DataType::Utf8, false),
-        Field::new("moves", DataType::Binary, true),
+        Field::new("moves", DataType::Binary, true).with_metadata(
+            [(MOVES_CODE_KEY.to_string(), code.name().to_string())]
+                .into_iter()
+                .collect(),
+        ),
         Field::new("plies", DataType::Int32, false),
         Field::new("clocks", DataType::List(list_item()), true),
         Field::new("evals", DataType::List(list_item()), true),

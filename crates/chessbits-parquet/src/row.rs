@@ -1,8 +1,9 @@
 //! One game as one row: [`GameRow`], and the parsing of its tags, movetext, clocks and evals.
 
-use chessbits::codec::moves::entropy::GameEncoder;
 use chessbits::pgn::{decode_text, GameError, GameTree, RawGame};
 use chessbits::position::Position;
+
+use crate::MovesCode;
 
 /// The evaluation stored for a mate in `n` is `sign(n) · (MATE_BASE − |n|)`: see [`mate_score`].
 pub const MATE_BASE: i32 = 100_000;
@@ -70,7 +71,8 @@ pub struct GameRow {
     pub time_control: Option<String>,
     /// The movetext as in the file (from the first byte after the tags to the last token).
     pub movetext: String,
-    /// The main line, entropy-coded; `None` if it has a null move (which the code cannot hold).
+    /// The main line in the export's [`MovesCode`]; `None` if it has a null move (which the codes
+    /// cannot hold).
     pub moves: Option<Vec<u8>>,
     /// Plies of the main line.
     pub plies: i32,
@@ -106,6 +108,19 @@ impl GameRow {
     /// assert_eq!(row.other_tags, [("Round".to_string(), "3".to_string())]);
     /// ```
     pub fn from_game(game: &GameTree, movetext: &[u8]) -> GameRow {
+        GameRow::from_game_with(game, movetext, MovesCode::default())
+    }
+
+    /// [`GameRow::from_game`] with the `moves` column in `code`.
+    ///
+    /// ```
+    /// use chessbits::pgn::PgnReader;
+    /// use chessbits_parquet::{GameRow, MovesCode};
+    /// let game = PgnReader::new(&b"1. e4 e5 *"[..]).read_owned_game().unwrap().unwrap().unwrap();
+    /// let row = GameRow::from_game_with(&game, b"1. e4 e5 *", MovesCode::IndexByte);
+    /// assert_eq!(row.moves.map(|m| m.len()), Some(2));
+    /// ```
+    pub fn from_game_with(game: &GameTree, movetext: &[u8], code: MovesCode) -> GameRow {
         let mut row = GameRow::default();
         let mut date: Option<String> = None;
         for tag in &game.tags {
@@ -177,12 +192,7 @@ impl GameRow {
 
         let moves: Vec<_> = game.mainline().collect();
         row.plies = moves.len() as i32;
-        if !moves.iter().any(|m| m.is_null()) {
-            let mut bytes = Vec::new();
-            if GameEncoder::new().encode_into(&game.start, &moves, &mut bytes).is_ok() {
-                row.moves = Some(bytes);
-            }
-        }
+        row.moves = code.encode(&game.start, &moves);
         let mut clocks = Vec::with_capacity(moves.len());
         let mut evals = Vec::with_capacity(moves.len());
         for node in &game.moves.nodes {
@@ -219,12 +229,26 @@ impl GameRow {
     /// assert_eq!(GameRow::from_raw(&bytes, &raw).unwrap_err().to_string(), "line 7: illegal move 'e4'");
     /// ```
     pub fn from_raw(bytes: &[u8], raw: &RawGame) -> Result<GameRow, GameError> {
+        GameRow::from_raw_with(bytes, raw, MovesCode::default())
+    }
+
+    /// [`GameRow::from_raw`] with the `moves` column in `code`.
+    ///
+    /// ```
+    /// use chessbits::pgn::PgnReader;
+    /// use chessbits_parquet::{GameRow, MovesCode};
+    /// let mut bytes = Vec::new();
+    /// let raw = PgnReader::new(&b"1. d4 *"[..]).read_raw_game(&mut bytes).unwrap().unwrap();
+    /// let row = GameRow::from_raw_with(&bytes, &raw, MovesCode::IndexByte).unwrap();
+    /// assert_eq!(row.plies, 1);
+    /// ```
+    pub fn from_raw_with(bytes: &[u8], raw: &RawGame, code: MovesCode) -> Result<GameRow, GameError> {
         let game = match raw.reader(bytes).read_owned_game() {
             Ok(Some(game)) => game?,
             // Reading from memory cannot fail, and a raw game is a game.
             Ok(None) | Err(_) => GameTree::default(),
         };
-        Ok(GameRow::from_game(&game, movetext(bytes)))
+        Ok(GameRow::from_game_with(&game, movetext(bytes), code))
     }
 
     /// The tag value of a named column (`"White"`, `"ECO"`, ...), for tests and tools.

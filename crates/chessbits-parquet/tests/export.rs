@@ -10,7 +10,9 @@ use arrow_array::{Array, RecordBatch};
 use chessbits::codec::moves::entropy::decode_game;
 use chessbits::pgn::{GameTree, PgnReader, RawGame};
 use chessbits::position::Position;
-use chessbits_parquet::{ExportOptions, ExportSummary, ParquetExporter, DEFAULT_PARTITION, MATE_BASE, TAG_COLUMNS};
+use chessbits_parquet::{
+    ExportOptions, ExportSummary, MovesCode, ParquetExporter, DEFAULT_PARTITION, MATE_BASE, MOVES_CODE_KEY, TAG_COLUMNS,
+};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 /// A game of the input: where it came from, its bytes, and what the reader made of it.
@@ -387,6 +389,80 @@ fn bundled_round_trip() {
     let files = bundled();
     assert!(files.len() >= 10);
     round_trip(&files, 100);
+}
+
+/// The index-byte moves code: named in the field's and the file's metadata, one byte a ply, the
+/// same main lines as the entropy code.
+#[test]
+fn index_byte_moves_code() {
+    let inputs = read_inputs(&bundled());
+    let dir = tempfile::tempdir().unwrap();
+    let mut columns = Vec::new();
+    for code in MovesCode::ALL {
+        let out = dir.path().join(code.name());
+        let options = ExportOptions {
+            moves_code: code,
+            ..ExportOptions::default()
+        };
+        export(&inputs, &out, options);
+        let builder =
+            ParquetRecordBatchReaderBuilder::try_new(File::open(out.join("part-0.parquet")).unwrap()).unwrap();
+        let field = builder.schema().field_with_name("moves").unwrap().clone();
+        assert_eq!(field.metadata()[MOVES_CODE_KEY], code.name());
+        let kv = builder.metadata().file_metadata().key_value_metadata().unwrap();
+        assert!(kv
+            .iter()
+            .any(|e| e.key == MOVES_CODE_KEY && e.value.as_deref() == Some(code.name())));
+        let batches: Vec<RecordBatch> = builder.build().unwrap().map(Result::unwrap).collect();
+        columns.push(batches);
+    }
+    let mut compared = 0;
+    assert_eq!(columns[0].len(), columns[1].len());
+    for (entropy, index) in columns[0].iter().zip(&columns[1]) {
+        compared += same_main_lines(entropy, index);
+    }
+    assert!(compared > 100, "{compared}");
+}
+
+/// Checks that two batches of the same games, entropy-coded and index-byte-coded, hold the same
+/// main lines; the number of games compared.
+fn same_main_lines(entropy: &RecordBatch, index: &RecordBatch) -> usize {
+    assert_eq!(entropy.num_rows(), index.num_rows());
+    let plies = entropy.column_by_name("plies").unwrap().as_primitive::<Int32Type>();
+    let (a, b) = (
+        entropy.column_by_name("moves").unwrap().as_binary::<i32>(),
+        index.column_by_name("moves").unwrap().as_binary::<i32>(),
+    );
+    let mut compared = 0;
+    for row in 0..entropy.num_rows() {
+        assert_eq!(a.is_null(row), b.is_null(row), "row {row}");
+        if a.is_null(row) {
+            continue;
+        }
+        let mut start = match text(entropy, "start_fen", row) {
+            Some(fen) => Position::from_fen(&fen).unwrap(),
+            None => Position::startpos(),
+        };
+        let tags = entropy.column_by_name("other_tags").unwrap().as_map();
+        let entries = tags.value(row);
+        let (keys, values) = (
+            entries.column(0).as_string::<i32>(),
+            entries.column(1).as_string::<i32>(),
+        );
+        if (0..keys.len()).any(|i| keys.value(i) == "Variant" && values.value(i).contains("960")) {
+            start.set_chess960(true);
+        }
+        let n = plies.value(row) as usize;
+        assert_eq!(b.value(row).len(), n, "row {row}: one byte a ply");
+        let moves = MovesCode::Entropy.decode(&start, a.value(row), n).unwrap();
+        assert_eq!(
+            MovesCode::IndexByte.decode(&start, b.value(row), n).unwrap(),
+            moves,
+            "row {row}"
+        );
+        compared += 1;
+    }
+    compared
 }
 
 #[test]
