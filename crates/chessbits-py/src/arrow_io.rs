@@ -50,7 +50,9 @@ fn cast(array: &ArrayRef, to: &DataType, what: &str) -> PyResult<ArrayRef> {
 
 /// The argument as a binary array (`binary`, `large_binary`, `binary_view`, nulls).
 pub fn binary(value: &Bound<'_, PyAny>, what: &str) -> PyResult<BinaryArray> {
-    Ok(cast(&import(value)?, &DataType::Binary, what)?.as_binary::<i32>().clone())
+    Ok(cast(&import(value)?, &DataType::Binary, what)?
+        .as_binary::<i32>()
+        .clone())
 }
 
 /// The argument as a string array.
@@ -110,7 +112,11 @@ enum Flags {
 impl Starts {
     /// Reads the `start_fens` and `chess960` arguments: `None`, one value for every row, or one
     /// per row (an array or sequence of `rows` items).
-    pub fn new(start_fens: Option<&Bound<'_, PyAny>>, chess960: Option<&Bound<'_, PyAny>>, rows: usize) -> PyResult<Starts> {
+    pub fn new(
+        start_fens: Option<&Bound<'_, PyAny>>,
+        chess960: Option<&Bound<'_, PyAny>>,
+        rows: usize,
+    ) -> PyResult<Starts> {
         let fens = match start_fens {
             None => Fens::Standard,
             Some(value) if value.is_none() => Fens::Standard,

@@ -17,6 +17,7 @@ use pyo3::prelude::*;
 use rayon::prelude::*;
 
 use crate::arrow_io::{self, check_len, list_items, Starts};
+use crate::position::fen_text;
 use crate::{DecodeError, IllegalMoveError};
 
 /// How moves are written.
@@ -30,7 +31,9 @@ fn notation(name: &str) -> PyResult<Notation> {
     match name {
         "uci" => Ok(Notation::Uci),
         "san" => Ok(Notation::San),
-        _ => Err(PyValueError::new_err(format!("notation: expected 'uci' or 'san', got {name:?}"))),
+        _ => Err(PyValueError::new_err(format!(
+            "notation: expected 'uci' or 'san', got {name:?}"
+        ))),
     }
 }
 
@@ -91,7 +94,10 @@ fn decode_rows<T: Send>(
 ) -> Vec<Row<T>> {
     (0..rows)
         .into_par_iter()
-        .map_init(|| (GameDecoder::new(), Vec::new()), |(decoder, moves), row| f(decoder, moves, row))
+        .map_init(
+            || (GameDecoder::new(), Vec::new()),
+            |(decoder, moves), row| f(decoder, moves, row),
+        )
         .collect()
 }
 
@@ -179,7 +185,8 @@ pub fn decode_moves(
 /// The FEN (or EPD) of each game's positions, from a `moves` column.
 ///
 /// Row i's list holds the position before the first move and after every `every`-th ply: the
-/// positions after plies 0, every, 2·every, ... up to the row's `plies`.
+/// positions after plies 0, every, 2·every, ... up to the row's `plies`. FENs are written as
+/// python-chess's `board.fen()` writes them (en passant square only if the capture is legal).
 ///
 /// Args:
 ///     moves, plies, start_fens, chess960, on_error: as for decode_moves.
@@ -212,7 +219,11 @@ pub fn positions(
     let epd = match format {
         "fen" => false,
         "epd" => true,
-        _ => return Err(PyValueError::new_err(format!("format: expected 'fen' or 'epd', got {format:?}"))),
+        _ => {
+            return Err(PyValueError::new_err(format!(
+                "format: expected 'fen' or 'epd', got {format:?}"
+            )))
+        }
     };
     let raise = raise_errors(on_error)?;
     let moves = arrow_io::binary(moves, "moves")?;
@@ -224,7 +235,7 @@ pub fn positions(
             let Some(mut pos) = decode_row(decoder, (&moves, &plies, &starts), row, out)? else {
                 return Ok(None);
             };
-            let text = |pos: &Position| if epd { pos.epd() } else { pos.fen() };
+            let text = |pos: &Position| fen_text(pos, epd);
             let mut fens = vec![text(&pos)];
             for (ply, &m) in out.iter().enumerate() {
                 pos.play_unchecked(m);

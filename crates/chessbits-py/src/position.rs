@@ -12,6 +12,20 @@ use pyo3::prelude::*;
 use crate::arrow_io::parse_fen;
 use crate::{IllegalMoveError, InvalidFenError};
 
+/// The FEN (or with `epd`, its first four fields) as python-chess's `board.fen()` writes it:
+/// the en passant square only when an en passant capture is legal. The library keeps the square
+/// when a pawn could capture there, pinned or not; the difference is rare (a pinned capturer),
+/// so the move list is generated only when there is a square at all.
+pub fn fen_text(pos: &chessbits::position::Position, epd: bool) -> String {
+    let text = if epd { pos.epd() } else { pos.fen() };
+    if pos.ep_square().is_none() || pos.legal_moves().iter().any(|m| m.is_en_passant()) {
+        return text;
+    }
+    let mut fields: Vec<&str> = text.split(' ').collect();
+    fields[3] = "-";
+    fields.join(" ")
+}
+
 /// The name of a color, as `turn` and `Outcome.winner` give it.
 fn color_name(color: Color) -> &'static str {
     match color {
@@ -94,9 +108,7 @@ impl Position {
     }
 
     fn play(&mut self, m: Move) -> PyResult<()> {
-        self.game
-            .push(m)
-            .map_err(|e| IllegalMoveError::new_err(e.to_string()))
+        self.game.push(m).map_err(|e| IllegalMoveError::new_err(e.to_string()))
     }
 }
 
@@ -196,12 +208,12 @@ impl Position {
     /// The FEN (X-FEN castling letters; the en passant square only when a capture is legal,
     /// as python-chess's `board.fen()` writes it).
     fn fen(&self) -> String {
-        self.game.position().fen()
+        fen_text(self.game.position(), false)
     }
 
-    /// The EPD: the first four fields of the FEN.
+    /// The EPD: the first four fields of the FEN (as `fen`).
     fn epd(&self) -> String {
-        self.game.position().epd()
+        fen_text(self.game.position(), true)
     }
 
     /// Whether the side to move is in check.
@@ -226,8 +238,9 @@ impl Position {
 
     /// How the game has ended, or None: checkmate, stalemate, insufficient material, the
     /// seventy-five-move rule, fivefold repetition; with `claim_draw=True` also the draws a
-    /// player may claim (threefold repetition, fifty-move rule), as python-chess's
-    /// `board.outcome(claim_draw=True)`.
+    /// player may claim in this position: threefold repetition, else the fifty-move rule.
+    /// (python-chess's `outcome(claim_draw=True)` also counts a claim announced with the move
+    /// that makes the repetition or the fiftieth move: push that move and ask here.)
     #[pyo3(signature = (claim_draw = false))]
     fn outcome(&self, claim_draw: bool) -> Option<Outcome> {
         let outcome = if claim_draw {
