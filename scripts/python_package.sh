@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the Python package (crates/chessbits-py) into an abi3 wheel with maturin, installs it in a
 # fresh venv with pytest and python-chess, and runs its tests (crates/chessbits-py/tests: the
-# bundled corpus against python-chess, hostile input, the docstring examples).
+# bundled corpus against python-chess, hostile input, the docstring examples) and mypy's stubtest
+# (chessbits.pyi against the module).
 #
 # Needs Rust and python3 (3.9 or newer, with venv and pip) and PyPI; maturin is installed in a
 # venv of its own under target/. PYTHON picks the interpreter (default python3).
@@ -26,7 +27,11 @@ wheel="${wheels[0]}"
 # A fresh venv every time: the wheel must install with nothing but its declared dependencies.
 rm -rf "$test_venv"
 "$python" -m venv "$test_venv"
-"$test_venv/bin/pip" install "${pip_flags[@]}" "$wheel" pytest chess==1.11.2
+"$test_venv/bin/pip" install "${pip_flags[@]}" "$wheel" pytest chess==1.11.2 mypy==2.4.1
 # -p no:cacheprovider: no .pytest_cache in the source tree.
 "$test_venv/bin/python" -m pytest -q -p no:cacheprovider crates/chessbits-py/tests
+# The type stubs against the module as built: every name, signature and class as it is.
+(cd target && "../$test_venv/bin/python" -m mypy.stubtest chessbits \
+  --mypy-config-file ../crates/chessbits-py/pyproject.toml \
+  --allowlist ../crates/chessbits-py/stubtest-allowlist.txt)
 echo "wheel: $wheel ($(du -k "$wheel" | cut -f1) KiB)"

@@ -2,11 +2,27 @@
 with py.typed). The docstrings, with examples, are on the objects themselves."""
 
 import os
-from typing import Iterable, Literal, Optional, Sequence, Union
+from typing import Iterable, Literal, Optional, Sequence, Union, final
 
 import pyarrow as pa
 
 __version__: str
+__all__ = [
+    "__version__",
+    "ChessbitsError",
+    "DecodeError",
+    "IllegalMoveError",
+    "InvalidFenError",
+    "Outcome",
+    "PgnWarning",
+    "Position",
+    "RejectedGame",
+    "decode_moves",
+    "encode_moves",
+    "positions",
+    "read_pgn",
+    "validate",
+]
 
 _Notation = Literal["uci", "san"]
 _OnError = Literal["raise", "null"]
@@ -31,6 +47,7 @@ class DecodeError(ChessbitsError):
 class PgnWarning(UserWarning):
     """Some games of a PGN file could not be read (read_pgn without strict or errors)."""
 
+@final
 class RejectedGame:
     """A game read_pgn could not read."""
 
@@ -41,6 +58,7 @@ class RejectedGame:
     @property
     def pgn(self) -> str: ...
 
+@final
 class Outcome:
     """How a game ended."""
 
@@ -61,10 +79,11 @@ class Outcome:
     @property
     def result(self) -> Literal["1-0", "0-1", "1/2-1/2"]: ...
 
+@final
 class Position:
     """A chess position and the moves played to reach it from its start."""
 
-    def __init__(self, fen: Optional[str] = None, chess960: bool = False) -> None: ...
+    def __new__(cls, fen: Optional[str] = None, chess960: bool = False) -> Position: ...
     def push_san(self, san: str) -> str: ...
     def push_uci(self, uci: str) -> str: ...
     def pop(self) -> Optional[str]: ...
@@ -83,7 +102,7 @@ class Position:
     def outcome(self, claim_draw: bool = False) -> Optional[Outcome]: ...
     def copy(self) -> Position: ...
     def __copy__(self) -> Position: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
 def read_pgn(
     path: Union[str, os.PathLike[str]],

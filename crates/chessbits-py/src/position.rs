@@ -161,12 +161,23 @@ impl Position {
     }
 
     /// Takes back the last move and returns it in UCI (None if no move was played).
+    ///
+    /// >>> import chessbits
+    /// >>> pos = chessbits.Position()
+    /// >>> pos.push_san("d4")
+    /// 'd2d4'
+    /// >>> pos.pop(), pos.pop()
+    /// ('d2d4', None)
     fn pop(&mut self) -> Option<String> {
         let m = self.game.pop()?;
         Some(self.uci(m))
     }
 
     /// The legal moves, in UCI ("uci") or SAN ("san"), in the library's generation order.
+    ///
+    /// >>> import chessbits
+    /// >>> sorted(chessbits.Position("4k3/8/8/8/8/8/8/4K2R w K - 0 1").legal_moves("san"))[:3]
+    /// ['Kd1', 'Kd2', 'Ke2']
     #[pyo3(signature = (notation = "uci"))]
     fn legal_moves(&self, notation: &str) -> PyResult<Vec<String>> {
         let pos = self.game.position();
@@ -181,6 +192,10 @@ impl Position {
     }
 
     /// The SAN of a move given in UCI, without playing it.
+    ///
+    /// >>> import chessbits
+    /// >>> chessbits.Position("4k3/8/8/8/8/8/8/4K2R w K - 0 1").san("e1g1")
+    /// 'O-O'
     ///
     /// Raises:
     ///     IllegalMoveError: the move is malformed or illegal here.
@@ -212,6 +227,10 @@ impl Position {
     }
 
     /// The EPD: the first four fields of the FEN (as `fen`).
+    ///
+    /// >>> import chessbits
+    /// >>> chessbits.Position().epd()
+    /// 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -'
     fn epd(&self) -> String {
         fen_text(self.game.position(), true)
     }

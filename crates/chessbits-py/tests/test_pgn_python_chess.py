@@ -135,3 +135,30 @@ def test_validate_corpus(corpus):
                                      start_fens=table["start_fen"])
         result = chessbits.validate(san, start_fens=table["start_fen"]).to_pylist()
         assert all(r == {"ok": True, "ply": None, "error": None} for r in result), path
+
+
+def test_chess960_games():
+    """Chess960 games (cutechess's "fischerandom"): castling moves and FENs as python-chess."""
+    from conftest import ROOT, python_chess_games
+
+    path = ROOT / "testdata/pgn/python-chess-tests/cutechess-fischerrandom.pgn"
+    table = chessbits.read_pgn(path, strict=True).read_all()
+    variant = [dict(tags).get("Variant", "").lower() for tags in table["other_tags"].to_pylist()]
+    chess960 = ["960" in v or "fischer" in v for v in variant]
+    assert all(chess960)
+    args = dict(start_fens=table["start_fen"], chess960=chess960)
+    uci = chessbits.decode_moves(table["moves"], table["plies"], **args).to_pylist()
+    fens = chessbits.positions(table["moves"], table["plies"], **args).to_pylist()
+    games = python_chess_games(path)
+    assert len(games) == table.num_rows
+    castles = 0
+    for i, game in enumerate(games):
+        board = game.board()
+        expected = [board.fen()]
+        for move in game.mainline_moves():
+            castles += board.is_castling(move)
+            board.push(move)
+            expected.append(board.fen())
+        assert uci[i] == [m.uci() for m in game.mainline_moves()]
+        assert fens[i] == expected
+    assert castles > 0
