@@ -61,7 +61,22 @@ create_exception!(
     "Some games of a PGN file could not be read (read_pgn without strict or errors)."
 );
 
-/// The extension module.
+/// Fast chess in batches, on Apache Arrow arrays (the Rust library chessbits).
+///
+/// - read_pgn: a PGN file (plain, gzip, zstd) as a pyarrow.RecordBatchReader, one row per game,
+///   with the schema of `chessbits export` (tags, movetext, moves, plies, clocks, evals, ...);
+/// - decode_moves / encode_moves: the entropy-coded `moves` column to lists of UCI or SAN moves
+///   and back;
+/// - positions: the FEN (or EPD) of each game's positions;
+/// - validate: per game of SAN or UCI moves, the first illegal one and why;
+/// - Position: one position to play moves on, list legal moves, read the outcome.
+///
+/// Errors are ValueError subclasses (ChessbitsError, InvalidFenError, IllegalMoveError,
+/// DecodeError), or OSError for files.
+///
+/// >>> import chessbits
+/// >>> chessbits.Position().push_san("e4")
+/// 'e2e4'
 #[pymodule]
 #[pyo3(name = "chessbits")]
 fn chessbits_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
