@@ -1,0 +1,155 @@
+"""Type stubs of the chessbits extension module (maturin installs them as chessbits/__init__.pyi,
+with py.typed). The docstrings, with examples, are on the objects themselves."""
+
+import os
+from typing import Iterable, Literal, Optional, Sequence, Union, final
+
+import pyarrow as pa
+
+__version__: str
+__all__ = [
+    "__version__",
+    "ChessbitsError",
+    "DecodeError",
+    "IllegalMoveError",
+    "InvalidFenError",
+    "Outcome",
+    "PgnWarning",
+    "Position",
+    "RejectedGame",
+    "decode_moves",
+    "encode_moves",
+    "positions",
+    "read_pgn",
+    "validate",
+]
+
+_Notation = Literal["uci", "san"]
+_OnError = Literal["raise", "null"]
+# An Arrow array (or ChunkedArray, or any object with __arrow_c_array__) or a Python sequence.
+_Array = Union[pa.Array, pa.ChunkedArray, Sequence[object]]
+# None, one value for every row, or one per row.
+_StartFens = Union[None, str, pa.Array, pa.ChunkedArray, Sequence[Optional[str]]]
+_Chess960 = Union[None, bool, pa.Array, pa.ChunkedArray, Sequence[Optional[bool]]]
+
+class ChessbitsError(ValueError):
+    """Base class of the package's errors."""
+
+class InvalidFenError(ChessbitsError):
+    """A FEN that does not describe a legal position."""
+
+class IllegalMoveError(ChessbitsError):
+    """A move that is malformed, ambiguous or illegal in its position."""
+
+class DecodeError(ChessbitsError):
+    """Bytes of a moves column that are not a game's entropy code from its start position."""
+
+class PgnWarning(UserWarning):
+    """Some games of a PGN file could not be read (read_pgn without strict or errors)."""
+
+@final
+class RejectedGame:
+    """A game read_pgn could not read."""
+
+    @property
+    def line(self) -> int: ...
+    @property
+    def error(self) -> str: ...
+    @property
+    def pgn(self) -> str: ...
+
+@final
+class Outcome:
+    """How a game ended."""
+
+    @property
+    def winner(self) -> Optional[Literal["white", "black"]]: ...
+    @property
+    def termination(
+        self,
+    ) -> Literal[
+        "checkmate",
+        "stalemate",
+        "insufficient_material",
+        "seventyfive_moves",
+        "fivefold_repetition",
+        "fifty_moves",
+        "threefold_repetition",
+    ]: ...
+    @property
+    def result(self) -> Literal["1-0", "0-1", "1/2-1/2"]: ...
+
+@final
+class Position:
+    """A chess position and the moves played to reach it from its start."""
+
+    def __new__(cls, fen: Optional[str] = None, chess960: bool = False) -> Position: ...
+    def push_san(self, san: str) -> str: ...
+    def push_uci(self, uci: str) -> str: ...
+    def pop(self) -> Optional[str]: ...
+    def legal_moves(self, notation: _Notation = "uci") -> list[str]: ...
+    def san(self, uci: str) -> str: ...
+    @property
+    def moves(self) -> list[str]: ...
+    @property
+    def turn(self) -> Literal["white", "black"]: ...
+    def fen(self) -> str: ...
+    def epd(self) -> str: ...
+    def is_check(self) -> bool: ...
+    def is_checkmate(self) -> bool: ...
+    def is_stalemate(self) -> bool: ...
+    def is_insufficient_material(self) -> bool: ...
+    def outcome(self, claim_draw: bool = False) -> Optional[Outcome]: ...
+    def copy(self) -> Position: ...
+    def __copy__(self) -> Position: ...
+    def __eq__(self, other: object, /) -> bool: ...
+
+def read_pgn(
+    path: Union[str, os.PathLike[str]],
+    batch_size: int = 16384,
+    *,
+    strict: bool = False,
+    errors: Optional[list[RejectedGame]] = None,
+) -> pa.RecordBatchReader:
+    """The games of a PGN file (plain, gzip, zstd) as record batches of the Parquet export's schema."""
+
+def decode_moves(
+    moves: _Array,
+    plies: _Array,
+    *,
+    notation: _Notation = "uci",
+    start_fens: _StartFens = None,
+    chess960: _Chess960 = None,
+    on_error: _OnError = "raise",
+) -> pa.ListArray:
+    """A moves column (entropy move code) to lists of UCI or SAN moves."""
+
+def encode_moves(
+    games: Union[pa.Array, pa.ChunkedArray, Iterable[Optional[Sequence[str]]]],
+    *,
+    notation: _Notation = "uci",
+    start_fens: _StartFens = None,
+    chess960: _Chess960 = None,
+) -> pa.BinaryArray:
+    """Lists of UCI or SAN moves to the entropy move code (the inverse of decode_moves)."""
+
+def positions(
+    moves: _Array,
+    plies: _Array,
+    *,
+    every: int = 1,
+    format: Literal["fen", "epd"] = "fen",
+    start_fens: _StartFens = None,
+    chess960: _Chess960 = None,
+    on_error: _OnError = "raise",
+) -> pa.ListArray:
+    """FEN or EPD of each game's positions, after plies 0, every, 2*every, ..."""
+
+def validate(
+    games: Union[pa.Array, pa.ChunkedArray, Iterable[Optional[Sequence[str]]]],
+    *,
+    notation: _Notation = "san",
+    start_fens: _StartFens = None,
+    chess960: _Chess960 = None,
+) -> pa.StructArray:
+    """Per game {ok, ply, error}: whether every move is legal, else the first bad one."""

@@ -1,0 +1,99 @@
+//! The Python package `chessbits`: the library's PGN reader, move codes and move generator for
+//! Python, in batches, with [Apache Arrow](https://arrow.apache.org/) arrays in and out.
+//!
+//! Built with [maturin](https://www.maturin.rs/) into an abi3 wheel (CPython 3.9 and newer):
+//! `scripts/python_package.sh` builds it, installs it in a fresh venv and runs the pytest suite
+//! (`tests/`). The Python API, with examples, is in the docstrings and in `chessbits.pyi`:
+//!
+//! - `read_pgn(path, batch_size=16384, *, strict=False, errors=None)`: a
+//!   `pyarrow.RecordBatchReader` of games, with the schema of the Parquet export
+//!   ([`chessbits_parquet::schema`]);
+//! - `decode_moves`, `encode_moves`: the `moves` column (entropy move code) to lists of UCI or
+//!   SAN moves and back;
+//! - `positions`: FEN or EPD per ply of each game of a `moves` column;
+//! - `validate`: per game of SAN or UCI moves, whether it is legal, else the first bad ply;
+//! - `Position`: one position to play moves on, list legal moves, read the outcome.
+//!
+//! Arrow data crosses the language boundary through the Arrow C data and stream interfaces
+//! (arrow-rs's `arrow-pyarrow`), without copies. Errors are Python exceptions, subclasses of
+//! `ValueError` carrying the message of the library's typed errors; no input panics.
+//!
+//! This crate is a workspace member but not a default member, and has no Rust tests: its code
+//! only runs inside an interpreter (see Cargo.toml).
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyUserWarning, PyValueError};
+use pyo3::prelude::*;
+
+mod arrow_io;
+mod batches;
+mod position;
+mod read;
+
+create_exception!(
+    chessbits,
+    ChessbitsError,
+    PyValueError,
+    "Base class of the package's errors (a ValueError)."
+);
+create_exception!(
+    chessbits,
+    InvalidFenError,
+    ChessbitsError,
+    "A FEN that does not describe a legal position."
+);
+create_exception!(
+    chessbits,
+    IllegalMoveError,
+    ChessbitsError,
+    "A move that is malformed, ambiguous or illegal in its position."
+);
+create_exception!(
+    chessbits,
+    DecodeError,
+    ChessbitsError,
+    "Bytes of a `moves` column that are not a game's entropy code from its start position."
+);
+create_exception!(
+    chessbits,
+    PgnWarning,
+    PyUserWarning,
+    "Some games of a PGN file could not be read (read_pgn without strict or errors)."
+);
+
+/// Fast chess in batches, on Apache Arrow arrays (the Rust library chessbits).
+///
+/// - read_pgn: a PGN file (plain, gzip, zstd) as a pyarrow.RecordBatchReader, one row per game,
+///   with the schema of `chessbits export` (tags, movetext, moves, plies, clocks, evals, ...);
+/// - decode_moves / encode_moves: the entropy-coded `moves` column to lists of UCI or SAN moves
+///   and back;
+/// - positions: the FEN (or EPD) of each game's positions;
+/// - validate: per game of SAN or UCI moves, the first illegal one and why;
+/// - Position: one position to play moves on, list legal moves, read the outcome.
+///
+/// Errors are ValueError subclasses (ChessbitsError, InvalidFenError, IllegalMoveError,
+/// DecodeError), or OSError for files.
+///
+/// >>> import chessbits
+/// >>> chessbits.Position().push_san("e4")
+/// 'e2e4'
+#[pymodule]
+#[pyo3(name = "chessbits")]
+fn chessbits_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("ChessbitsError", py.get_type::<ChessbitsError>())?;
+    m.add("InvalidFenError", py.get_type::<InvalidFenError>())?;
+    m.add("IllegalMoveError", py.get_type::<IllegalMoveError>())?;
+    m.add("DecodeError", py.get_type::<DecodeError>())?;
+    m.add("PgnWarning", py.get_type::<PgnWarning>())?;
+    m.add_class::<position::Position>()?;
+    m.add_class::<position::Outcome>()?;
+    m.add_class::<read::RejectedGame>()?;
+    m.add_function(wrap_pyfunction!(read::read_pgn, m)?)?;
+    m.add_function(wrap_pyfunction!(batches::decode_moves, m)?)?;
+    m.add_function(wrap_pyfunction!(batches::encode_moves, m)?)?;
+    m.add_function(wrap_pyfunction!(batches::positions, m)?)?;
+    m.add_function(wrap_pyfunction!(batches::validate, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,298 @@
+//! The `Position` class: a position with the moves that led to it (the library's
+//! [`Game`], so repetitions count for `outcome`), and `Outcome`.
+
+use chessbits::game::{Game, Termination};
+use chessbits::moves::Move;
+use chessbits::notation::san::san_of;
+use chessbits::notation::uci::parse_uci;
+use chessbits::types::Color;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+
+use crate::arrow_io::parse_fen;
+use crate::{IllegalMoveError, InvalidFenError};
+
+/// The FEN (or with `epd`, its first four fields) as python-chess's `board.fen()` writes it:
+/// the en passant square only when an en passant capture is legal. The library keeps the square
+/// when a pawn could capture there, pinned or not; the difference is rare (a pinned capturer),
+/// so the move list is generated only when there is a square at all.
+pub fn fen_text(pos: &chessbits::position::Position, epd: bool) -> String {
+    let text = if epd { pos.epd() } else { pos.fen() };
+    if pos.ep_square().is_none() || pos.legal_moves().iter().any(|m| m.is_en_passant()) {
+        return text;
+    }
+    let mut fields: Vec<&str> = text.split(' ').collect();
+    fields[3] = "-";
+    fields.join(" ")
+}
+
+/// The name of a color, as `turn` and `Outcome.winner` give it.
+fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "white",
+        Color::Black => "black",
+    }
+}
+
+/// How a game ended: the winner and the reason.
+///
+/// >>> import chessbits
+/// >>> pos = chessbits.Position()
+/// >>> for san in ["f3", "e5", "g4", "Qh4#"]:
+/// ...     _ = pos.push_san(san)
+/// >>> pos.outcome()
+/// Outcome(winner='black', termination='checkmate', result='0-1')
+#[pyclass(module = "chessbits", frozen, get_all, eq)]
+#[derive(PartialEq)]
+pub struct Outcome {
+    /// "white", "black", or None for a draw.
+    pub winner: Option<&'static str>,
+    /// "checkmate", "stalemate", "insufficient_material", "seventyfive_moves",
+    /// "fivefold_repetition", "fifty_moves" or "threefold_repetition" (python-chess's names).
+    pub termination: &'static str,
+    /// The PGN result: "1-0", "0-1" or "1/2-1/2".
+    pub result: &'static str,
+}
+
+#[pymethods]
+impl Outcome {
+    fn __repr__(&self) -> String {
+        let winner = self.winner.map_or("None".to_string(), |w| format!("'{w}'"));
+        format!(
+            "Outcome(winner={winner}, termination='{}', result='{}')",
+            self.termination, self.result
+        )
+    }
+}
+
+fn termination_name(reason: Termination) -> &'static str {
+    match reason {
+        Termination::Checkmate => "checkmate",
+        Termination::Stalemate => "stalemate",
+        Termination::InsufficientMaterial => "insufficient_material",
+        Termination::SeventyFiveMoves => "seventyfive_moves",
+        Termination::FivefoldRepetition => "fivefold_repetition",
+        Termination::FiftyMoves => "fifty_moves",
+        Termination::ThreefoldRepetition => "threefold_repetition",
+    }
+}
+
+/// A chess position and the moves played to reach it from its start.
+///
+/// Args:
+///     fen: the start position (None: the standard one).
+///     chess960: castling in Chess960 style (UCI castling written king takes rook).
+///
+/// Raises:
+///     InvalidFenError: the FEN is malformed or not a legal position.
+///
+/// >>> import chessbits
+/// >>> pos = chessbits.Position()
+/// >>> pos.push_san("e4")
+/// 'e2e4'
+/// >>> pos.push_uci("c7c5")
+/// 'c5'
+/// >>> pos
+/// Position('rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2')
+/// >>> len(pos.legal_moves()), pos.is_check(), pos.turn
+/// (30, False, 'white')
+#[pyclass(module = "chessbits")]
+#[derive(Clone)]
+pub struct Position {
+    game: Game,
+}
+
+impl Position {
+    fn uci(&self, m: Move) -> String {
+        m.uci(self.game.position().is_chess960()).to_string()
+    }
+
+    fn play(&mut self, m: Move) -> PyResult<()> {
+        self.game.push(m).map_err(|e| IllegalMoveError::new_err(e.to_string()))
+    }
+}
+
+#[pymethods]
+impl Position {
+    #[new]
+    #[pyo3(signature = (fen = None, chess960 = false))]
+    fn new(fen: Option<&str>, chess960: bool) -> PyResult<Position> {
+        let mut start = match fen {
+            Some(fen) => parse_fen(fen).map_err(InvalidFenError::new_err)?,
+            None => chessbits::position::Position::startpos(),
+        };
+        if chess960 {
+            start.set_chess960(true);
+        }
+        Ok(Position {
+            game: Game::from_position(start),
+        })
+    }
+
+    /// Plays a move given in SAN (read leniently: "Nf3+", "0-0", "e8Q" are accepted) and
+    /// returns it in UCI.
+    ///
+    /// Raises:
+    ///     IllegalMoveError: the move is malformed, ambiguous or illegal here.
+    fn push_san(&mut self, san: &str) -> PyResult<String> {
+        let m = self
+            .game
+            .position()
+            .parse_san(san)
+            .map_err(|e| IllegalMoveError::new_err(e.to_string()))?;
+        self.play(m)?;
+        Ok(self.uci(m))
+    }
+
+    /// Plays a move given in UCI ("e2e4", "e7e8q"; castling "e1g1" or king takes rook "e1h1")
+    /// and returns it in SAN.
+    ///
+    /// Raises:
+    ///     IllegalMoveError: the move is malformed or illegal here.
+    fn push_uci(&mut self, uci: &str) -> PyResult<String> {
+        let pos = self.game.position();
+        let m = parse_uci(pos, uci).map_err(|e| IllegalMoveError::new_err(e.to_string()))?;
+        if m.is_null() {
+            return Err(IllegalMoveError::new_err(format!("illegal UCI move {uci:?}")));
+        }
+        let san = san_of(pos, m).to_string();
+        self.play(m)?;
+        Ok(san)
+    }
+
+    /// Takes back the last move and returns it in UCI (None if no move was played).
+    ///
+    /// >>> import chessbits
+    /// >>> pos = chessbits.Position()
+    /// >>> pos.push_san("d4")
+    /// 'd2d4'
+    /// >>> pos.pop(), pos.pop()
+    /// ('d2d4', None)
+    fn pop(&mut self) -> Option<String> {
+        let m = self.game.pop()?;
+        Some(self.uci(m))
+    }
+
+    /// The legal moves, in UCI ("uci") or SAN ("san"), in the library's generation order.
+    ///
+    /// >>> import chessbits
+    /// >>> sorted(chessbits.Position("4k3/8/8/8/8/8/8/4K2R w K - 0 1").legal_moves("san"))[:3]
+    /// ['Kd1', 'Kd2', 'Ke2']
+    #[pyo3(signature = (notation = "uci"))]
+    fn legal_moves(&self, notation: &str) -> PyResult<Vec<String>> {
+        let pos = self.game.position();
+        let moves = pos.legal_moves();
+        match notation {
+            "uci" => Ok(moves.iter().map(|&m| self.uci(m)).collect()),
+            "san" => Ok(moves.iter().map(|&m| san_of(pos, m).to_string()).collect()),
+            _ => Err(PyValueError::new_err(format!(
+                "notation: expected 'uci' or 'san', got {notation:?}"
+            ))),
+        }
+    }
+
+    /// The SAN of a move given in UCI, without playing it.
+    ///
+    /// >>> import chessbits
+    /// >>> chessbits.Position("4k3/8/8/8/8/8/8/4K2R w K - 0 1").san("e1g1")
+    /// 'O-O'
+    ///
+    /// Raises:
+    ///     IllegalMoveError: the move is malformed or illegal here.
+    fn san(&self, uci: &str) -> PyResult<String> {
+        let pos = self.game.position();
+        match parse_uci(pos, uci) {
+            Ok(m) if !m.is_null() => Ok(san_of(pos, m).to_string()),
+            Ok(_) => Err(IllegalMoveError::new_err(format!("illegal UCI move {uci:?}"))),
+            Err(e) => Err(IllegalMoveError::new_err(e.to_string())),
+        }
+    }
+
+    /// The moves played since the start, in UCI.
+    #[getter]
+    fn moves(&self) -> Vec<String> {
+        self.game.moves().iter().map(|&m| self.uci(m)).collect()
+    }
+
+    /// The side to move: "white" or "black".
+    #[getter]
+    fn turn(&self) -> &'static str {
+        color_name(self.game.position().turn())
+    }
+
+    /// The FEN (X-FEN castling letters; the en passant square only when a capture is legal,
+    /// as python-chess's `board.fen()` writes it).
+    fn fen(&self) -> String {
+        fen_text(self.game.position(), false)
+    }
+
+    /// The EPD: the first four fields of the FEN (as `fen`).
+    ///
+    /// >>> import chessbits
+    /// >>> chessbits.Position().epd()
+    /// 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -'
+    fn epd(&self) -> String {
+        fen_text(self.game.position(), true)
+    }
+
+    /// Whether the side to move is in check.
+    fn is_check(&self) -> bool {
+        self.game.position().is_check()
+    }
+
+    /// Whether the side to move is checkmated.
+    fn is_checkmate(&self) -> bool {
+        self.game.position().is_checkmate()
+    }
+
+    /// Whether the side to move has no legal move and is not in check.
+    fn is_stalemate(&self) -> bool {
+        self.game.position().is_stalemate()
+    }
+
+    /// Whether neither side can ever checkmate.
+    fn is_insufficient_material(&self) -> bool {
+        self.game.is_insufficient_material()
+    }
+
+    /// How the game has ended, or None: checkmate, stalemate, insufficient material, the
+    /// seventy-five-move rule, fivefold repetition; with `claim_draw=True` also the draws a
+    /// player may claim in this position: threefold repetition, else the fifty-move rule.
+    /// (python-chess's `outcome(claim_draw=True)` also counts a claim announced with the move
+    /// that makes the repetition or the fiftieth move: push that move and ask here.)
+    #[pyo3(signature = (claim_draw = false))]
+    fn outcome(&self, claim_draw: bool) -> Option<Outcome> {
+        let outcome = if claim_draw {
+            self.game.outcome_with_claims()
+        } else {
+            self.game.outcome()
+        }?;
+        Some(Outcome {
+            winner: outcome.winner.map(color_name),
+            termination: termination_name(outcome.reason),
+            result: outcome.result(),
+        })
+    }
+
+    /// A copy (moves and all).
+    fn copy(&self) -> Position {
+        self.clone()
+    }
+
+    fn __copy__(&self) -> Position {
+        self.clone()
+    }
+
+    fn __eq__(&self, other: &Position) -> bool {
+        self.game.position() == other.game.position()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Position('{}')", self.fen())
+    }
+
+    /// The board as eight lines of text, White at the bottom.
+    fn __str__(&self) -> String {
+        self.game.position().board().to_string()
+    }
+}
