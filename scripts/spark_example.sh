@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The Spark example (examples/spark): exports the bundled testdata/pgn (and ../shared/data/pgn
+# where present) to Parquet, runs examples/spark/opening_stats.py on each with local[2], checks
+# the output with examples/spark/check_opening_stats.py (chessbits.read_pgn and python-chess, no
+# Spark), and prints the job's throughput on local[1] and local[2] (the largest input).
+#
+# Needs Java 8/11/17 (installs openjdk-17-jre-headless with apt-get when root and Java is
+# missing) and PyPI. Uses the venv of scripts/python_package.sh (built by it when absent) and
+# adds pyspark and pandas (pyspark's mapInArrow insists on pandas, though unused) to it.
+# CHESSBITS=path/to/chessbits picks the CLI (default: the debug build with --features parquet).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+venv=target/py-venv-test
+work=target/spark
+pip_flags=(--quiet --disable-pip-version-check)
+
+if ! "$venv/bin/python" -c "import chessbits" 2>/dev/null; then
+  scripts/python_package.sh
+fi
+if ! "$venv/bin/python" -c "import pyspark, pandas; assert pyspark.__version__ == '3.5.3'" 2>/dev/null; then
+  "$venv/bin/pip" install "${pip_flags[@]}" pyspark==3.5.3 pandas==2.2.3
+fi
+
+if ! command -v java >/dev/null 2>&1; then
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    apt-get update -qq && apt-get install -y -qq openjdk-17-jre-headless >/dev/null
+  else
+    echo "Spark needs Java (8, 11 or 17): install openjdk-17-jre-headless or set PATH" >&2
+    exit 1
+  fi
+fi
+echo "java: $(java -version 2>&1 | head -n 1)"
+
+if [ -z "${CHESSBITS:-}" ]; then
+  cargo build --quiet -p chessbits-cli --features parquet
+  CHESSBITS=target/debug/chessbits
+fi
+
+# The Python workers must run the venv's interpreter (chessbits is installed there).
+export PYSPARK_PYTHON="$PWD/$venv/bin/python"
+python="$venv/bin/python"
+
+inputs=(testdata/pgn)
+if [ -d ../shared/data/pgn ]; then
+  inputs+=(../shared/data/pgn)
+else
+  echo "(../shared/data absent: bundled testdata/ only)"
+fi
+
+mkdir -p "$work"
+for input in "${inputs[@]}"; do
+  name="$(basename "$(dirname "$input")")-$(basename "$input")"
+  status=0
+  "$CHESSBITS" export "$input" -o "$work/export-$name" --partition year,month --force \
+    >/dev/null 2>&1 || status=$?
+  # Status 1: some games rejected (the variant games of the bundled files), which is expected.
+  if [ "$status" -gt 1 ]; then
+    echo "export of $input failed with status $status" >&2
+    exit 1
+  fi
+  # Spark's JVM writes start-up warnings to stderr before the log level is set: keep them in a
+  # log, shown only on failure.
+  if ! "$python" examples/spark/opening_stats.py "$work/export-$name" "$work/out-$name" \
+      --master "local[2]" >"$work/job.log" 2>"$work/job.err"; then
+    cat "$work/job.log" "$work/job.err" >&2
+    exit 1
+  fi
+  echo "$input: job $(tail -n 1 "$work/job.log")"
+  "$python" examples/spark/check_opening_stats.py "$work/out-$name" "$input"
+  largest="$name"
+done
+
+# Throughput of the job itself (timed inside it: from the started session to the end of both
+# writes, so without the JVM's start-up) on the largest input, on 1 and 2 cores.
+for master in "local[1]" "local[2]"; do
+  if ! "$python" examples/spark/opening_stats.py "$work/export-$largest" "$work/out-bench" \
+      --master "$master" >"$work/job.log" 2>"$work/job.err"; then
+    cat "$work/job.log" "$work/job.err" >&2
+    exit 1
+  fi
+  echo "throughput: $(tail -n 1 "$work/job.log")"
+done
