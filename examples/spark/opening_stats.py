@@ -111,6 +111,10 @@ def main():
     spark = (builder
              .config("spark.sql.execution.arrow.pyspark.enabled", "true")
              .config("spark.ui.showConsoleProgress", "false")
+             # Spark already runs one task per core: one rayon thread per task in the Python
+             # workers (chessbits spreads a batch's rows over rayon's pool, by default as many
+             # threads as the machine has cores, which would oversubscribe every core).
+             .config("spark.executorEnv.RAYON_NUM_THREADS", "1")
              # Small shuffles: a few partitions, not 200 near-empty tasks and files.
              .config("spark.sql.shuffle.partitions", "8")
              .getOrCreate())
@@ -129,17 +133,22 @@ def main():
              .mapInArrow(chess_columns(args.plies, args.fen_ply), out_schema)
              .cache())
 
-    # Elo band: floor(mean / 200) * 200, as floor((w + b) / 400) * 200 (in int: a short sum could
-    # overflow; the double division is exact enough for int16 ratings).
+    # Elo band: floor(mean / 200) * 200, as floor((w + b) / 400) * 200. The sum in int (a short
+    # sum could overflow); the double quotient floors exactly (a non-integer quotient of ints
+    # this small is never within rounding error of the integer above it).
     elo_sum = F.col("WhiteElo").cast("int") + F.col("BlackElo").cast("int")
     band = (F.floor(elo_sum / 400) * 200).cast("int")
+    # 1 or 0 per game, never null: a sum over nulls alone (games without a Result) would be null.
+    def count_if(condition):
+        return F.sum(F.when(condition, 1).otherwise(0)).cast("long")
+
     result = F.col("Result")
     stats = (chess.where(F.col("start_fen").isNull() & F.col("opening").isNotNull())
              .groupBy(band.alias("elo_band"), "opening")
              .agg(F.count("*").alias("games"),
-                  F.sum((result == "1-0").cast("long")).alias("white_wins"),
-                  F.sum((result == "1/2-1/2").cast("long")).alias("draws"),
-                  F.sum((result == "0-1").cast("long")).alias("black_wins")))
+                  count_if(result == "1-0").alias("white_wins"),
+                  count_if(result == "1/2-1/2").alias("draws"),
+                  count_if(result == "0-1").alias("black_wins")))
     stats.write.mode("overwrite").parquet(f"{args.out_dir}/opening_stats")
     fens = chess.where(F.col("fen").isNotNull()).select("Site", "White", "Black", "Round", "fen")
     fens.write.mode("overwrite").parquet(f"{args.out_dir}/fen_after_ply_{args.fen_ply}")
