@@ -9,6 +9,7 @@ use super::picker::StagedPicker;
 use super::score::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use super::Worker;
 use crate::eval::evaluate;
+use crate::history::context;
 use crate::tt::Bound;
 
 /// Late move reductions by depth and move number: `0.75 + ln(depth) × ln(moves) / 2.25`.
@@ -54,6 +55,8 @@ impl Worker<'_> {
     }
 
     fn make(&mut self, m: Move, ply: usize) -> chessbits::position::Undo {
+        let piece = self.pos.piece_at(m.from()).map_or(0, |p| p.index());
+        self.contexts[ply + 1] = Some(context(piece, m));
         let undo = self.pos.play_unchecked(m);
         self.keys.push(self.pos.key());
         self.played[ply + 1] = Some(m);
@@ -148,6 +151,7 @@ impl Worker<'_> {
                 let undo = self.pos.make_null_move();
                 self.keys.push(self.pos.key());
                 self.played[ply + 1] = None;
+                self.contexts[ply + 1] = None;
                 let score = if self.stack.enter_ply().is_ok() {
                     let s = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, true);
                     let _ = self.stack.leave_ply();
@@ -174,12 +178,14 @@ impl Worker<'_> {
 
         let previous = self.played[ply];
         let countermove = self.history.countermove(previous);
-        let mut picker = StagedPicker::new(hash_move, self.history.killers(ply), countermove);
+        let conts = [self.contexts[ply], if ply >= 1 { self.contexts[ply - 1] } else { None }];
+        let mut picker = StagedPicker::new(hash_move, self.history.killers(ply), countermove).with_continuations(conts);
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut legal = 0usize;
         let mut searched = 0usize;
         let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut quiet_contexts: Vec<usize> = Vec::new();
         let original_alpha = alpha;
         let us = self.pos.turn();
 
@@ -191,7 +197,12 @@ impl Worker<'_> {
             legal += 1;
             let quiet = !m.is_tactical();
             let gives_check = self.pos.gives_check(m);
-            let history = if quiet { self.history.score(us, m) } else { 0 };
+            let ctx = context(self.pos.piece_at(m.from()).map_or(0, |p| p.index()), m);
+            let history = if quiet {
+                self.history.quiet_score(us, m, ctx, conts)
+            } else {
+                0
+            };
 
             if !root && best > -MATE_BOUND && !in_check {
                 if quiet && !gives_check {
@@ -260,6 +271,7 @@ impl Worker<'_> {
                     if alpha >= beta {
                         if quiet {
                             self.history.update_quiet(us, ply, m, previous, depth, &quiets_tried);
+                            self.history.update_continuation(conts, ctx, &quiet_contexts, depth);
                         }
                         break;
                     }
@@ -267,6 +279,7 @@ impl Worker<'_> {
             }
             if quiet {
                 quiets_tried.push(m);
+                quiet_contexts.push(ctx);
             }
         }
 

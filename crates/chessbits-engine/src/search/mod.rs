@@ -168,6 +168,8 @@ pub(crate) struct Worker<'a> {
     evals: [i32; MAX_PLY + 2],
     /// The move that led to each ply (`None` for a null move or at the root).
     played: [Option<Move>; MAX_PLY + 2],
+    /// The continuation context (piece × 64 + to) of the move that led to each ply.
+    contexts: [Option<usize>; MAX_PLY + 2],
     /// Root moves excluded: the best moves of earlier MultiPV lines.
     excluded: Vec<Move>,
     multipv_index: usize,
@@ -197,6 +199,7 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             evals: [0; MAX_PLY + 2],
             played: [None; MAX_PLY + 2],
+            contexts: [None; MAX_PLY + 2],
             excluded: Vec::new(),
             multipv_index: 0,
             shared,

@@ -20,7 +20,7 @@ use chessbits::lists::{captured_role, mvv_lva, MoveList, SearchStack};
 use chessbits::moves::{ExtendedMove, Move};
 use chessbits::position::Position;
 
-use crate::history::{History, HISTORY_MAX};
+use crate::history::{context, History, HISTORY_MAX};
 
 /// Good captures score `GOOD + mvv_lva` (`mvv_lva` is at most 151): above every quiet move,
 /// whose score is its history value within `±HISTORY_MAX`.
@@ -51,6 +51,8 @@ pub struct StagedPicker {
     good_left: usize,
     quiescence: bool,
     skip_quiets: bool,
+    /// Continuation contexts of the moves one and two plies back, for quiet ordering.
+    conts: [Option<usize>; 2],
 }
 
 impl StagedPicker {
@@ -63,7 +65,14 @@ impl StagedPicker {
             good_left: 0,
             quiescence: false,
             skip_quiets: false,
+            conts: [None; 2],
         }
+    }
+
+    /// Orders quiet moves with the continuation histories after these contexts too.
+    pub fn with_continuations(mut self, conts: [Option<usize>; 2]) -> StagedPicker {
+        self.conts = conts;
+        self
     }
 
     /// A picker for quiescence: the hash move if tactical, then good captures; in check, every
@@ -152,9 +161,16 @@ impl StagedPicker {
                     let mut list = MoveList::new();
                     pos.quiet_moves_into(&mut list);
                     list.retain(|m| !self.yielded_before(m));
-                    let board = history.board(pos.turn());
+                    let side = pos.turn();
+                    let board = pos.board();
+                    let conts = self.conts;
                     if stack
-                        .append_with(&list, |m| board[m.butterfly_index()].clamp(-HISTORY_MAX, HISTORY_MAX))
+                        .append_with(&list, |m| {
+                            let piece = board.piece_at(m.from()).map_or(0, |p| p.index());
+                            history
+                                .quiet_score(side, m, context(piece, m), conts)
+                                .clamp(-HISTORY_MAX, HISTORY_MAX)
+                        })
                         .is_err()
                     {
                         // No room: play on with the bad captures only.
