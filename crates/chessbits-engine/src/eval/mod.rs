@@ -14,6 +14,7 @@
 
 pub mod params;
 pub mod pst;
+mod pst_tuned;
 
 use chessbits::attacks;
 use chessbits::position::{Board, Position};
@@ -38,7 +39,8 @@ impl std::ops::SubAssign for Score {
 }
 
 const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
-const FULL_PHASE: i32 = 24;
+/// The phase with every piece on the board.
+pub(crate) const FULL_PHASE: i32 = 24;
 
 /// Reachable squares a piece counts as normal (mobility is scored above and below it), by role.
 const MOBILITY_BASE: [i32; 6] = [0, 4, 6, 6, 12, 0];
@@ -153,7 +155,7 @@ fn side_score(board: &Board, us: Color, w: &[i32; params::COUNT]) -> Score {
 }
 
 /// The game phase, 0 (bare kings and pawns) to 24 (all pieces).
-fn phase(board: &Board) -> i32 {
+pub(crate) fn phase(board: &Board) -> i32 {
     let mut phase = 0;
     for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
         phase += PHASE_WEIGHT[role.index()] * board.by_role(role).count() as i32;
