@@ -163,3 +163,25 @@ pub fn rust_table(delta: &[f64]) -> String {
     text += "];\n";
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::params::DEFAULT;
+    use crate::tune::positions_from_pgn;
+
+    #[test]
+    fn fits_finite_corrections_and_prints_a_table() {
+        let pgn = b"[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 6. Re1 b5 7. Bb3 d6 1-0\n";
+        let samples = positions_from_pgn(&pgn[..]).unwrap();
+        let mut lines = 0;
+        let delta = tune_pst(&samples, &DEFAULT, 1.0, 20, 1e-7, &mut |_| lines += 1);
+        assert_eq!(delta.len(), FEATURES);
+        assert!(delta.iter().all(|d| d.is_finite()));
+        // White won: the squares White's pieces stand on gain.
+        assert!(delta.iter().sum::<f64>() > 0.0);
+        assert!(lines >= 2);
+        let table = rust_table(&delta);
+        assert_eq!(table.lines().count(), 2 + 2 * (2 + 6 * 10));
+    }
+}
