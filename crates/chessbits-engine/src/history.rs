@@ -6,6 +6,9 @@
 //!   quiet moves tried before them ("history gravity" keeps values within ±[`HISTORY_MAX`]);
 //! - **countermoves**: the quiet move that refuted a previous move, indexed by that move's
 //!   butterfly index, so one table serves both sides;
+//! - **capture history**: per (piece, to-square) and captured role, raised for captures that
+//!   cut off and lowered for captures tried before a cut-off; it orders captures of the same
+//!   victim class;
 //! - **continuation history**: indexed by the (piece, to-square) of a move one or two plies
 //!   back and the (piece, to-square) of the quiet move now: which replies work after which
 //!   moves, finer than the butterfly board, which ignores what came before.
@@ -35,6 +38,8 @@ pub struct History {
     killers: Vec<[Option<Move>; 2]>,
     butterfly: Box<[[i32; 4096]; 2]>,
     countermoves: Box<[Option<Move>; 4096]>,
+    /// `[context][captured role]` (a promotion without capture counts as role 5).
+    capture: Box<[[i32; 6]; CONTEXTS]>,
     /// `[previous context × 768 + current context]`, a context being `piece × 64 + to`.
     continuation: Box<[i32]>,
 }
@@ -62,6 +67,7 @@ impl History {
             butterfly: Box::new([[0; 4096]; 2]),
             countermoves: Box::new([None; 4096]),
             continuation: vec![0; CONTEXTS * CONTEXTS].into_boxed_slice(),
+            capture: Box::new([[0; 6]; CONTEXTS]),
         }
     }
 
@@ -71,6 +77,27 @@ impl History {
         self.butterfly.iter_mut().for_each(|side| side.fill(0));
         self.countermoves.fill(None);
         self.continuation.fill(0);
+        self.capture.iter_mut().for_each(|c| c.fill(0));
+    }
+
+    /// The capture history of a tactical move with context `current` taking `victim` (a role
+    /// index; 5 for a promotion without capture).
+    #[inline]
+    pub fn capture_score(&self, current: usize, victim: usize) -> i32 {
+        self.capture[current][victim]
+    }
+
+    /// A tactical move `best` (context, victim) cut off at `depth`: raise it, lower the
+    /// tactical moves in `tried` (searched before it without a cut-off). `best` is `None` when
+    /// a quiet move cut off: then the captures tried before it are only lowered.
+    pub fn update_captures(&mut self, best: Option<(usize, usize)>, tried: &[(usize, usize)], depth: i32) {
+        let bonus = (depth * depth * 16).min(1600);
+        if let Some((c, v)) = best {
+            Self::bump(&mut self.capture[c][v], bonus);
+        }
+        for &(c, v) in tried.iter().filter(|&&t| Some(t) != best) {
+            Self::bump(&mut self.capture[c][v], -bonus);
+        }
     }
 
     /// Forgets the killers only (between searches: they belong to plies of the old root).

@@ -6,7 +6,7 @@
 //! writes the current ply's slice of the stack. Stages:
 //!
 //! 1. the hash move, checked with [`Position::is_legal`], without generating anything;
-//! 2. good captures and promotions (SEE ≥ 0), ordered by MVV-LVA — scored `GOOD + mvv_lva`;
+//! 2. good captures and promotions (SEE ≥ 0), ordered by victim (MVV-LVA's class) and capture history;
 //! 3. the two killers and the countermove, each legal, quiet and not yielded before;
 //! 4. quiet moves by history — the history value itself is the [`ExtendedMove`] score (16 signed
 //!    bits hold `±HISTORY_MAX`) — appended behind the captures already generated, together with
@@ -22,14 +22,15 @@ use chessbits::position::Position;
 
 use crate::history::{context, History, HISTORY_MAX};
 
-/// Good captures score `GOOD + mvv_lva` (`mvv_lva` is at most 151): above every quiet move,
-/// whose score is its history value within `±HISTORY_MAX`.
+/// Good captures score `GOOD + 2048 + victim class × 1200 + capture history / 8` (the class,
+/// `mvv_lva / 16`, is at most 9; the history part within ±2048): above every quiet move, whose
+/// score is its history value within `±HISTORY_MAX`.
 const GOOD: i32 = HISTORY_MAX + 1;
 /// Bad captures score `BAD + victim`: below every quiet move.
 const BAD: i32 = -HISTORY_MAX - 16;
 
 // Every band fits the 16-bit score of an `ExtendedMove` as it is.
-const _: () = assert!(GOOD + 151 <= ExtendedMove::MAX_SCORE && BAD >= ExtendedMove::MIN_SCORE);
+const _: () = assert!(GOOD + 4096 + 9 * 1200 <= ExtendedMove::MAX_SCORE && BAD >= ExtendedMove::MIN_SCORE);
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Stage {
@@ -113,7 +114,13 @@ impl StagedPicker {
                     let appended = stack.append_with(&list, |m| {
                         if pos.see_ge(m, 0) {
                             good += 1;
-                            GOOD + mvv_lva(board, m)
+                            // The victim (and promotion) first, the capture history within a
+                            // class and a little across classes.
+                            let class = mvv_lva(board, m) / 16;
+                            let piece = board.piece_at(m.from()).map_or(0, |p| p.index());
+                            let victim = captured_role(board, m).map_or(5, |r| r.index());
+                            let h = history.capture_score(context(piece, m), victim) / 8;
+                            GOOD + 2048 + class * 1200 + h.clamp(-2048, 2048)
                         } else {
                             // Bad captures: after the quiet moves, bigger victims first.
                             BAD + captured_role(board, m).map_or(0, |r| r.index() as i32)
