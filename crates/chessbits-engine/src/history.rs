@@ -5,7 +5,13 @@
 //!   ([`Move::butterfly_index`]), raised for quiet moves that cut off and lowered for the
 //!   quiet moves tried before them ("history gravity" keeps values within ±[`HISTORY_MAX`]);
 //! - **countermoves**: the quiet move that refuted a previous move, indexed by that move's
-//!   butterfly index, so one table serves both sides.
+//!   butterfly index, so one table serves both sides;
+//! - **capture history**: per (piece, to-square) and captured role, raised for captures that
+//!   cut off and lowered for captures tried before a cut-off; it orders captures of the same
+//!   victim class;
+//! - **continuation history**: indexed by the (piece, to-square) of a move one or two plies
+//!   back and the (piece, to-square) of the quiet move now: which replies work after which
+//!   moves, finer than the butterfly board, which ignores what came before.
 
 use chessbits::moves::Move;
 use chessbits::types::Color;
@@ -32,6 +38,19 @@ pub struct History {
     killers: Vec<[Option<Move>; 2]>,
     butterfly: Box<[[i32; 4096]; 2]>,
     countermoves: Box<[Option<Move>; 4096]>,
+    /// `[context][captured role]` (a promotion without capture counts as role 5).
+    capture: Box<[[i32; 6]; CONTEXTS]>,
+    /// `[previous context × 768 + current context]`, a context being `piece × 64 + to`.
+    continuation: Box<[i32]>,
+}
+
+/// The number of (piece, to-square) contexts: 12 pieces × 64 squares.
+pub const CONTEXTS: usize = 768;
+
+/// The continuation context of a move: the moving piece (index 0..12) and its target square.
+#[inline]
+pub fn context(piece: usize, m: Move) -> usize {
+    piece * 64 + m.to().index()
 }
 
 impl Default for History {
@@ -47,6 +66,8 @@ impl History {
             killers: vec![[None; 2]; MAX_PLY + 2],
             butterfly: Box::new([[0; 4096]; 2]),
             countermoves: Box::new([None; 4096]),
+            continuation: vec![0; CONTEXTS * CONTEXTS].into_boxed_slice(),
+            capture: Box::new([[0; 6]; CONTEXTS]),
         }
     }
 
@@ -55,6 +76,28 @@ impl History {
         self.killers.iter_mut().for_each(|k| *k = [None; 2]);
         self.butterfly.iter_mut().for_each(|side| side.fill(0));
         self.countermoves.fill(None);
+        self.continuation.fill(0);
+        self.capture.iter_mut().for_each(|c| c.fill(0));
+    }
+
+    /// The capture history of a tactical move with context `current` taking `victim` (a role
+    /// index; 5 for a promotion without capture).
+    #[inline]
+    pub fn capture_score(&self, current: usize, victim: usize) -> i32 {
+        self.capture[current][victim]
+    }
+
+    /// A tactical move `best` (context, victim) cut off at `depth`: raise it, lower the
+    /// tactical moves in `tried` (searched before it without a cut-off). `best` is `None` when
+    /// a quiet move cut off: then the captures tried before it are only lowered.
+    pub fn update_captures(&mut self, best: Option<(usize, usize)>, tried: &[(usize, usize)], depth: i32) {
+        let bonus = (depth * depth * 16).min(1600);
+        if let Some((c, v)) = best {
+            Self::bump(&mut self.capture[c][v], bonus);
+        }
+        for &(c, v) in tried.iter().filter(|&&t| Some(t) != best) {
+            Self::bump(&mut self.capture[c][v], -bonus);
+        }
     }
 
     /// Forgets the killers only (between searches: they belong to plies of the old root).
@@ -75,6 +118,20 @@ impl History {
     /// The butterfly board of `side`.
     pub fn board(&self, side: Color) -> &[i32; 4096] {
         &self.butterfly[side.index()]
+    }
+
+    /// The continuation history of a move with context `current` after a move with context
+    /// `previous` (0 without one).
+    #[inline]
+    pub fn continuation(&self, previous: Option<usize>, current: usize) -> i32 {
+        previous.map_or(0, |p| self.continuation[p * CONTEXTS + current])
+    }
+
+    /// The ordering score of a quiet move: butterfly and both continuation histories,
+    /// averaged so the sum stays within ±[`HISTORY_MAX`].
+    #[inline]
+    pub fn quiet_score(&self, side: Color, m: Move, current: usize, conts: [Option<usize>; 2]) -> i32 {
+        (self.score(side, m) + self.continuation(conts[0], current) + self.continuation(conts[1], current)) / 3
     }
 
     /// The countermove stored for the reply to `previous`.
@@ -112,6 +169,19 @@ impl History {
         }
         if let Some(p) = previous {
             self.countermoves[p.butterfly_index()] = Some(m);
+        }
+    }
+
+    /// The continuation part of a cut-off: `best` (a context) raised after each previous
+    /// context in `conts`, the contexts in `tried` lowered.
+    pub fn update_continuation(&mut self, conts: [Option<usize>; 2], best: usize, tried: &[usize], depth: i32) {
+        let bonus = (depth * depth * 16).min(1600);
+        for p in conts.into_iter().flatten() {
+            let row = &mut self.continuation[p * CONTEXTS..(p + 1) * CONTEXTS];
+            Self::bump(&mut row[best], bonus);
+            for &t in tried.iter().filter(|&&t| t != best) {
+                Self::bump(&mut row[t], -bonus);
+            }
         }
     }
 }

@@ -14,7 +14,8 @@
 //! - [`uci`]: the protocol loop;
 //! - [`bench`](mod@bench): the fixed-depth benchmark;
 //! - [`book`]: opening book moves;
-//! - [`tune`]: Texel tuning of the evaluation weights.
+//! - [`tune`]: Texel tuning of the evaluation weights;
+//! - [`tune_pst`]: gradient-descent tuning of the piece-square tables.
 //!
 //! ```
 //! use chessbits::game::Game;
@@ -37,4 +38,5 @@ pub mod search;
 pub mod time;
 pub mod tt;
 pub mod tune;
+pub mod tune_pst;
 pub mod uci;

@@ -1,5 +1,7 @@
 //! `chessbits-engine`: speaks UCI on stdin/stdout; `chessbits-engine bench [depth] [threads]
-//! [hash MiB]` runs the benchmark (16 MiB of hash by default); `chessbits-engine tune [--passes N] FILE.pgn...` tunes the evaluation.
+//! [hash MiB]` runs the benchmark (16 MiB of hash by default); `chessbits-engine tune [--passes N] FILE.pgn...` tunes the evaluation
+//! weights, `tune --pst ITERATIONS [--lambda L] FILE.pgn...` the piece-square tables (prints the
+//! table; `L` is the L2 penalty, 1e-6 by default).
 
 use std::io::BufReader;
 
@@ -27,9 +29,29 @@ fn tune(args: &[String]) -> i32 {
     use chessbits_engine::tune::{describe, positions_from_pgn, tune};
     let mut passes = 4;
     let mut files = Vec::new();
+    let mut pst: Option<usize> = None;
+    let mut lambda = 1e-6;
     let mut i = 0;
     while i < args.len() {
-        if args[i] == "--passes" {
+        if args[i] == "--lambda" {
+            match args.get(i + 1).and_then(|p| p.parse().ok()) {
+                Some(l) => lambda = l,
+                None => {
+                    eprintln!("tune: --lambda needs a number");
+                    return 2;
+                }
+            }
+            i += 2;
+        } else if args[i] == "--pst" {
+            match args.get(i + 1).and_then(|p| p.parse().ok()) {
+                Some(n) => pst = Some(n),
+                None => {
+                    eprintln!("tune: --pst needs a number of iterations");
+                    return 2;
+                }
+            }
+            i += 2;
+        } else if args[i] == "--passes" {
             match args.get(i + 1).and_then(|p| p.parse().ok()) {
                 Some(p) => passes = p,
                 None => {
@@ -44,7 +66,7 @@ fn tune(args: &[String]) -> i32 {
         }
     }
     if files.is_empty() {
-        eprintln!("usage: chessbits-engine tune [--passes N] FILE.pgn...");
+        eprintln!("usage: chessbits-engine tune [--passes N | --pst ITERATIONS [--lambda L]] FILE.pgn...");
         return 2;
     }
     let mut samples = Vec::new();
@@ -56,6 +78,15 @@ fn tune(args: &[String]) -> i32 {
                 return 2;
             }
         }
+    }
+    if let Some(iterations) = pst {
+        let k = chessbits_engine::tune::fit_k(&samples, &DEFAULT);
+        eprintln!("positions {} K {k:.4}", samples.len());
+        let delta = chessbits_engine::tune_pst::tune_pst(&samples, &DEFAULT, k, iterations, lambda, &mut |line| {
+            eprintln!("{line}")
+        });
+        print!("{}", chessbits_engine::tune_pst::rust_table(&delta));
+        return 0;
     }
     let report = tune(&samples, &DEFAULT, passes, &mut |line| eprintln!("{line}"));
     print!("{}", describe(&report, &DEFAULT, samples.len()));

@@ -1,8 +1,9 @@
 //! Static evaluation: tapered middlegame/endgame terms, from the side to move.
 //!
-//! Terms: material and piece-square tables ([`pst`]), mobility, pawn structure (passed,
-//! isolated, doubled), king safety (pawn shield, attacks on the king zone), bishop pair and a
-//! small tempo bonus. Each term yields a middlegame and an endgame value; the game phase
+//! Terms: material and piece-square tables ([`pst`]), mobility, pawn structure (passed, with
+//! the kings' distances in the endgame; isolated, doubled, supported, phalanx), king safety
+//! (pawn shield, attacks on the king zone), rooks on open and half-open files, bishop pair and
+//! a small tempo bonus. Each term yields a middlegame and an endgame value; the game phase
 //! (knights and bishops 1, rooks 2, queens 4; 24 at the start) blends them.
 //!
 //! ```
@@ -14,6 +15,7 @@
 
 pub mod params;
 pub mod pst;
+mod pst_tuned;
 
 use chessbits::attacks;
 use chessbits::position::{Board, Position};
@@ -38,7 +40,8 @@ impl std::ops::SubAssign for Score {
 }
 
 const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
-const FULL_PHASE: i32 = 24;
+/// The phase with every piece on the board.
+pub(crate) const FULL_PHASE: i32 = 24;
 
 /// Reachable squares a piece counts as normal (mobility is scored above and below it), by role.
 const MOBILITY_BASE: [i32; 6] = [0, 4, 6, 6, 12, 0];
@@ -111,7 +114,20 @@ fn side_score(board: &Board, us: Color, w: &[i32; params::COUNT]) -> Score {
                     let rank = sq.rank().relative_to(us).index();
                     if (1..7).contains(&rank) {
                         score += Score(w[params::PASSED_MG + rank - 1], w[params::PASSED_EG + rank - 1]);
+                        // In the endgame kings decide races: the square in front of the pawn
+                        // wants our king near and theirs far, the more the farther it is.
+                        let front = sq.offset(if us == Color::White { 8 } else { -8 });
+                        if let (Some(front), Some(ours), Some(theirs)) = (front, board.king_of(us), their_king) {
+                            let gap = theirs.distance(front) as i32 - ours.distance(front) as i32;
+                            score += Score(0, w[params::PASSED_KING] * gap * (rank as i32 - 1));
+                        }
                     }
+                }
+                if (attacks::pawn(them, sq) & our_pawns).any() {
+                    score += Score(w[params::SUPPORTED], w[params::SUPPORTED + 1]);
+                }
+                if (adjacent_files(sq.file()) & Bitboard::from_rank(sq.rank()) & our_pawns).any() {
+                    score += Score(w[params::PHALANX], w[params::PHALANX + 1]);
                 }
                 if (adjacent_files(sq.file()) & our_pawns).is_empty() {
                     score += Score(w[params::ISOLATED], w[params::ISOLATED + 1]);
@@ -123,6 +139,17 @@ fn side_score(board: &Board, us: Color, w: &[i32; params::COUNT]) -> Score {
             }
             Role::King => {}
             role => {
+                if role == Role::Rook {
+                    // A rook belongs on a file its own pawns do not block.
+                    let file = file_mask(sq.file());
+                    if (file & our_pawns).is_empty() {
+                        if (file & their_pawns).is_empty() {
+                            score += Score(w[params::ROOK_OPEN], w[params::ROOK_OPEN + 1]);
+                        } else {
+                            score += Score(w[params::ROOK_SEMI_OPEN], w[params::ROOK_SEMI_OPEN + 1]);
+                        }
+                    }
+                }
                 let attacked = attacks::attacks(piece, sq, occupied);
                 let reach = attacked & !own & !enemy_pawn_attacks;
                 let n = reach.count() as i32 - MOBILITY_BASE[role.index()];
@@ -153,7 +180,7 @@ fn side_score(board: &Board, us: Color, w: &[i32; params::COUNT]) -> Score {
 }
 
 /// The game phase, 0 (bare kings and pawns) to 24 (all pieces).
-fn phase(board: &Board) -> i32 {
+pub(crate) fn phase(board: &Board) -> i32 {
     let mut phase = 0;
     for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
         phase += PHASE_WEIGHT[role.index()] * board.by_role(role).count() as i32;

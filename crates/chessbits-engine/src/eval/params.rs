@@ -3,7 +3,7 @@
 //! Every weight has a name and an index; [`DEFAULT`] holds the values the engine plays with.
 
 /// The number of weights.
-pub const COUNT: usize = 41;
+pub const COUNT: usize = 50;
 
 /// Index of the first of five middlegame material values (pawn … queen).
 pub const MATERIAL_MG: usize = 0;
@@ -31,6 +31,17 @@ pub const KING_ATTACK: usize = 37;
 pub const TEMPO: usize = 38;
 /// Piece-square shape scale in percent, middlegame and endgame.
 pub const PST_SCALE: usize = 39;
+/// Rook on a file without pawns (mg, eg).
+pub const ROOK_OPEN: usize = 41;
+/// Rook on a file without own pawns but with enemy ones (mg, eg).
+pub const ROOK_SEMI_OPEN: usize = 43;
+/// Pawn defended by an own pawn (mg, eg).
+pub const SUPPORTED: usize = 45;
+/// Pawn with an own pawn beside it on the same rank (mg, eg).
+pub const PHALANX: usize = 47;
+/// Passed pawn, endgame: per rank above the second, per square the enemy king is farther from
+/// the square in front of it than our king.
+pub const PASSED_KING: usize = 49;
 
 /// A full set of weights.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,7 +60,11 @@ pub const DEFAULT: Params = Params([
     // isolated, doubled, bishop pair (mg, eg)
     -10, -14, -10, -20, 30, 50, //
     // shield, king attack %, tempo, pst scale mg %, eg %
-    12, 100, 10, 100, 100,
+    12, 100, 10, 100, 100, //
+    // rook on an open file, on a half-open file (mg, eg)
+    26, 24, 15, 14, //
+    // supported pawn, phalanx pawn (mg, eg), passed pawn king distance eg
+    6, 8, 5, 10, 3,
 ]);
 
 /// The name of each weight, for the tuner's output.
@@ -74,6 +89,15 @@ pub fn name(index: usize) -> String {
         38 => "tempo".into(),
         39 => "pst scale mg %".into(),
         40 => "pst scale eg %".into(),
+        41 => "rook open file mg".into(),
+        42 => "rook open file eg".into(),
+        43 => "rook half-open file mg".into(),
+        44 => "rook half-open file eg".into(),
+        45 => "supported pawn mg".into(),
+        46 => "supported pawn eg".into(),
+        47 => "phalanx pawn mg".into(),
+        48 => "phalanx pawn eg".into(),
+        49 => "passed king distance eg".into(),
         _ => format!("#{index}"),
     }
 }

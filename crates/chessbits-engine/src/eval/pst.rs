@@ -6,6 +6,8 @@
 
 use chessbits::types::{Role, Square};
 
+use super::pst_tuned::TUNED;
+
 /// Distance from the centre: 0 on d4/e4/d5/e5 … 3 in the corners (Chebyshev rings).
 const fn centre_ring(file: i32, rank: i32) -> i32 {
     let df = if file < 4 { 3 - file } else { file - 4 };
@@ -85,7 +87,8 @@ const fn build() -> [[[i32; 64]; 6]; 2] {
     tables
 }
 
-/// `[phase][role][square]`: the square bonus for White (material comes from the weights);
+/// `[phase][role][square]`: the shapes' square bonus for White (the tuned corrections of
+/// [`super::pst_tuned`] are added in [`value`]) (material comes from the weights);
 /// phase 0 = mg, 1 = eg.
 static TABLES: [[[i32; 64]; 6]; 2] = build();
 
@@ -99,5 +102,9 @@ static TABLES: [[[i32; 64]; 6]; 2] = build();
 /// ```
 #[inline]
 pub fn value(role: Role, sq: Square) -> (i32, i32) {
-    (TABLES[0][role.index()][sq.index()], TABLES[1][role.index()][sq.index()])
+    let (r, s) = (role.index(), sq.index());
+    (
+        TABLES[0][r][s] + TUNED[0][r][s] as i32,
+        TABLES[1][r][s] + TUNED[1][r][s] as i32,
+    )
 }

@@ -6,9 +6,10 @@ use chessbits::moves::Move;
 use chessbits::types::Role;
 
 use super::picker::StagedPicker;
-use super::score::{INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use super::score::{is_mate, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use super::Worker;
 use crate::eval::evaluate;
+use crate::history::context;
 use crate::tt::Bound;
 
 /// Late move reductions by depth and move number: `0.75 + ln(depth) × ln(moves) / 2.25`.
@@ -54,6 +55,8 @@ impl Worker<'_> {
     }
 
     fn make(&mut self, m: Move, ply: usize) -> chessbits::position::Undo {
+        let piece = self.pos.piece_at(m.from()).map_or(0, |p| p.index());
+        self.contexts[ply + 1] = Some(context(piece, m));
         let undo = self.pos.play_unchecked(m);
         self.keys.push(self.pos.key());
         self.played[ply + 1] = Some(m);
@@ -119,7 +122,7 @@ impl Worker<'_> {
                 Bound::Upper => h.score <= alpha,
                 Bound::None => false,
             };
-            if !pv_node && h.depth >= depth && usable {
+            if !pv_node && h.depth >= depth && usable && self.singular_excluded[ply].is_none() {
                 return h.score;
             }
         }
@@ -131,8 +134,21 @@ impl Worker<'_> {
         };
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
+        let stored_eval = static_eval;
+        // For pruning, a stored search result is a better guess than the static evaluation
+        // when its bound points the right way.
+        let static_eval = match hit {
+            Some(h) if !in_check && !is_mate(h.score) => match h.bound {
+                Bound::Lower if h.score > static_eval => h.score,
+                Bound::Upper if h.score < static_eval => h.score,
+                Bound::Exact => h.score,
+                _ => static_eval,
+            },
+            _ => static_eval,
+        };
 
-        if !pv_node && !in_check {
+        let excluded = self.singular_excluded[ply];
+        if !pv_node && !in_check && excluded.is_none() {
             // Reverse futility: far above beta near the leaves, assume a cut.
             let margin = RFP_MARGIN * (depth - improving as i32);
             if depth <= 7 && static_eval - margin >= beta && static_eval < MATE_BOUND {
@@ -148,6 +164,7 @@ impl Worker<'_> {
                 let undo = self.pos.make_null_move();
                 self.keys.push(self.pos.key());
                 self.played[ply + 1] = None;
+                self.contexts[ply + 1] = None;
                 let score = if self.stack.enter_ply().is_ok() {
                     let s = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, true);
                     let _ = self.stack.leave_ply();
@@ -174,12 +191,15 @@ impl Worker<'_> {
 
         let previous = self.played[ply];
         let countermove = self.history.countermove(previous);
-        let mut picker = StagedPicker::new(hash_move, self.history.killers(ply), countermove);
+        let conts = [self.contexts[ply], if ply >= 1 { self.contexts[ply - 1] } else { None }];
+        let mut picker = StagedPicker::new(hash_move, self.history.killers(ply), countermove).with_continuations(conts);
         let mut best = -INFINITY;
         let mut best_move = None;
         let mut legal = 0usize;
         let mut searched = 0usize;
         let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut quiet_contexts: Vec<usize> = Vec::new();
+        let mut captures_tried: Vec<(usize, usize)> = Vec::new();
         let original_alpha = alpha;
         let us = self.pos.turn();
 
@@ -189,9 +209,18 @@ impl Worker<'_> {
                 continue;
             }
             legal += 1;
+            if Some(m) == excluded {
+                continue;
+            }
             let quiet = !m.is_tactical();
             let gives_check = self.pos.gives_check(m);
-            let history = if quiet { self.history.score(us, m) } else { 0 };
+            let ctx = context(self.pos.piece_at(m.from()).map_or(0, |p| p.index()), m);
+            let victim = captured_role(self.pos.board(), m).map_or(5, |r| r.index());
+            let history = if quiet {
+                self.history.quiet_score(us, m, ctx, conts)
+            } else {
+                0
+            };
 
             if !root && best > -MATE_BOUND && !in_check {
                 if quiet && !gives_check {
@@ -213,12 +242,43 @@ impl Worker<'_> {
                 }
             }
 
+            // Singular extension: when every other move falls well short of the hash move's
+            // stored score, the hash move is the only good one: search it one ply deeper. When
+            // even the others reach beta, cut (multi-cut).
+            let mut extension = 0;
+            if !root && excluded.is_none() && Some(m) == hash_move && depth >= 8 && (ply as i32) < 2 * self.root_depth {
+                if let Some(h) = hit.filter(|h| {
+                    h.depth >= depth - 3 && matches!(h.bound, Bound::Lower | Bound::Exact) && !is_mate(h.score)
+                }) {
+                    let singular_beta = h.score - 2 * depth;
+                    self.singular_excluded[ply] = Some(m);
+                    // A fresh stack frame: this search of the same position must not leave
+                    // its moves in the frame of this node.
+                    let score = if self.stack.enter_ply().is_ok() {
+                        let s = self.search(singular_beta - 1, singular_beta, (depth - 1) / 2, ply, true);
+                        let _ = self.stack.leave_ply();
+                        s
+                    } else {
+                        singular_beta
+                    };
+                    self.singular_excluded[ply] = None;
+                    if self.stopped() {
+                        return 0;
+                    }
+                    if score < singular_beta {
+                        extension = 1;
+                    } else if singular_beta >= beta {
+                        return singular_beta;
+                    }
+                }
+            }
+
             let undo = self.make(m, ply);
             if self.stack.enter_ply().is_err() {
                 self.unmake(m, undo);
                 continue;
             }
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + extension;
             let mut score;
             if searched == 0 {
                 score = -self.search(-beta, -alpha, new_depth, ply + 1, false);
@@ -260,6 +320,11 @@ impl Worker<'_> {
                     if alpha >= beta {
                         if quiet {
                             self.history.update_quiet(us, ply, m, previous, depth, &quiets_tried);
+                            self.history.update_continuation(conts, ctx, &quiet_contexts, depth);
+                            self.history.update_captures(None, &captures_tried, depth);
+                        } else {
+                            self.history
+                                .update_captures(Some((ctx, victim)), &captures_tried, depth);
                         }
                         break;
                     }
@@ -267,6 +332,9 @@ impl Worker<'_> {
             }
             if quiet {
                 quiets_tried.push(m);
+                quiet_contexts.push(ctx);
+            } else {
+                captures_tried.push((ctx, victim));
             }
         }
 
@@ -287,10 +355,10 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
-        if !(root && self.multipv_index > 0) {
+        if !(root && self.multipv_index > 0) && excluded.is_none() {
             self.shared
                 .tt
-                .store(key, best_move, best, static_eval, depth, bound, ply);
+                .store(key, best_move, best, stored_eval, depth, bound, ply);
         }
         best
     }
@@ -323,10 +391,21 @@ impl Worker<'_> {
                 return h.score;
             }
         }
-        let stand_pat = if in_check {
-            -MATE + ply as i32
+        let raw_eval = if in_check {
+            0
         } else {
             hit.map_or_else(|| evaluate(&self.pos), |h| h.eval)
+        };
+        let stand_pat = if in_check { -MATE + ply as i32 } else { raw_eval };
+        // A stored result bounds the stand-pat score better than the evaluation when its bound
+        // points the right way.
+        let stand_pat = match hit {
+            Some(h) if !in_check && !is_mate(h.score) => match h.bound {
+                Bound::Lower if h.score > stand_pat => h.score,
+                Bound::Upper if h.score < stand_pat => h.score,
+                _ => stand_pat,
+            },
+            _ => stand_pat,
         };
         if stand_pat >= beta {
             return stand_pat;
@@ -379,7 +458,7 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
-        let eval = if in_check { 0 } else { stand_pat };
+        let eval = if in_check { 0 } else { raw_eval };
         self.shared.tt.store(key, best_move, best, eval, 0, bound, ply);
         best
     }

@@ -168,6 +168,12 @@ pub(crate) struct Worker<'a> {
     evals: [i32; MAX_PLY + 2],
     /// The move that led to each ply (`None` for a null move or at the root).
     played: [Option<Move>; MAX_PLY + 2],
+    /// The depth of the current iteration (extensions stop at twice it).
+    root_depth: i32,
+    /// The move a singular-extension search leaves out at each ply.
+    singular_excluded: [Option<Move>; MAX_PLY + 2],
+    /// The continuation context (piece × 64 + to) of the move that led to each ply.
+    contexts: [Option<usize>; MAX_PLY + 2],
     /// Root moves excluded: the best moves of earlier MultiPV lines.
     excluded: Vec<Move>,
     multipv_index: usize,
@@ -197,6 +203,9 @@ impl<'a> Worker<'a> {
             seldepth: 0,
             evals: [0; MAX_PLY + 2],
             played: [None; MAX_PLY + 2],
+            contexts: [None; MAX_PLY + 2],
+            singular_excluded: [None; MAX_PLY + 2],
+            root_depth: 0,
             excluded: Vec::new(),
             multipv_index: 0,
             shared,
@@ -243,6 +252,7 @@ impl<'a> Worker<'a> {
             Some(p) if depth >= 5 && !score::is_mate(p) => ((p - window).max(-INFINITY), (p + window).min(INFINITY)),
             _ => (-INFINITY, INFINITY),
         };
+        self.root_depth = depth;
         loop {
             self.stack.reset();
             let score = self.search(alpha, beta, depth, 0, false);

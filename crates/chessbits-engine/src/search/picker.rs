@@ -6,7 +6,7 @@
 //! writes the current ply's slice of the stack. Stages:
 //!
 //! 1. the hash move, checked with [`Position::is_legal`], without generating anything;
-//! 2. good captures and promotions (SEE ≥ 0), ordered by MVV-LVA — scored `GOOD + mvv_lva`;
+//! 2. good captures and promotions (SEE ≥ 0), ordered by victim (MVV-LVA's class) and capture history;
 //! 3. the two killers and the countermove, each legal, quiet and not yielded before;
 //! 4. quiet moves by history — the history value itself is the [`ExtendedMove`] score (16 signed
 //!    bits hold `±HISTORY_MAX`) — appended behind the captures already generated, together with
@@ -20,16 +20,17 @@ use chessbits::lists::{captured_role, mvv_lva, MoveList, SearchStack};
 use chessbits::moves::{ExtendedMove, Move};
 use chessbits::position::Position;
 
-use crate::history::{History, HISTORY_MAX};
+use crate::history::{context, History, HISTORY_MAX};
 
-/// Good captures score `GOOD + mvv_lva` (`mvv_lva` is at most 151): above every quiet move,
-/// whose score is its history value within `±HISTORY_MAX`.
+/// Good captures score `GOOD + 2048 + victim class × 1200 + capture history / 8` (the class,
+/// `mvv_lva / 16`, is at most 9; the history part within ±2048): above every quiet move, whose
+/// score is its history value within `±HISTORY_MAX`.
 const GOOD: i32 = HISTORY_MAX + 1;
 /// Bad captures score `BAD + victim`: below every quiet move.
 const BAD: i32 = -HISTORY_MAX - 16;
 
 // Every band fits the 16-bit score of an `ExtendedMove` as it is.
-const _: () = assert!(GOOD + 151 <= ExtendedMove::MAX_SCORE && BAD >= ExtendedMove::MIN_SCORE);
+const _: () = assert!(GOOD + 4096 + 9 * 1200 <= ExtendedMove::MAX_SCORE && BAD >= ExtendedMove::MIN_SCORE);
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 enum Stage {
@@ -51,6 +52,8 @@ pub struct StagedPicker {
     good_left: usize,
     quiescence: bool,
     skip_quiets: bool,
+    /// Continuation contexts of the moves one and two plies back, for quiet ordering.
+    conts: [Option<usize>; 2],
 }
 
 impl StagedPicker {
@@ -63,7 +66,14 @@ impl StagedPicker {
             good_left: 0,
             quiescence: false,
             skip_quiets: false,
+            conts: [None; 2],
         }
+    }
+
+    /// Orders quiet moves with the continuation histories after these contexts too.
+    pub fn with_continuations(mut self, conts: [Option<usize>; 2]) -> StagedPicker {
+        self.conts = conts;
+        self
     }
 
     /// A picker for quiescence: the hash move if tactical, then good captures; in check, every
@@ -104,7 +114,13 @@ impl StagedPicker {
                     let appended = stack.append_with(&list, |m| {
                         if pos.see_ge(m, 0) {
                             good += 1;
-                            GOOD + mvv_lva(board, m)
+                            // The victim (and promotion) first, the capture history within a
+                            // class and a little across classes.
+                            let class = mvv_lva(board, m) / 16;
+                            let piece = board.piece_at(m.from()).map_or(0, |p| p.index());
+                            let victim = captured_role(board, m).map_or(5, |r| r.index());
+                            let h = history.capture_score(context(piece, m), victim) / 8;
+                            GOOD + 2048 + class * 1200 + h.clamp(-2048, 2048)
                         } else {
                             // Bad captures: after the quiet moves, bigger victims first.
                             BAD + captured_role(board, m).map_or(0, |r| r.index() as i32)
@@ -152,9 +168,16 @@ impl StagedPicker {
                     let mut list = MoveList::new();
                     pos.quiet_moves_into(&mut list);
                     list.retain(|m| !self.yielded_before(m));
-                    let board = history.board(pos.turn());
+                    let side = pos.turn();
+                    let board = pos.board();
+                    let conts = self.conts;
                     if stack
-                        .append_with(&list, |m| board[m.butterfly_index()].clamp(-HISTORY_MAX, HISTORY_MAX))
+                        .append_with(&list, |m| {
+                            let piece = board.piece_at(m.from()).map_or(0, |p| p.index());
+                            history
+                                .quiet_score(side, m, context(piece, m), conts)
+                                .clamp(-HISTORY_MAX, HISTORY_MAX)
+                        })
                         .is_err()
                     {
                         // No room: play on with the bad captures only.
