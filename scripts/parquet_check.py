@@ -77,15 +77,29 @@ def main():
     # _rejected.pgn and _rejected.tsv sit beside the Parquet files: names starting with "_" are
     # skipped by the dataset reader itself.
     table = ds.dataset(out, format="parquet", partitioning="hive").to_table()
-    rows = table.drop_columns([c for c in ("year", "month") if c in table.column_names]).to_pylist()
+    table = table.drop_columns([c for c in ("year", "month") if c in table.column_names])
+    rows = table.to_pylist()
     print(f"{len(rows)} rows in {out}")
+    # The `moves` column decoded by the chessbits Python package, when it is installed
+    # (scripts/python_package.sh): each game's row must hold python-chess's main line.
+    try:
+        import chessbits
+    except ImportError:
+        chessbits = None
+        print("moves column not decoded: the chessbits Python package is not installed")
+    if chessbits is not None:
+        chess960 = [any(k == "Variant" and "960" in v for k, v in r["other_tags"]) for r in rows]
+        decoded = chessbits.decode_moves(table["moves"], table["plies"], start_fens=table["start_fen"],
+                                         chess960=chess960).to_pylist()
+        for row, moves in zip(rows, decoded):
+            row["_decoded"] = moves
     # Rows by a key of their tags and movetext: the order differs when partitioned.
     by_key = {}
     for row in rows:
         by_key.setdefault((row_tag(row, "Site"), row_tag(row, "White"), row_tag(row, "Black"), row["plies"]),
                           []).append(row)
 
-    compared = skipped = tags_differ = 0
+    compared = skipped = tags_differ = decoded_games = 0
     for path in pgn_files(inputs):
         with open(path, encoding="utf-8-sig", errors="replace") as f:
             while True:
@@ -113,6 +127,11 @@ def main():
                 row = next((r for r in matching if all(row_tag(r, n) == tag(game.headers, n) for n in COLUMNS)), None)
                 assert row is not None, (path, game.headers, [{n: r[n] for n in COLUMNS} for r in matching])
                 candidates.remove(row)
+                if row.get("_decoded") is None and "0000" in mainline:
+                    pass  # a null move: the codes cannot hold it, `moves` is null
+                elif "_decoded" in row:
+                    assert row["_decoded"] == mainline, (path, "moves column", row["_decoded"][:10], mainline[:10])
+                    decoded_games += 1
                 for name in ("WhiteElo", "BlackElo"):
                     value = game.headers.get(name, "")
                     assert row[name] == (int(value) if value.isdigit() else None), (path, name)
@@ -131,7 +150,7 @@ def main():
                 assert row["evals"] == (evals if any(e is not None for e in evals) else None), (path, "evals")
                 compared += 1
     print(f"{compared} games equal to python-chess's reading, {tags_differ} with other tags (listed), "
-          f"{skipped} skipped (errors or variants)")
+          f"{skipped} skipped (errors or variants); moves column decoded and equal for {decoded_games}")
 
     con = duckdb.connect()
     glob = os.path.join(out, "**", "*.parquet")

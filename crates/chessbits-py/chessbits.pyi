@@ -121,8 +121,9 @@ def decode_moves(
     start_fens: _StartFens = None,
     chess960: _Chess960 = None,
     on_error: _OnError = "raise",
+    codec: Literal["entropy", "index-byte", "index"] = "entropy",
 ) -> pa.ListArray:
-    """A moves column (entropy move code) to lists of UCI or SAN moves."""
+    """A moves column (entropy or index-byte move code) to lists of UCI or SAN moves."""
 
 def encode_moves(
     games: Union[pa.Array, pa.ChunkedArray, Iterable[Optional[Sequence[str]]]],
@@ -142,6 +143,7 @@ def positions(
     start_fens: _StartFens = None,
     chess960: _Chess960 = None,
     on_error: _OnError = "raise",
+    codec: Literal["entropy", "index-byte", "index"] = "entropy",
 ) -> pa.ListArray:
     """FEN or EPD of each game's positions, after plies 0, every, 2*every, ..."""
 

@@ -9,9 +9,11 @@ use arrow_array::{Array, ArrayRef, BinaryArray, BooleanArray, Int32Array, Int64A
 use arrow_buffer::NullBuffer;
 use arrow_schema::{DataType, Field, Fields};
 use chessbits::codec::moves::entropy::{GameDecoder, GameEncoder};
+use chessbits::codec::moves::index;
 use chessbits::moves::Move;
 use chessbits::notation::san::san_of;
 use chessbits::position::Position;
+use chessbits_parquet::MovesCode;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use rayon::prelude::*;
@@ -68,7 +70,7 @@ fn settle<T>(rows: Vec<Row<T>>, raise: bool, error: fn(String) -> PyErr) -> PyRe
 /// `None` for a null `moves`.
 fn decode_row(
     decoder: &mut GameDecoder,
-    (moves, plies, starts): (&BinaryArray, &Int64Array, &Starts),
+    (moves, plies, starts, code): (&BinaryArray, &Int64Array, &Starts, MovesCode),
     row: usize,
     out: &mut Vec<Move>,
 ) -> Result<Option<Position>, String> {
@@ -81,9 +83,17 @@ fn decode_row(
     }
     let count = usize::try_from(plies.value(row)).map_err(|_| format!("negative plies {}", plies.value(row)))?;
     let start = starts.get(row)?;
-    decoder
-        .decode_into(&start, moves.value(row), count, out)
-        .map_err(|e| e.to_string())?;
+    match code {
+        MovesCode::IndexByte => {
+            *out = index::decode_game_bytes(&start, moves.value(row)).map_err(|e| e.to_string())?;
+            if out.len() != count {
+                return Err(format!("{} moves where plies says {count}", out.len()));
+            }
+        }
+        _ => decoder
+            .decode_into(&start, moves.value(row), count, out)
+            .map_err(|e| e.to_string())?,
+    }
     Ok(Some(start))
 }
 
@@ -147,16 +157,22 @@ fn string_lists(rows: Vec<Option<Vec<String>>>) -> ArrayRef {
 ///     chess960: None/False, True, or one bool per row (Chess960 games, whose castling moves
 ///         the code holds as king takes rook).
 ///     on_error: "raise" (a DecodeError naming the row and ply) or "null" (the row is null).
+///     codec: the code of `moves`: "entropy" (the default, and `read_pgn`'s) or "index-byte"
+///         (an export made with `chessbits export --moves-codec index`; the `moves` field's
+///         metadata `chessbits.moves_code` says which).
 ///
 /// Returns:
 ///     pyarrow list<string> array, one list per row.
 ///
 /// >>> import chessbits
+/// >>> chessbits.decode_moves([bytes([12, 0])], [2], codec="index-byte").to_pylist()
+/// [['a2a4', 'b8a6']]
 /// >>> codes = chessbits.encode_moves([["e2e4", "e7e5", "g1f3"]])
 /// >>> chessbits.decode_moves(codes, [3], notation="san").to_pylist()
 /// [['e4', 'e5', 'Nf3']]
 #[pyfunction]
-#[pyo3(signature = (moves, plies, *, notation = "uci", start_fens = None, chess960 = None, on_error = "raise"))]
+#[pyo3(signature = (moves, plies, *, notation = "uci", start_fens = None, chess960 = None, on_error = "raise", codec = "entropy"))]
+#[allow(clippy::too_many_arguments)]
 pub fn decode_moves(
     py: Python<'_>,
     moves: &Bound<'_, PyAny>,
@@ -165,7 +181,9 @@ pub fn decode_moves(
     start_fens: Option<&Bound<'_, PyAny>>,
     chess960: Option<&Bound<'_, PyAny>>,
     on_error: &str,
+    codec: &str,
 ) -> PyResult<Py<PyAny>> {
+    let code = moves_code(codec)?;
     let notation = self::notation(notation)?;
     let raise = raise_errors(on_error)?;
     let moves = arrow_io::binary(moves, "moves")?;
@@ -174,7 +192,7 @@ pub fn decode_moves(
     let starts = Starts::new(start_fens, chess960, moves.len())?;
     let rows = py.detach(|| {
         decode_rows(moves.len(), |decoder, out, row| {
-            let start = decode_row(decoder, (&moves, &plies, &starts), row, out)?;
+            let start = decode_row(decoder, (&moves, &plies, &starts, code), row, out)?;
             Ok(start.map(|start| write_moves(&start, out, notation)))
         })
     });
@@ -189,7 +207,7 @@ pub fn decode_moves(
 /// python-chess's `board.fen()` writes them (en passant square only if the capture is legal).
 ///
 /// Args:
-///     moves, plies, start_fens, chess960, on_error: as for decode_moves.
+///     moves, plies, start_fens, chess960, on_error, codec: as for decode_moves.
 ///     every: the step in plies (1: every position).
 ///     format: "fen" (six fields) or "epd" (the first four).
 ///
@@ -201,7 +219,7 @@ pub fn decode_moves(
 /// >>> chessbits.positions(codes, [1]).to_pylist()[0][1]
 /// 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'
 #[pyfunction]
-#[pyo3(signature = (moves, plies, *, every = 1, format = "fen", start_fens = None, chess960 = None, on_error = "raise"))]
+#[pyo3(signature = (moves, plies, *, every = 1, format = "fen", start_fens = None, chess960 = None, on_error = "raise", codec = "entropy"))]
 #[allow(clippy::too_many_arguments)]
 pub fn positions(
     py: Python<'_>,
@@ -212,7 +230,9 @@ pub fn positions(
     start_fens: Option<&Bound<'_, PyAny>>,
     chess960: Option<&Bound<'_, PyAny>>,
     on_error: &str,
+    codec: &str,
 ) -> PyResult<Py<PyAny>> {
+    let code = moves_code(codec)?;
     if every == 0 {
         return Err(PyValueError::new_err("every: must be at least 1"));
     }
@@ -232,7 +252,7 @@ pub fn positions(
     let starts = Starts::new(start_fens, chess960, moves.len())?;
     let rows = py.detach(|| {
         decode_rows(moves.len(), |decoder, out, row| {
-            let Some(mut pos) = decode_row(decoder, (&moves, &plies, &starts), row, out)? else {
+            let Some(mut pos) = decode_row(decoder, (&moves, &plies, &starts, code), row, out)? else {
                 return Ok(None);
             };
             let text = |pos: &Position| fen_text(pos, epd);
@@ -248,6 +268,13 @@ pub fn positions(
     });
     let rows = settle(rows, raise, DecodeError::new_err)?;
     arrow_io::export(py, string_lists(rows))
+}
+
+/// The moves code named by the `codec` argument.
+fn moves_code(codec: &str) -> PyResult<MovesCode> {
+    codec
+        .parse()
+        .map_err(|e: String| PyValueError::new_err(format!("codec: {e}")))
 }
 
 /// Plays one move given as text; the error quotes it.

@@ -4,6 +4,7 @@ mainline moves (UCI and SAN), start positions and the FEN after every ply."""
 import datetime
 
 import chess
+import pytest
 
 import chessbits
 
@@ -127,6 +128,34 @@ def test_encode_round_trip(corpus):
             again = chessbits.encode_moves(lists, notation=notation, start_fens=starts)
             assert again.to_pylist() == moves.to_pylist(), (path, notation)
             assert [len(x) for x in lists.to_pylist()] == plies.to_pylist()
+
+
+def test_index_byte_codec(corpus):
+    """The index-byte code (`chessbits export --moves-codec index`): each move is its index in
+    the legal move list, which `Position.legal_moves()` lists in the same order."""
+    games = 0
+    for path, table, _, _ in corpus:
+        uci = chessbits.decode_moves(table["moves"], table["plies"], start_fens=table["start_fen"]).to_pylist()
+        codes = []
+        for fen, moves in zip(table["start_fen"].to_pylist(), uci):
+            pos = chessbits.Position(fen)
+            code = bytearray()
+            for move in moves:
+                code.append(pos.legal_moves().index(move))
+                pos.push_uci(move)
+            codes.append(bytes(code))
+        for name in ["index-byte", "index"]:
+            again = chessbits.decode_moves(codes, table["plies"], start_fens=table["start_fen"], codec=name)
+            assert again.to_pylist() == uci, path
+        fens = chessbits.positions(codes, table["plies"], every=5, start_fens=table["start_fen"], codec="index-byte")
+        assert fens.to_pylist() == chessbits.positions(table["moves"], table["plies"], every=5,
+                                                       start_fens=table["start_fen"]).to_pylist(), path
+        games += len(codes)
+    assert games > 400
+    with pytest.raises(ValueError, match="codec"):
+        chessbits.decode_moves([b""], [0], codec="huffman")
+    with pytest.raises(chessbits.DecodeError):
+        chessbits.decode_moves([bytes([250])], [1], codec="index-byte")
 
 
 def test_validate_corpus(corpus):
