@@ -9,7 +9,6 @@ use arrow_array::{Array, ArrayRef, BinaryArray, BooleanArray, Int32Array, Int64A
 use arrow_buffer::NullBuffer;
 use arrow_schema::{DataType, Field, Fields};
 use chessbits::codec::moves::entropy::{GameDecoder, GameEncoder};
-use chessbits::codec::moves::index;
 use chessbits::moves::Move;
 use chessbits::notation::san::san_of;
 use chessbits::position::Position;
@@ -83,16 +82,13 @@ fn decode_row(
     }
     let count = usize::try_from(plies.value(row)).map_err(|_| format!("negative plies {}", plies.value(row)))?;
     let start = starts.get(row)?;
+    // The entropy code reuses the thread's decoder (its model's buffers); other codes decode
+    // through `MovesCode`, which checks the ply count.
     match code {
-        MovesCode::IndexByte => {
-            *out = index::decode_game_bytes(&start, moves.value(row)).map_err(|e| e.to_string())?;
-            if out.len() != count {
-                return Err(format!("{} moves where plies says {count}", out.len()));
-            }
-        }
-        _ => decoder
+        MovesCode::Entropy => decoder
             .decode_into(&start, moves.value(row), count, out)
             .map_err(|e| e.to_string())?,
+        _ => *out = code.decode(&start, moves.value(row), count)?,
     }
     Ok(Some(start))
 }
