@@ -78,7 +78,7 @@ use super::{
     decoded_setup, ensure_canonical, impl_position_codec, read_clock7, read_turn, write_clock7, PositionCodeError,
 };
 use crate::codec::bits::{BitReader, BitWriter};
-use crate::codec::range_coder::{RangeDecoder, RangeEncoder, RangeError};
+use crate::codec::range_coder::{RangeDecoder, RangeEncoder};
 use crate::position::Setup;
 use crate::types::{Color, Piece, Rank, Role, Square};
 
@@ -138,7 +138,7 @@ pub fn decode(bytes: &[u8]) -> Result<Setup, PositionCodeError> {
         // The encoder drops the code's trailing zero bytes, so the decoder reads zeros past the
         // end; re-encoding below checks the framing.
         let mut dec = RangeDecoder::zero_extended(bytes);
-        if dec.decode_bits(1).map_err(invalid)? != MODELED {
+        if dec.decode_bits(1)? != MODELED {
             return Err(PositionCodeError::Invalid("modeled form without its form symbol"));
         }
         read_modeled(&mut dec)?
@@ -460,17 +460,8 @@ fn trimmed(mut bytes: Vec<u8>) -> (Vec<u8>, u64) {
     (bytes, bits)
 }
 
-/// A range coder's complaint as a position code error.
-fn invalid(error: RangeError) -> PositionCodeError {
-    PositionCodeError::Invalid(match error {
-        RangeError::Truncated => "range code ends too early",
-        RangeError::NonCanonical => "range code does not end where its symbols end",
-        _ => "corrupt range code",
-    })
-}
-
 fn read_modeled(dec: &mut RangeDecoder<'_>) -> Result<Setup, PositionCodeError> {
-    let turn = if dec.decode_bits(1).map_err(invalid)? == 1 {
+    let turn = if dec.decode_bits(1)? == 1 {
         Color::Black
     } else {
         Color::White
@@ -481,31 +472,31 @@ fn read_modeled(dec: &mut RangeDecoder<'_>) -> Result<Setup, PositionCodeError> 
     let mut exclusions = Exclusions::new(turn);
     for sq in 0..64 {
         let cum = square_cumulative(context(&syms, sq), phase, exclusions.excluded(sq));
-        let target = dec.target(cum[SYMBOLS]).map_err(invalid)?;
+        let target = dec.target(cum[SYMBOLS])?;
         let sym = cum[1..]
             .iter()
             .position(|&high| target < high)
             .ok_or(PositionCodeError::Invalid("range code value beyond the table"))?;
-        dec.consume(cum[sym], cum[sym + 1] - cum[sym]).map_err(invalid)?;
+        dec.consume(cum[sym], cum[sym + 1] - cum[sym])?;
         syms[sq] = sym as u8;
         exclusions.saw(sym as u8);
     }
     let (freqs, total) = clock_table(phase);
     let mut clock = decode_symbol(dec, &freqs, total)? as u32;
     if clock == CLOCK_ESCAPE {
-        let high = dec.decode_bits(16).map_err(invalid)?;
-        let low = dec.decode_bits(16).map_err(invalid)?;
+        let high = dec.decode_bits(16)?;
+        let low = dec.decode_bits(16)?;
         clock = CLOCK_ESCAPE.saturating_add(high << 16 | low);
     }
     setup_from(&syms, turn, clock)
 }
 
 fn decode_symbol(dec: &mut RangeDecoder<'_>, freqs: &[u32], total: u32) -> Result<usize, PositionCodeError> {
-    let target = dec.target(total).map_err(invalid)?;
+    let target = dec.target(total)?;
     let mut low = 0;
     for (sym, &f) in freqs.iter().enumerate() {
         if target < low + f {
-            dec.consume(low, f).map_err(invalid)?;
+            dec.consume(low, f)?;
             return Ok(sym);
         }
         low += f;

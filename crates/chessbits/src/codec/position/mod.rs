@@ -61,6 +61,7 @@
 use core::fmt;
 
 use crate::codec::bits::{BitReader, BitWriter, EndOfInput};
+use crate::codec::range_coder::RangeError;
 use crate::position::{Board, Setup};
 use crate::types::{CastlingRights, Color};
 
@@ -112,6 +113,17 @@ impl std::error::Error for PositionCodeError {}
 impl From<EndOfInput> for PositionCodeError {
     fn from(_: EndOfInput) -> PositionCodeError {
         PositionCodeError::Truncated
+    }
+}
+
+/// The compact code's range decoder's complaints.
+impl From<RangeError> for PositionCodeError {
+    fn from(error: RangeError) -> PositionCodeError {
+        match error {
+            RangeError::Truncated => PositionCodeError::Truncated,
+            RangeError::NonCanonical => PositionCodeError::Invalid("range code does not end where its symbols end"),
+            _ => PositionCodeError::Invalid("corrupt range code"),
+        }
     }
 }
 
