@@ -42,6 +42,9 @@ pub struct ExportArgs {
     /// `chessbits.moves_code` names it.
     #[arg(long, default_value = "entropy", value_parser = ["entropy", "index", "index-byte"])]
     pub moves_codec: String,
+    /// zstd level of the Parquet pages: 1 (fastest, pyarrow's default) to 22 (smallest).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(i32).range(1..=22))]
+    pub zstd_level: i32,
     /// Games per row group (memory grows with it).
     #[arg(long, default_value_t = 65536, value_parser = clap::value_parser!(u64).range(1..))]
     pub row_group_size: u64,
@@ -90,7 +93,7 @@ pub fn run(args: ExportArgs) -> Result<ExitCode, String> {
         threads: args.threads,
         force: args.force,
         moves_code: args.moves_codec.parse()?,
-        ..ExportOptions::default()
+        zstd_level: args.zstd_level,
     };
     let mut exporter = ParquetExporter::create(&args.output, options).map_err(|e| format!("{out_name}: {e}"))?;
     // SIGINT, SIGTERM and SIGHUP remove the temporary directory (dropping the exporter does on

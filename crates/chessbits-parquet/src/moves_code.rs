@@ -1,5 +1,6 @@
 //! Which move code fills the `moves` column: the smallest (entropy) or the fastest (index byte).
 
+use core::cell::RefCell;
 use core::fmt;
 use core::str::FromStr;
 
@@ -74,8 +75,14 @@ impl MovesCode {
         }
         match self {
             MovesCode::Entropy => {
-                let mut bytes = Vec::new();
-                GameEncoder::new().encode_into(start, moves, &mut bytes).ok()?;
+                // One encoder per thread: its tables are reused from game to game.
+                thread_local! {
+                    static ENCODER: RefCell<GameEncoder> = RefCell::new(GameEncoder::new());
+                }
+                let mut bytes = Vec::with_capacity(moves.len() / 2 + 2);
+                ENCODER
+                    .with_borrow_mut(|encoder| encoder.encode_into(start, moves, &mut bytes))
+                    .ok()?;
                 Some(bytes)
             }
             MovesCode::IndexByte => index::encode_game_bytes(start, moves).ok(),

@@ -11,7 +11,8 @@ use chessbits::codec::moves::entropy::decode_game;
 use chessbits::pgn::{GameTree, PgnReader, RawGame};
 use chessbits::position::Position;
 use chessbits_parquet::{
-    ExportOptions, ExportSummary, MovesCode, ParquetExporter, DEFAULT_PARTITION, MATE_BASE, MOVES_CODE_KEY, TAG_COLUMNS,
+    ExportOptions, ExportSummary, GameRow, MovesCode, ParquetExporter, DEFAULT_PARTITION, MATE_BASE, MOVES_CODE_KEY,
+    TAG_COLUMNS,
 };
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
@@ -621,4 +622,34 @@ fn null_moves_leave_moves_null() {
     let game = PgnReader::new(&pgn[..]).read_owned_game().unwrap().unwrap().unwrap();
     let row = chessbits_parquet::GameRow::from_game(&game, pgn);
     assert_eq!((row.plies, row.moves), (3, None));
+}
+
+/// The export reads rows with `MainLineReader` (no tree): every bundled game, the hostile ones
+/// included, gives the row (or the error) the tree gives, in both moves codes.
+#[test]
+fn rows_read_without_the_tree_equal_rows_from_the_tree() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata");
+    let mut files = pgn_files(&root.join("pgn"));
+    files.extend(pgn_files(&root.join("pgn-edgecases")));
+    let (mut rows, mut errors) = (0, 0);
+    for input in read_inputs(&files) {
+        if input.raw.too_long {
+            continue;
+        }
+        for code in [MovesCode::Entropy, MovesCode::IndexByte] {
+            let fast = GameRow::from_raw_with(&input.bytes, &input.raw, code).map_err(|e| e.to_string());
+            match &input.game {
+                Ok(game) => {
+                    let slow = GameRow::from_game_with(game, chessbits_parquet::movetext(&input.bytes), code);
+                    assert_eq!(fast, Ok(slow), "{}", input.source);
+                    rows += 1;
+                }
+                Err(e) => {
+                    assert_eq!(fast.as_ref().err(), Some(e), "{}", input.source);
+                    errors += 1;
+                }
+            }
+        }
+    }
+    assert!(rows > 800 && errors > 10, "{rows} rows, {errors} errors");
 }

@@ -42,6 +42,13 @@ fn all_games_round_trip_and_compress(root: &Path) -> usize {
         for game in common::load_pgn(root, name) {
             bytes.clear();
             encoder.encode_into(&start, &game.moves, &mut bytes).unwrap();
+            // A reused encoder forgets the games before: the bytes of a fresh one.
+            assert_eq!(
+                bytes,
+                entropy::encode_game(&start, &game.moves).unwrap(),
+                "{name} game {}",
+                game.number
+            );
             decoded.clear();
             decoder
                 .decode_into(&start, &bytes, game.moves.len(), &mut decoded)

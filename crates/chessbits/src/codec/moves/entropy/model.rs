@@ -163,6 +163,9 @@ pub struct MoveModel {
     own_last: Option<PlyMemory>,
     /// `[color][from * 64 + to]`: times played in this game, saturating.
     history: Box<[[u8; 4096]; 2]>,
+    /// The entries of `history` that are not zero (`color * 4096 + from * 64 + to`): a reset
+    /// clears these instead of 8 KiB.
+    played: Vec<u16>,
     scores: Box<[i32; MAX_MOVES]>,
     freqs: Box<[u32; MAX_MOVES]>,
     /// Per square left: the score of its terms and the moving piece.
@@ -182,6 +185,7 @@ impl MoveModel {
             last: None,
             own_last: None,
             history: Box::new([[0; 4096]; 2]),
+            played: Vec::new(),
             scores: Box::new([0; MAX_MOVES]),
             freqs: Box::new([0; MAX_MOVES]),
             origin: [(Origin::default(), Role::Pawn); 64],
@@ -198,7 +202,10 @@ impl MoveModel {
     pub fn reset(&mut self) {
         self.last = None;
         self.own_last = None;
-        self.history.iter_mut().for_each(|side| side.fill(0));
+        for &entry in &self.played {
+            self.history[usize::from(entry >> 12) & 1][usize::from(entry) & 4095] = 0;
+        }
+        self.played.clear();
     }
 
     /// Records that `m` is played in `pos` (call before making it).
@@ -222,7 +229,11 @@ impl MoveModel {
             to,
             capture: m.is_capture(),
         });
-        let slot = &mut self.history[pos.turn().index() & 1][m.butterfly_index()];
+        let (side, index) = (pos.turn().index() & 1, m.butterfly_index() & 4095);
+        let slot = &mut self.history[side][index];
+        if *slot == 0 {
+            self.played.push((side << 12 | index) as u16);
+        }
         *slot = slot.saturating_add(1);
     }
 
