@@ -118,8 +118,9 @@ class Clock:
         self.base, self.inc = float(base), float(inc or 0)
 
 
-def play(white, black, opening, args):
-    """Plays one game; returns (result, reason, board, forfeit_side)."""
+def play(white, black, opening, args, spent):
+    """Plays one game; returns (result, reason, board, forfeit_side). Adds each engine's time
+    and moves to spent[engine] = [seconds, moves]."""
     board = opening.copy()
     engines = {chess.WHITE: white, chess.BLACK: black}
     clock = Clock(args.tc) if args.tc else None
@@ -143,6 +144,8 @@ def play(white, black, opening, args):
         except chess.engine.EngineError as error:
             return ("0-1" if side == chess.WHITE else "1-0"), f"engine error: {error}", board, side
         used = time.monotonic() - start
+        spent[engines[side]][0] += used
+        spent[engines[side]][1] += 1
         if clocks is not None:
             clocks[side] -= used
             if clocks[side] < 0:
@@ -202,12 +205,15 @@ def main():
     wins = draws = losses = 0
     problems = []
     pgn_out = open(args.pgn, "w") if args.pgn else None
+    # Wall time per move as the match sees it (search, pipe and start-up of the reply): with
+    # --movetime an engine that overshoots, or keeps time in reserve, shows here.
+    spent = {a: [0.0, 0], b: [0.0, 0]}
     try:
         for g in range(args.games):
             a_white = g % 2 == 0
             white, black = (a, b) if a_white else (b, a)
             opening = openings[g // 2]
-            result, why, board, forfeit = play(white, black, opening, args)
+            result, why, board, forfeit = play(white, black, opening, args, spent)
             points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
             points = points if a_white else 1.0 - points
             wins += points == 1.0
@@ -237,6 +243,8 @@ def main():
     print(f"A = {names[0]}, B = {names[1]}")
     print(f"A: +{wins} ={draws} -{losses}, {wins + draws / 2}/{n} ({100 * score:.1f}%), "
           f"Elo {diff:+.0f} (95%: {low:+.0f} to {high:+.0f})")
+    per_move = [1000 * seconds / max(moves, 1) for seconds, moves in (spent[a], spent[b])]
+    print(f"mean time a move: A {per_move[0]:.0f} ms, B {per_move[1]:.0f} ms")
     print(f"forfeits and illegal moves: {len(problems)}")
     for line in problems:
         print("  " + line)

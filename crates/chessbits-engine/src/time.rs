@@ -73,9 +73,10 @@ impl TimeManager {
         let mut tm = TimeManager::unlimited();
         if let Some(movetime) = clock.movetime {
             // A fixed time is spent in full: no soft limit, which would end it early. The
-            // reserve is at most a fifth of it: `movetime` has no clock to lose on, and a 50 ms
-            // reserve would halve a 100 ms move.
-            let t = movetime.saturating_sub(overhead_ms.min(movetime / 5)).max(1);
+            // reserve is at most a twentieth of it: `movetime` has no clock to lose on, a 50 ms
+            // reserve would halve a 100 ms move, and a fifth (as before) had us search 81 ms of
+            // each 100 ms move while glaurung took 122 ms (`scripts/match.py`'s mean time a move).
+            let t = movetime.saturating_sub(overhead_ms.min(movetime / 20)).max(1);
             tm.hard = Some(t);
         } else if let Some(time) = clock.time {
             let safe = time.saturating_sub(overhead_ms).max(1);
@@ -158,12 +159,12 @@ mod tests {
             },
             30,
         );
-        assert_eq!(tm.hard_ms(), Some(470));
+        assert_eq!(tm.hard_ms(), Some(475));
         let short = Clock {
             movetime: Some(100),
             ..Clock::default()
         };
-        assert_eq!(TimeManager::from_clock(&short, 50).hard_ms(), Some(80));
+        assert_eq!(TimeManager::from_clock(&short, 50).hard_ms(), Some(95));
         assert!(TimeManager::from_clock(&Clock::default(), 30).hard_ms().is_none());
     }
 }

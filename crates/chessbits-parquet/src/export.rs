@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::thread::JoinHandle;
 
-use arrow_array::RecordBatch;
 use arrow_schema::ArrowError;
 use arrow_schema::SchemaRef;
 use chessbits::pgn::{RawGame, MAX_GAME_BYTES};
@@ -312,19 +311,19 @@ fn check_output(out_dir: &Path, force: bool) -> Result<(), ExportError> {
 /// The partition of a row: year and month.
 type PartitionKey = (Option<u16>, Option<u8>);
 
-/// A chunk parsed: its rows as one Arrow batch per partition (with their plies), and the games
-/// that could not be read (with the error's line and reason), in input order.
+/// A chunk parsed: its rows by partition, and the games that could not be read (with the error's
+/// line and reason), in input order.
 struct ParsedChunk {
-    groups: Vec<(PartitionKey, RecordBatch, u64)>,
+    groups: BTreeMap<PartitionKey, Vec<GameRow>>,
     rejected: Vec<(Pending, u32, String)>,
 }
 
-/// The parsing stage: games to rows on the pool, rows to Arrow batches.
+/// The parsing stage: games to rows on the pool. (Rows become Arrow batches in the writing
+/// thread: done here, that serial step left the pool idle.)
 struct Parser {
     pool: Option<rayon::ThreadPool>,
     moves_code: MovesCode,
     partition: bool,
-    schema: SchemaRef,
 }
 
 impl Parser {
@@ -360,15 +359,7 @@ impl Parser {
                 Err((line, reason)) => rejected.push((game, line, reason)),
             }
         }
-        let mut batches = Vec::with_capacity(groups.len());
-        for (key, rows) in groups {
-            let plies = rows.iter().map(|r| r.plies as u64).sum::<u64>();
-            batches.push((key, rows_to_batch_with(&rows, self.schema.clone())?, plies));
-        }
-        Ok(ParsedChunk {
-            groups: batches,
-            rejected,
-        })
+        Ok(ParsedChunk { groups, rejected })
     }
 }
 
@@ -435,7 +426,6 @@ impl Worker {
             pool: self.pool.take(),
             moves_code: self.moves_code,
             partition: self.partition,
-            schema: self.schema.clone(),
         };
         let parse_thread = std::thread::Builder::new()
             .name("chessbits-parse".to_string())
@@ -460,9 +450,11 @@ impl Worker {
         for (game, line, reason) in &parsed.rejected {
             self.reject(game, *line, reason)?;
         }
-        for (key, batch, plies) in parsed.groups {
-            self.summary.games += batch.num_rows() as u64;
-            self.summary.plies += plies;
+        for (key, rows) in parsed.groups {
+            self.summary.games += rows.len() as u64;
+            self.summary.plies += rows.iter().map(|r| r.plies as u64).sum::<u64>();
+            let batch = rows_to_batch_with(&rows, self.schema.clone())?;
+            drop(rows);
             let writer = match self.writers.get_mut(&key) {
                 Some(writer) => writer,
                 None => {

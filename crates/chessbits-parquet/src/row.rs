@@ -3,7 +3,7 @@
 use std::cell::RefCell;
 
 use chessbits::moves::Move;
-use chessbits::pgn::{decode_text, GameError, GameTree, MainLineGame, MainLineReader, RawGame, Tag};
+use chessbits::pgn::{decode_text, GameError, GameTree, MainLineGame, MainLineReader, RawGame, RawTag};
 use chessbits::position::Position;
 
 use crate::MovesCode;
@@ -126,7 +126,8 @@ impl GameRow {
     pub fn from_game_with(game: &GameTree, movetext: &[u8], code: MovesCode) -> GameRow {
         let moves: Vec<_> = game.mainline().collect();
         let comments = |ply: usize| game.moves.nodes[ply].comments_after.iter().map(|c| c.as_bytes());
-        GameRow::build(&game.tags, &game.start, &moves, comments, movetext, code)
+        let tags = game.tags.iter().map(|tag| (tag.name(), RawTag(tag.raw_value())));
+        GameRow::build(tags, &game.start, &moves, comments, movetext, code)
     }
 
     /// [`GameRow::from_game_with`] from a game read by [`MainLineReader`] (the same row, read
@@ -142,11 +143,11 @@ impl GameRow {
     /// ```
     pub fn from_main_line_with(game: &MainLineGame, movetext: &[u8], code: MovesCode) -> GameRow {
         let comments = |ply: usize| game.comments_after(ply);
-        GameRow::build(&game.tags, &game.start, &game.moves, comments, movetext, code)
+        GameRow::build(game.tags(), &game.start, &game.moves, comments, movetext, code)
     }
 
     fn build<'a, C: Iterator<Item = &'a [u8]>>(
-        tags: &[Tag],
+        tags: impl Iterator<Item = (&'a [u8], RawTag<'a>)>,
         start: &Position,
         moves: &[Move],
         comments_after: impl Fn(usize) -> C,
@@ -155,10 +156,10 @@ impl GameRow {
     ) -> GameRow {
         let mut row = GameRow::default();
         let mut date: Option<String> = None;
-        for tag in tags {
-            row.non_utf8 |= core::str::from_utf8(tag.name()).is_err() || core::str::from_utf8(tag.raw_value()).is_err();
-            let value = tag.value().into_owned();
-            let slot = match tag.name() {
+        for (name, raw_value) in tags {
+            row.non_utf8 |= core::str::from_utf8(name).is_err() || core::str::from_utf8(raw_value.as_bytes()).is_err();
+            let value = raw_value.decode().into_owned();
+            let slot = match name {
                 b"Event" => &mut row.event,
                 b"Site" => &mut row.site,
                 b"White" => &mut row.white,
@@ -200,18 +201,18 @@ impl GameRow {
                 }
                 b"Date" if date.is_none() => {
                     date = Some(value.clone());
-                    row.other_tags.push((decode_text(tag.name()).into_owned(), value));
+                    row.other_tags.push((decode_text(name).into_owned(), value));
                     continue;
                 }
                 _ => {
-                    row.other_tags.push((decode_text(tag.name()).into_owned(), value));
+                    row.other_tags.push((decode_text(name).into_owned(), value));
                     continue;
                 }
             };
             if slot.is_none() {
                 *slot = Some(value);
             } else {
-                row.other_tags.push((decode_text(tag.name()).into_owned(), value));
+                row.other_tags.push((decode_text(name).into_owned(), value));
             }
         }
         if row.partition_date == (None, None) {

@@ -3,7 +3,9 @@
 
 use super::replay::{make, position_before, resolve_token, StartTags};
 use super::syntax::SyntaxError;
-use super::text::{RawComment, RawTag, Tag};
+#[cfg(doc)]
+use super::text::Tag;
+use super::text::{RawComment, RawTag};
 use super::tree::{GameError, GameErrorKind};
 use super::visitor::{GameResult, SanToken, Skip, Visitor};
 use crate::moves::Move;
@@ -17,7 +19,8 @@ use crate::position::{Position, Undo};
 /// use chessbits::pgn::{MainLineReader, PgnReader};
 /// let pgn = b"[White \"Ann\"]\n\n1. e4 {[%clk 0:03:00]} e5 (1... c5 {Sicilian}) 2. Nf3 {a} {b} 1-0";
 /// let game = PgnReader::new(&pgn[..]).read_game(&mut MainLineReader::new()).unwrap().unwrap().unwrap();
-/// assert_eq!(game.tags[0].value(), "Ann");
+/// let (name, value) = game.tags().next().unwrap();
+/// assert_eq!((name, value.decode().as_ref()), (&b"White"[..], "Ann"));
 /// assert_eq!(game.moves.len(), 3);
 /// assert_eq!(game.comments_after(0).collect::<Vec<_>>(), [&b"[%clk 0:03:00]"[..]]);
 /// assert_eq!(game.comments_after(1).count(), 0, "the variation's comment is not the main line's");
@@ -25,8 +28,6 @@ use crate::position::{Position, Undo};
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MainLineGame {
-    /// The tag pairs, in the file's order.
-    pub tags: Vec<Tag>,
     /// The start position (from `[FEN]`, else the standard one).
     pub start: Position,
     /// The main line ([`Move::NULL`] for a null move).
@@ -37,9 +38,34 @@ pub struct MainLineGame {
     comment_bytes: Vec<u8>,
     /// Per comment: the ply it follows and where its bytes end in `comment_bytes`, in order.
     comments: Vec<(u32, u32)>,
+    /// The tags' names and raw values, one after another (no allocation per tag).
+    tag_bytes: Vec<u8>,
+    /// Per tag: where its name ends and where its value ends in `tag_bytes`.
+    tag_ends: Vec<(u32, u32)>,
 }
 
 impl MainLineGame {
+    /// The tag pairs in the file's order: the name and the value as written between the quotes
+    /// ([`RawTag::decode`] unescapes and decodes it; [`Tag::from_raw`] makes an owned tag).
+    ///
+    /// ```
+    /// use chessbits::pgn::{MainLineReader, PgnReader};
+    /// let pgn = b"[Event \"A \\\"B\\\"\"]\n[Round \"2\"]\n\n*";
+    /// let game = PgnReader::new(&pgn[..]).read_game(&mut MainLineReader::new()).unwrap().unwrap().unwrap();
+    /// let tags: Vec<_> = game.tags().map(|(name, value)| (name, value.decode().into_owned())).collect();
+    /// assert_eq!(tags, [(&b"Event"[..], "A \"B\"".to_string()), (&b"Round"[..], "2".to_string())]);
+    /// ```
+    pub fn tags(&self) -> impl Iterator<Item = (&[u8], RawTag<'_>)> + '_ {
+        let mut start = 0;
+        self.tag_ends.iter().map(move |&(name_end, value_end)| {
+            let (name_end, value_end) = (name_end as usize, value_end as usize);
+            let name = &self.tag_bytes[start..name_end];
+            let value = RawTag(&self.tag_bytes[name_end..value_end]);
+            start = value_end;
+            (name, value)
+        })
+    }
+
     /// The comments after main-line move `ply` (0-based), in the file's order.
     ///
     /// ```
@@ -143,7 +169,11 @@ impl Visitor for MainLineReader {
 
     fn tag(&mut self, name: &[u8], value: RawTag<'_>, line: u32) {
         self.start_tags.tag(name, value, line);
-        self.game.tags.push(Tag::from_raw(name, value.as_bytes()));
+        let game = &mut self.game;
+        game.tag_bytes.extend_from_slice(name);
+        let name_end = game.tag_bytes.len() as u32;
+        game.tag_bytes.extend_from_slice(value.as_bytes());
+        game.tag_ends.push((name_end, game.tag_bytes.len() as u32));
     }
 
     fn end_tags(&mut self) -> Skip {
@@ -225,7 +255,7 @@ impl Visitor for MainLineReader {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pgn::{GameBuilder, GameTree, PgnReader};
+    use crate::pgn::{GameBuilder, GameTree, PgnReader, Tag};
 
     /// Tags, start, main line, result and each main-line move's comments.
     type Seen = (Vec<Tag>, Position, Vec<Move>, Option<GameResult>, Vec<Vec<Vec<u8>>>);
@@ -252,7 +282,9 @@ mod tests {
             .map(|ply| game.comments_after(ply).map(<[u8]>::to_vec).collect())
             .collect();
         (
-            game.tags.clone(),
+            game.tags()
+                .map(|(name, value)| Tag::from_raw(name, value.as_bytes()))
+                .collect(),
             game.start.clone(),
             game.moves.clone(),
             game.result,

@@ -7,6 +7,10 @@
 //! - [`GameBuilder`] builds the owned [`GameTree`]: tags, start position (`[FEN]`, `[Variant]`),
 //!   main line and variations as [`Node`]s with [`Move`](crate::moves::Move), SAN, comments and
 //!   NAGs, and the result;
+//! - [`MainLineReader`] reads what most consumers of a game collection want, a
+//!   [`MainLineGame`]: tags, start position, main line, result and the comments after each
+//!   main-line move, with the same errors as [`GameBuilder`] (variations are checked, not kept)
+//!   and no tree, SAN or comment allocated per move;
 //! - [`GameTree::write_pgn`] writes export format;
 //! - [`read_file`] and [`read`] read the games of a file or any reader in one call, plain or
 //!   compressed ([`decompress`]: gzip and zstd with the `gzip` and `zstd` features);
