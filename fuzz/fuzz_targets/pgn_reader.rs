@@ -2,12 +2,15 @@
 //! cut into games (`read_raw_game`, each game re-read with `RawGame::reader`) gives the same
 //! outcomes (what `tests/pgn_hostile.rs` checks); `into_games` sees as many games; and every game
 //! that reads OK writes (`to_pgn`) to text that reads back to an equal game and writes again to
-//! the same text.
+//! the same text; `MainLineReader` reads the same games, with the same errors, and the main line,
+//! tags and comments after main-line moves of the tree.
 #![no_main]
 
 use std::io::Read;
 
-use chessbits::pgn::{GameError, GameErrorKind, GameSummary, PgnReader, SyntaxError, Validator};
+use chessbits::pgn::{
+    GameError, GameErrorKind, GameSummary, GameTree, MainLineGame, MainLineReader, PgnReader, SyntaxError, Validator,
+};
 use libfuzzer_sys::fuzz_target;
 
 type Outcome = Result<GameSummary, GameError>;
@@ -69,14 +72,41 @@ impl Read for Trickle<'_> {
     }
 }
 
+/// What a main-line read and a tree must agree on.
+fn assert_main_line(line: &MainLineGame, tree: &GameTree) {
+    let tags: Vec<(&[u8], &[u8])> = line.tags().map(|(name, value)| (name, value.as_bytes())).collect();
+    let tree_tags: Vec<(&[u8], &[u8])> = tree.tags.iter().map(|t| (t.name(), t.raw_value())).collect();
+    assert_eq!(tags, tree_tags);
+    assert_eq!(line.start, tree.start);
+    assert_eq!(line.result, tree.result);
+    assert_eq!(line.moves, tree.mainline().collect::<Vec<_>>());
+    for (ply, node) in tree.moves.nodes.iter().enumerate() {
+        let comments: Vec<&[u8]> = node.comments_after.iter().map(|c| c.as_bytes()).collect();
+        assert_eq!(line.comments_after(ply).collect::<Vec<_>>(), comments, "ply {ply}");
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     let whole = stream(data);
     assert_eq!(split(data), whole, "cut into games");
     assert_eq!(stream(Trickle(data)), whole, "byte by byte");
     let mut count = 0;
+    let mut main_lines = PgnReader::new(data);
+    let mut main_line = MainLineReader::new();
     for game in PgnReader::new(data).into_games() {
         count += 1;
-        let Ok(game) = game else { continue };
+        let line = main_lines.read_game(&mut main_line).unwrap().expect("as many games");
+        let game = match (game, line) {
+            (Ok(game), Ok(line)) => {
+                assert_main_line(&line, &game);
+                game
+            }
+            (Err(chessbits::pgn::PgnError::Game(a)), Err(b)) => {
+                assert_eq!(a, b, "main-line reader's error");
+                continue;
+            }
+            (a, b) => panic!("tree {a:?} against main line {b:?}"),
+        };
         let text = game.to_pgn();
         let shown = String::from_utf8_lossy(&text);
         let again = PgnReader::new(&text[..])
