@@ -1,7 +1,7 @@
 //! Reading only a game's main line: tags, start, main-line moves and the comments after them,
 //! checking the variations without keeping them. The fast way to the data of a row or a record.
 
-use super::replay::{make, position_before, resolve_token, StartTags};
+use super::replay::{Lines, StartTags};
 use super::syntax::SyntaxError;
 #[cfg(doc)]
 use super::text::Tag;
@@ -9,7 +9,7 @@ use super::text::{RawComment, RawTag};
 use super::tree::{GameError, GameErrorKind};
 use super::visitor::{GameResult, SanToken, Skip, Visitor};
 use crate::moves::Move;
-use crate::position::{Position, Undo};
+use crate::position::Position;
 
 /// A game's main line as [`MainLineReader`] reads it: what a [`GameTree`](super::GameTree) of
 /// the same game holds in its tags, start position, result, main-line moves and each main-line
@@ -116,8 +116,7 @@ impl MainLineGame {
 pub struct MainLineReader {
     start_tags: StartTags,
     game: MainLineGame,
-    /// Position and last move of each open line, the main line first.
-    frames: Vec<(Position, Option<(Move, Undo)>)>,
+    lines: Lines,
     /// A variation closed since the main line's last move: a comment now comes before the next
     /// move, not after the last one.
     after_variation: bool,
@@ -139,12 +138,10 @@ impl MainLineReader {
     }
 
     fn play(&mut self, token: &SanToken<'_>) -> Result<(), GameErrorKind> {
-        let Some((pos, last)) = self.frames.last_mut() else {
+        let Some(m) = self.lines.play(token)? else {
             return Ok(());
         };
-        let m = resolve_token(pos, token)?;
-        *last = Some((m, make(pos, m)));
-        if self.frames.len() == 1 {
+        if self.lines.depth() == 1 {
             self.game.moves.push(m);
             self.after_variation = false;
             self.pending.clear();
@@ -160,7 +157,7 @@ impl Visitor for MainLineReader {
     fn begin_game(&mut self) {
         self.start_tags.clear();
         self.game = MainLineGame::default();
-        self.frames.clear();
+        self.lines.clear();
         self.after_variation = false;
         self.pending.clear();
         self.pending_bytes.clear();
@@ -181,7 +178,7 @@ impl Visitor for MainLineReader {
             return Skip(true);
         };
         self.game.start = pos.clone();
-        self.frames.push((pos, None));
+        self.lines.start(pos);
         Skip(false)
     }
 
@@ -194,7 +191,7 @@ impl Visitor for MainLineReader {
     }
 
     fn comment(&mut self, comment: RawComment<'_>, _line: u32) {
-        if self.frames.len() != 1 {
+        if self.lines.depth() != 1 {
             return;
         }
         let text = comment.as_bytes();
@@ -214,23 +211,12 @@ impl Visitor for MainLineReader {
     }
 
     fn begin_variation(&mut self, _line: u32) -> Skip {
-        if self.error.is_some() {
-            return Skip(true);
-        }
-        let Some(&(ref pos, Some((m, undo)))) = self.frames.last() else {
-            return Skip(true);
-        };
-        let before = position_before(pos, m, undo);
-        self.frames.push((before, None));
-        Skip(false)
+        Skip(self.error.is_some() || !self.lines.begin_variation())
     }
 
     fn end_variation(&mut self, _line: u32) {
-        if self.frames.len() > 1 {
-            self.frames.pop();
-            if self.frames.len() == 1 {
-                self.after_variation = true;
-            }
+        if self.lines.end_variation() && self.lines.depth() == 1 {
+            self.after_variation = true;
         }
     }
 

@@ -90,3 +90,60 @@ pub(super) fn position_before(pos: &Position, m: Move, undo: Undo) -> Position {
     }
     before
 }
+
+/// The open lines of a game being replayed, the main line first: each line's position and last
+/// move (a variation starts from the position before its parent's last move). What the visitors
+/// that check variations without keeping them ([`Validator`](super::Validator),
+/// [`MainLineReader`](super::MainLineReader)) share.
+#[derive(Default)]
+pub(super) struct Lines {
+    frames: Vec<(Position, Option<(Move, Undo)>)>,
+}
+
+impl Lines {
+    /// Forgets the last game.
+    pub(super) fn clear(&mut self) {
+        self.frames.clear();
+    }
+
+    /// Opens the main line at `start`.
+    pub(super) fn start(&mut self, start: Position) {
+        self.frames.clear();
+        self.frames.push((start, None));
+    }
+
+    /// Open lines: 1 on the main line, 0 before the tags are done (or after they failed).
+    pub(super) fn depth(&self) -> usize {
+        self.frames.len()
+    }
+
+    /// Resolves and plays `token` on the innermost line: the move, or `None` if no line is open.
+    pub(super) fn play(&mut self, token: &SanToken<'_>) -> Result<Option<Move>, GameErrorKind> {
+        let Some((pos, last)) = self.frames.last_mut() else {
+            return Ok(None);
+        };
+        let m = resolve_token(pos, token)?;
+        *last = Some((m, make(pos, m)));
+        Ok(Some(m))
+    }
+
+    /// Opens a variation, an alternative to the innermost line's last move; `false` (skip it)
+    /// if that line has no move yet.
+    pub(super) fn begin_variation(&mut self) -> bool {
+        let Some(&(ref pos, Some((m, undo)))) = self.frames.last() else {
+            return false;
+        };
+        let before = position_before(pos, m, undo);
+        self.frames.push((before, None));
+        true
+    }
+
+    /// Closes the innermost variation (never the main line); whether one was closed.
+    pub(super) fn end_variation(&mut self) -> bool {
+        if self.frames.len() > 1 {
+            self.frames.pop();
+            return true;
+        }
+        false
+    }
+}

@@ -1,12 +1,10 @@
 //! The fast path: replaying every move of every game without building anything.
 
-use super::replay::{make, position_before, resolve_token, StartTags};
+use super::replay::{Lines, StartTags};
 use super::syntax::SyntaxError;
 use super::text::RawTag;
 use super::tree::{GameError, GameErrorKind};
 use super::visitor::{GameResult, SanToken, Skip, Visitor};
-use crate::moves::Move;
-use crate::position::{Position, Undo};
 
 /// What [`Validator`] reports for a valid game.
 ///
@@ -39,8 +37,7 @@ pub struct GameSummary {
 #[derive(Default)]
 pub struct Validator {
     start: StartTags,
-    /// Position and last move of each open line, the main line first.
-    frames: Vec<(Position, Option<(Move, Undo)>)>,
+    lines: Lines,
     plies: u32,
     result: Option<GameResult>,
     error: Option<GameError>,
@@ -57,12 +54,7 @@ impl Validator {
     }
 
     fn play(&mut self, token: &SanToken<'_>) -> Result<(), GameErrorKind> {
-        let Some((pos, last)) = self.frames.last_mut() else {
-            return Ok(());
-        };
-        let m = resolve_token(pos, token)?;
-        *last = Some((m, make(pos, m)));
-        if self.frames.len() == 1 {
+        if self.lines.play(token)?.is_some() && self.lines.depth() == 1 {
             self.plies += 1;
         }
         Ok(())
@@ -74,7 +66,7 @@ impl Visitor for Validator {
 
     fn begin_game(&mut self) {
         self.start.clear();
-        self.frames.clear();
+        self.lines.clear();
         self.plies = 0;
         self.result = None;
         self.error = None;
@@ -88,7 +80,7 @@ impl Visitor for Validator {
         let Some(pos) = self.start.start_position(&mut self.error) else {
             return Skip(true);
         };
-        self.frames.push((pos, None));
+        self.lines.start(pos);
         Skip(false)
     }
 
@@ -106,21 +98,11 @@ impl Visitor for Validator {
     }
 
     fn begin_variation(&mut self, _line: u32) -> Skip {
-        if self.error.is_some() {
-            return Skip(true);
-        }
-        let Some(&(ref pos, Some((m, undo)))) = self.frames.last() else {
-            return Skip(true);
-        };
-        let before = position_before(pos, m, undo);
-        self.frames.push((before, None));
-        Skip(false)
+        Skip(self.error.is_some() || !self.lines.begin_variation())
     }
 
     fn end_variation(&mut self, _line: u32) {
-        if self.frames.len() > 1 {
-            self.frames.pop();
-        }
+        self.lines.end_variation();
     }
 
     fn outcome(&mut self, result: GameResult, _line: u32) {
