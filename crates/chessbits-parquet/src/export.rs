@@ -136,10 +136,10 @@ struct Pending {
 
 /// Writes games into a directory of Parquet files, streaming: games are handed over in chunks
 /// (of [`ExportOptions::row_group_size`] games, at most 512) through a bounded channel to a
-/// thread that parses them on all cores (rayon) and hands them, as Arrow batches, through
-/// another bounded channel to a thread that writes them (so the Parquet encoding overlaps the
-/// parsing), so at most six chunks are in memory while the caller reads on, plus the encoded, compressed row group being filled in
-/// each open file (with partitions, unfinished row groups are flushed once they add up to two
+/// thread that parses them on all cores (rayon) and hands the rows through another bounded
+/// channel to a thread that makes them Arrow batches and writes them (so the Parquet encoding
+/// overlaps the parsing), so at most six chunks are in memory while the caller reads on, plus
+/// the encoded, compressed row group being filled in each open file (with partitions, unfinished row groups are flushed once they add up to two
 /// row groups). Everything is written into a temporary directory `.chessbits-export-*`
 /// beside the output directory, which is renamed into place by [`finish`](Self::finish); if the
 /// exporter is dropped before, or fails, the temporary directory is removed and the output
