@@ -183,10 +183,10 @@ impl MoveWriter {
                     .iter()
                     .position(|&legal| legal == m)
                     .ok_or_else(|| format!("illegal move {m}"))?;
-                let (freqs, total) = model.frequencies(pos, list);
-                let cum = freqs.iter().take(index).sum();
-                let freq = freqs.get(index).copied().ok_or("move model gave too few frequencies")?;
-                symbols.push((cum, freq, total));
+                let symbol = model
+                    .symbol(pos, list, index)
+                    .ok_or("move model gave too few frequencies")?;
+                symbols.push(symbol);
                 model.observe(pos, m);
             }
         }

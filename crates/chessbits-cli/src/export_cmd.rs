@@ -109,14 +109,17 @@ pub fn run(args: ExportArgs) -> Result<ExitCode, String> {
         };
         let source = exporter.add_source(&name);
         let mut reader = PgnReader::new(open_input(path, &bar)?);
+        // One buffer grows to the longest game; each game leaves with a copy of its exact size
+        // (a fresh buffer per game grew by doubling, a dozen copies a game).
+        let mut buffer = Vec::new();
         loop {
             let line = reader.line();
-            let mut bytes = Vec::new();
-            match reader.read_raw_game(&mut bytes) {
+            buffer.clear();
+            match reader.read_raw_game(&mut buffer) {
                 Ok(Some(raw)) => {
                     too_long += u64::from(raw.too_long);
                     exporter
-                        .add_raw_game(source, bytes, raw)
+                        .add_raw_game(source, buffer.clone(), raw)
                         .map_err(|e| format!("{out_name}: {e}"))?;
                 }
                 Ok(None) => break,

@@ -289,7 +289,9 @@ impl GameRow {
             // Reading from memory cannot fail, and a raw game is a game.
             Ok(None) | Err(_) => MainLineGame::default(),
         };
-        Ok(GameRow::from_main_line_with(&game, movetext(bytes), code))
+        let row = GameRow::from_main_line_with(&game, movetext(bytes), code);
+        READER.with_borrow_mut(|reader| reader.recycle(game));
+        Ok(row)
     }
 
     /// The tag value of a named column (`"White"`, `"ECO"`, ...), for tests and tools.

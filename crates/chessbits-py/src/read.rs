@@ -103,10 +103,12 @@ impl PgnBatches {
     fn next_batch(&mut self) -> Option<Result<RecordBatch, ArrowError>> {
         while !self.done {
             let mut games: Vec<(Vec<u8>, RawGame)> = Vec::new();
+            // One buffer grows to the longest game; each game keeps a copy of its exact size.
+            let mut buffer = Vec::new();
             while games.len() < self.batch_size {
-                let mut bytes = Vec::new();
-                match self.reader.read_raw_game(&mut bytes) {
-                    Ok(Some(raw)) => games.push((bytes, raw)),
+                buffer.clear();
+                match self.reader.read_raw_game(&mut buffer) {
+                    Ok(Some(raw)) => games.push((buffer.clone(), raw)),
                     Ok(None) => {
                         self.done = true;
                         break;

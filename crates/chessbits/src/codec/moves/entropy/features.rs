@@ -477,6 +477,11 @@ const fn distances() -> [[u8; 64]; 64] {
     table
 }
 
+/// The victim's offset in the tactics table (`victim · 24`, victim 0 for none, 1..=5 for pawn to
+/// queen) by `capture << 3 | mailbox role bits` of the target: en passant finds an empty square
+/// (role bits 6) and takes a pawn.
+const VICTIM_OFFSET: [u8; 16] = [0, 0, 0, 0, 0, 0, 0, 0, 24, 48, 72, 96, 120, 120, 24, 24];
+
 /// Move kinds the fast scorer leaves to [`Info::move_terms`]: castles (2, 3) and promotions (8..16).
 const SLOW_KINDS: u32 = 0xFF0C;
 
@@ -487,13 +492,16 @@ const SLOW_KINDS: u32 = 0xFF0C;
 pub(super) struct Origin {
     /// [`Info::origin_terms`], phase-blended (1/256 bit).
     pub score: i32,
-    /// `PST_TO + role · 128`.
+    /// Move kinds (bits of `1 << kind`) that take the generic path: [`SLOW_KINDS`], or all for a
+    /// discoverer.
+    slow_kinds: u32,
+    /// `(phase · 6 + role) · 64`: this piece's row of the phase-blended target tables.
     pst_to: u32,
-    /// `OPENING + bucket · 768 + 384 + role · 64` (meaningless without opening tables).
+    /// `OPENING + bucket · 768 + 384 + role · 64`; without opening tables `PARAM_COUNT`.
     opening_to: u32,
     /// `TACTICS + role · 144 + threatened(from) · 2`.
     tactics: u32,
-    /// `near_last_to + role · 32`.
+    /// `near_last_to + role · 32`; without a last move `PARAM_COUNT`.
     near_to: u32,
     /// `from · 64`: this piece's row of the history table.
     history_row: u32,
@@ -501,17 +509,15 @@ pub(super) struct Origin {
     undo_to: u32,
     /// The parameter value of a new threat by this role.
     threat_value: i32,
-    /// Squares reached by a non-capture that our pieces defend (attacked twice for a piece, once
-    /// for a pawn push).
-    quiet_defenders: u64,
+    /// Squares reached that our pieces defend, `[non-capture, capture]`: attacked twice, or
+    /// once for a pawn push.
+    defenders: [u64; 2],
     /// [`Info::cheaper_attacks`] of the role.
     cheaper: u64,
     /// Squares where the move gives direct check (for the king: all squares if we may castle).
     check: u64,
     /// The threat squares of the role, or none if the square left is one already.
     new_threats: u64,
-    /// A discoverer: its moves take the generic path.
-    slow: bool,
 }
 
 impl Info {
@@ -524,18 +530,28 @@ impl Info {
         let value = |param: usize| params.get(param).map_or(0, |&v| i32::from(v));
         Origin {
             score: 0,
-            pst_to: (PST_TO + r * 128) as u32,
-            opening_to: self.opening.map_or(0, |opening| opening + 6 * 64 + r * 64) as u32,
+            slow_kinds: if bit(self.discoverers, f) != 0 { !0 } else { SLOW_KINDS },
+            pst_to: ((self.phase as usize * 6 + r) * 64) as u32,
+            // Without opening tables or a last move, the offsets point past the parameters, into
+            // the zeros that pad the table (see `fast_move_score`): no branch per move.
+            opening_to: self.opening.map_or(PARAM_COUNT, |opening| opening + 6 * 64 + r * 64) as u32,
             tactics: (TACTICS + r * 144 + bit(self.threatened, f) * 2) as u32,
-            near_to: (self.near_last_to + r * 32) as u32,
+            near_to: if self.last_to < 64 {
+                self.near_last_to + r * 32
+            } else {
+                PARAM_COUNT
+            } as u32,
             history_row: (f * 64) as u32,
             undo_to: if self.own_to == f { self.own_from as u32 } else { 64 },
             threat_value: value(THREAT + r),
-            quiet_defenders: if role == Role::Pawn {
-                self.our_attacks
-            } else {
-                self.our_double_attacks
-            },
+            defenders: [
+                if role == Role::Pawn {
+                    self.our_attacks
+                } else {
+                    self.our_double_attacks
+                },
+                self.our_double_attacks,
+            ],
             cheaper: self.cheaper_attacks[r],
             check: if role == Role::King {
                 if self.can_castle {
@@ -547,67 +563,79 @@ impl Info {
                 self.check_squares[r]
             },
             new_threats: if bit(threats, f) != 0 { 0 } else { threats },
-            slow: bit(self.discoverers, f) != 0,
         }
     }
 
     /// The part of a move's score that [`Info::move_terms`] gives (1/256 bit), the same integer,
     /// computed from the prepared `origin` of its square left for every move but castles,
-    /// promotions and moves of a discoverer. `history` is this side's table (`from · 64 + to`)
-    /// and `params` the parameter table padded to a power of two.
+    /// promotions and moves of a discoverer. `history` is this side's table (`from · 64 + to`),
+    /// `params` the parameter table and `pst_to` the target square tables blended for every
+    /// phase (see [`blended_pst_to`]), both padded to a power of two.
     #[inline(always)]
-    pub fn fast_move_score<const N: usize>(
+    pub fn fast_move_score<const N: usize, const B: usize>(
         &self,
         board: &Board,
         origin: &Origin,
         m: Move,
         history: &[u8; 4096],
         params: &[i8; N],
+        pst_to: &[i16; B],
     ) -> Option<i32> {
-        const { assert!(N.is_power_of_two()) };
+        // `params` is zero from `PARAM_COUNT` on, where an origin points what is off.
+        const { assert!(N.is_power_of_two() && B.is_power_of_two() && N >= PARAM_COUNT + 64) };
         let bits = u32::from(m.bits());
         let kind = bits >> 12;
-        if (SLOW_KINDS >> kind) & 1 != 0 || origin.slow {
+        if (origin.slow_kinds >> kind) & 1 != 0 {
             return None;
         }
         // In range by the mask: no bounds check, no panic.
         let param = |index: u32| i32::from(params[index as usize & (N - 1)]);
         let t = (bits & 63) as usize;
         let relative = (t ^ self.flip) as u32;
-        let mg = param(origin.pst_to + relative * 2);
-        let eg = param(origin.pst_to + relative * 2 + 1);
+        let blended = i32::from(pst_to[(origin.pst_to + relative) as usize & (B - 1)]);
         let mut flat = 0;
-        if self.opening.is_some() {
-            flat += param(origin.opening_to + relative);
-        }
+        flat += param(origin.opening_to + relative);
+        // Branch-free from here on: whether a move captures or makes a threat is a coin toss for
+        // the branch predictor.
         let capture = (kind >> 2) & 1;
-        let (victim, defenders) = if capture != 0 {
-            // En passant finds no piece on the target square but takes a pawn.
-            let victim = board
-                .role_at(Square::from_index_masked(t as u32))
-                .map_or(1, |v| v.index().min(4) + 1);
-            (victim, self.our_double_attacks)
-        } else {
-            (0, origin.quiet_defenders)
-        };
+        let victim =
+            VICTIM_OFFSET[(capture << 3 | u32::from(board.code_at(Square::from_index_masked(t as u32)) & 7)) as usize];
         let key = bit(self.their_attacks, t)
             | bit(self.their_pawn_attacks, t) << 1
             | bit(origin.cheaper, t) << 2
-            | bit(defenders, t) << 3
+            | bit(origin.defenders[capture as usize & 1], t) << 3
             | bit(self.their_double_attacks, t) << 4;
         let danger = u32::from(DANGER_CLASS[key]);
-        flat += param(origin.tactics + victim as u32 * 24 + danger * 4 + bit(origin.check, t) as u32);
-        if bit(origin.new_threats, t) != 0 {
-            flat += origin.threat_value;
-        }
-        if self.last_to < 64 {
-            let distance = DISTANCE[self.last_to & 63][t];
-            flat += param(origin.near_to + capture * 16 + u32::from(distance));
-        }
+        flat += param(origin.tactics + u32::from(victim) + danger * 4 + bit(origin.check, t) as u32);
+        flat += origin.threat_value & -(bit(origin.new_threats, t) as i32);
+        let distance = DISTANCE[self.last_to & 63][t];
+        flat += param(origin.near_to + capture * 16 + u32::from(distance));
         let played = u32::from(history[(origin.history_row as usize + t) & 4095].min(2));
         flat += param(HISTORY as u32 + played * 2 + (origin.undo_to == t as u32) as u32);
-        Some(16 * flat + self.phase * mg + (16 - self.phase) * eg)
+        Some(16 * flat + blended)
     }
+}
+
+/// The target square tables blended for every phase, in 1/256 bit: entry `(phase · 6 + role) ·
+/// 64 + relative square` is `phase · mg + (16 − phase) · eg` of the pair at `PST_TO + (role · 64 +
+/// relative square) · 2` of `params` (the tapered term of [`Info::move_terms`]); zero past the
+/// 17 phases. One row is read per moving piece.
+pub(super) const fn blended_pst_to<const B: usize>(params: &[i8]) -> [i16; B] {
+    assert!(B >= 17 * 6 * 64);
+    let mut table = [0i16; B];
+    let mut phase = 0;
+    while phase <= 16 {
+        let mut entry = 0;
+        while entry < 6 * 64 {
+            let mg = params[PST_TO + entry * 2] as i32;
+            let eg = params[PST_TO + entry * 2 + 1] as i32;
+            // |16 · 128| fits an i16.
+            table[phase * 6 * 64 + entry] = (phase as i32 * mg + (16 - phase as i32) * eg) as i16;
+            entry += 1;
+        }
+        phase += 1;
+    }
+    table
 }
 
 #[cfg(test)]

@@ -260,9 +260,10 @@ impl GameEncoder {
                 .iter()
                 .position(|&legal| legal == m)
                 .ok_or(EntropyError::IllegalMove { ply, mv: m })?;
-            let (freqs, total) = self.model.frequencies(&pos, &self.list);
-            let cum: u32 = freqs.iter().take(index).sum();
-            let freq = freqs.get(index).copied().unwrap_or(1);
+            let (cum, freq, total) = self
+                .model
+                .symbol(&pos, &self.list, index)
+                .ok_or(EntropyError::IllegalMove { ply, mv: m })?;
             enc.encode(cum, freq, total);
             self.model.observe(&pos, m);
             pos.play_unchecked(m);

@@ -56,9 +56,47 @@ pub struct Term {
     pub weight: u8,
 }
 
+/// `WEIGHTS[d] = FRAC[d mod 16] >> (d / 16)`: the weight `d` sixteenths of a bit below the best
+/// move, 0 from 256 on (the last entry stands for all larger `d`).
+static WEIGHTS: [u16; 257] = weights();
+
+const fn weights() -> [u16; 257] {
+    let mut table = [0u16; 257];
+    let mut d = 0;
+    while d < 256 {
+        table[d] = (FRAC[d % 16] >> (d / 16)) as u16;
+        d += 1;
+    }
+    table
+}
+
+/// The weight of a move scoring `score` when the best scores `best` (see the module docs).
+#[inline(always)]
+fn weight(best: i32, score: i32) -> u32 {
+    // One load instead of a lookup and a variable shift; `best ≥ score`, and clamping keeps the
+    // index in range without a branch.
+    u32::from(WEIGHTS[(((best - score) >> 4) as u32).min(256) as usize])
+}
+
+/// The least `k` with `(sum >> k) + n ≤ 2^16`.
+#[inline(always)]
+fn shift(sum: u32, n: usize) -> u32 {
+    let mut shift = 0;
+    while (sum >> shift) + n as u32 > MAX_TOTAL {
+        shift += 1;
+    }
+    shift
+}
+
 /// The parameters padded to a power of two, so that a masked index needs no bounds check.
 static TABLE: [i8; TABLE_LEN] = padded();
 const TABLE_LEN: usize = PARAM_COUNT.next_power_of_two();
+
+/// The target square tables of [`TABLE`] blended for every phase (see
+/// [`blended_pst_to`](super::features::blended_pst_to)): one load a move instead of two
+/// parameters and two products.
+static PST_TO_BLENDED: [i16; BLENDED_LEN] = super::features::blended_pst_to(&TABLE);
+const BLENDED_LEN: usize = (17 * 6 * 64usize).next_power_of_two();
 
 const fn padded() -> [i8; TABLE_LEN] {
     let mut table = [0; TABLE_LEN];
@@ -256,7 +294,79 @@ impl MoveModel {
     /// ```
     pub fn frequencies(&mut self, pos: &Position, moves: &[Move]) -> (&[u32], u32) {
         let n = moves.len().min(MAX_MOVES);
-        let moves = &moves[..n];
+        let best = self.score(pos, &moves[..n]);
+        let mut sum = 0u32;
+        for (score, freq) in self.scores[..n].iter().zip(self.freqs.iter_mut()) {
+            let w = weight(best, *score);
+            *freq = w;
+            sum += w;
+        }
+        let shift = shift(sum, n);
+        let mut total = 0;
+        for f in &mut self.freqs[..n] {
+            *f = (*f >> shift) + 1;
+            total += *f;
+        }
+        (&self.freqs[..n], total)
+    }
+
+    /// The symbol of the move at `index` in `moves` (the legal moves of `pos`): what an encoder
+    /// writes, `(cum, freq, total)`, `cum` being the sum of the [frequencies] of the moves before
+    /// it, `freq` its own and `total` the sum of all. The same numbers as from
+    /// [`frequencies`](MoveModel::frequencies), in fewer steps; `None` if `index` is out of range.
+    ///
+    /// [frequencies]: MoveModel::frequencies
+    ///
+    /// ```
+    /// use chessbits::codec::moves::entropy::model::MoveModel;
+    /// use chessbits::lists::MoveList;
+    /// use chessbits::position::Position;
+    /// let pos = Position::startpos();
+    /// let mut moves = MoveList::new();
+    /// pos.legal_moves_into(&mut moves);
+    /// let mut model = MoveModel::new();
+    /// let (freqs, total) = model.frequencies(&pos, &moves);
+    /// let (freqs, total) = (freqs.to_vec(), total);
+    /// let (cum, freq, all) = MoveModel::new().symbol(&pos, &moves, 5).unwrap();
+    /// assert_eq!((cum, freq, all), (freqs[..5].iter().sum(), freqs[5], total));
+    /// assert!(MoveModel::new().symbol(&pos, &moves, 20).is_none());
+    /// ```
+    pub fn symbol(&mut self, pos: &Position, moves: &[Move], index: usize) -> Option<(u32, u32, u32)> {
+        let n = moves.len().min(MAX_MOVES);
+        if index >= n {
+            return None;
+        }
+        if n == 1 {
+            // One move: weight 2^15 whatever its score, no shift.
+            return Some((0, FRAC[0] + 1, FRAC[0] + 1));
+        }
+        let best = self.score(pos, &moves[..n]);
+        // The weights replace the scores; most often no shift is needed, and then one pass gives
+        // the symbol.
+        let (before, from) = self.scores[..n].split_at_mut(index);
+        let mut cum = 0u32;
+        for score in before.iter_mut() {
+            let w = weight(best, *score);
+            *score = w as i32;
+            cum += w;
+        }
+        let mut sum = cum;
+        for score in from.iter_mut() {
+            let w = weight(best, *score);
+            *score = w as i32;
+            sum += w;
+        }
+        let shift = shift(sum, n);
+        if shift == 0 {
+            return Some((cum + index as u32, from[0] as u32 + 1, sum + n as u32));
+        }
+        let scaled = |weights: &[i32]| weights.iter().map(|&w| ((w as u32) >> shift) + 1).sum::<u32>();
+        let cum = scaled(before);
+        Some((cum, ((from[0] as u32) >> shift) + 1, cum + scaled(from)))
+    }
+
+    /// Scores `moves` into `self.scores` (1/256 bit) and returns the best score.
+    fn score(&mut self, pos: &Position, moves: &[Move]) -> i32 {
         let info = Info::new(pos, self.last, self.own_last);
         let board = pos.board();
         // Everything that depends on the square left only, once per moving piece.
@@ -278,7 +388,7 @@ impl MoveModel {
         let mut best = i32::MIN;
         for (&m, score) in moves.iter().zip(self.scores.iter_mut()) {
             let (origin, role) = &self.origin[m.from().index()];
-            let rest = match info.fast_move_score(board, origin, m, history, &TABLE) {
+            let rest = match info.fast_move_score(board, origin, m, history, &TABLE, &PST_TO_BLENDED) {
                 Some(rest) => rest,
                 None => {
                     // Castles, promotions and discoverers: the generic path.
@@ -290,25 +400,7 @@ impl MoveModel {
             *score = origin.score + rest;
             best = best.max(*score);
         }
-        let mut sum = 0u32;
-        for (score, freq) in self.scores[..n].iter().zip(self.freqs.iter_mut()) {
-            // Below 256 sixteenths of a bit the weight is 0 (FRAC < 2^16): clamping keeps the
-            // shift in range without a branch.
-            let d = (((best - score) >> 4) as u32).min(511);
-            let w = FRAC[(d & 15) as usize] >> (d >> 4);
-            *freq = w;
-            sum += w;
-        }
-        let mut shift = 0;
-        while (sum >> shift) + n as u32 > MAX_TOTAL {
-            shift += 1;
-        }
-        let mut total = 0;
-        for f in &mut self.freqs[..n] {
-            *f = (*f >> shift) + 1;
-            total += *f;
-        }
-        (&self.freqs[..n], total)
+        best
     }
 
     /// Lists the terms of every move of `moves` in `pos`: calls `sink(move index, term)`. The tuner
@@ -355,6 +447,19 @@ mod tests {
     use crate::moves::MoveList;
 
     #[test]
+    fn weights_follow_the_curve_octave_by_octave() {
+        for d in 0..300u32 {
+            let expected = if d < 256 {
+                FRAC[(d % 16) as usize] >> (d / 16)
+            } else {
+                0
+            };
+            assert_eq!(weight(16 * d as i32 + 7, 0), expected, "{d}");
+        }
+        assert_eq!(weight(1 << 24, -(1 << 24)), 0);
+    }
+
+    #[test]
     fn frac_is_the_rounded_curve() {
         for (j, &f) in FRAC.iter().enumerate() {
             let exact = 32768.0 * (-(j as f64) / 16.0).exp2();
@@ -376,6 +481,48 @@ mod tests {
         for (i, &r) in recorded.iter().enumerate() {
             assert_eq!(i64::from(model.scores[i]), r, "{}", moves[i]);
         }
+    }
+
+    /// `symbol` gives what `frequencies` implies, for every move of random games (forced moves,
+    /// shifted totals and all).
+    #[test]
+    fn symbols_match_the_frequencies_in_random_games() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut moves = MoveList::new();
+        let (mut model, mut symbols) = (MoveModel::new(), MoveModel::new());
+        let (mut checked, mut forced, mut shifted) = (0, 0, 0);
+        for _ in 0..100 {
+            let mut pos = Position::startpos();
+            model.reset();
+            symbols.reset();
+            for _ in 0..200 {
+                pos.legal_moves_into(&mut moves);
+                if moves.is_empty() {
+                    break;
+                }
+                let (freqs, total) = model.frequencies(&pos, &moves);
+                let freqs = freqs.to_vec();
+                forced += usize::from(moves.len() == 1);
+                shifted += usize::from(freqs.iter().any(|&f| f > 1) && freqs.iter().all(|&f| f < FRAC[0] + 1));
+                for index in 0..moves.len() {
+                    let cum = freqs[..index].iter().sum();
+                    assert_eq!(symbols.symbol(&pos, &moves, index), Some((cum, freqs[index], total)));
+                    checked += 1;
+                }
+                assert_eq!(symbols.symbol(&pos, &moves, moves.len()), None);
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let m = moves[(seed >> 8) as usize % moves.len()];
+                model.observe(&pos, m);
+                symbols.observe(&pos, m);
+                pos.play_unchecked(m);
+            }
+        }
+        assert!(
+            checked > 100_000 && forced > 10 && shifted > 100,
+            "{checked} {forced} {shifted}"
+        );
     }
 
     /// The fast scorer and the generic term list (what the tuner fits) agree on every move of
