@@ -137,6 +137,6 @@ impl MoveSet {
     /// Appends every move of the set to `list`.
     #[inline(always)]
     pub fn push_into(&self, list: &mut MoveList) {
-        self.for_each(|m| list.push(m));
+        list.append(|out| self.for_each(|m| out.push(m)));
     }
 }

@@ -8,4 +8,4 @@ mod move_list;
 pub use extended::ExtendedMove;
 pub use kind::MoveKind;
 pub use move16::{Move, UciMove};
-pub use move_list::{MoveList, MAX_MOVES};
+pub use move_list::{Appender, MoveList, MAX_MOVES};

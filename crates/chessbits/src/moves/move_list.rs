@@ -34,6 +34,21 @@ pub struct MoveList {
     moves: [MaybeUninit<Move>; MAX_MOVES],
 }
 
+/// Pushes moves at the end of a [`MoveList`] for [`MoveList::append`].
+pub struct Appender<'a> {
+    moves: &'a mut [MaybeUninit<Move>; MAX_MOVES],
+    len: usize,
+}
+
+impl Appender<'_> {
+    /// Appends a move; pushing more than [`MAX_MOVES`] in all panics.
+    #[inline(always)]
+    pub fn push(&mut self, m: Move) {
+        self.moves[self.len] = MaybeUninit::new(m);
+        self.len += 1;
+    }
+}
+
 impl MoveList {
     #[inline(always)]
     pub const fn new() -> MoveList {
@@ -49,6 +64,34 @@ impl MoveList {
     pub fn push(&mut self, m: Move) {
         self.moves[self.len] = MaybeUninit::new(m);
         self.len += 1;
+    }
+
+    /// Appends the moves that `fill` pushes into the [`Appender`] it gets. Faster than
+    /// [`push`](MoveList::push) in a loop: the length stays in a register until `fill` returns,
+    /// where through `push` it goes to memory and back for every move (the compiler cannot tell
+    /// the move written from the length).
+    ///
+    /// ```
+    /// use chessbits::lists::MoveList;
+    /// use chessbits::moves::{Move, MoveKind};
+    /// use chessbits::types::Square;
+    /// let mut list = MoveList::new();
+    /// list.push(Move::new(Square::E2, Square::E4, MoveKind::DoublePush));
+    /// list.append(|out| {
+    ///     out.push(Move::new(Square::G1, Square::F3, MoveKind::Quiet));
+    ///     out.push(Move::new(Square::B1, Square::C3, MoveKind::Quiet));
+    /// });
+    /// assert_eq!(list.len(), 3);
+    /// assert_eq!(list[2].to(), Square::C3);
+    /// ```
+    #[inline(always)]
+    pub fn append(&mut self, fill: impl FnOnce(&mut Appender<'_>)) {
+        let mut appender = Appender {
+            moves: &mut self.moves,
+            len: self.len,
+        };
+        fill(&mut appender);
+        self.len = appender.len;
     }
 
     #[inline(always)]
