@@ -187,10 +187,10 @@ impl ParquetExporter {
             .tempdir_in(&parent)?;
         let (sender, receiver) = sync_channel::<Vec<Pending>>(1);
         let sources = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-        let worker = Worker::new(temp.path().to_path_buf(), &options, sources.clone())?;
+        let (worker, parser) = Worker::new(temp.path().to_path_buf(), &options, sources.clone())?;
         let worker = std::thread::Builder::new()
             .name("chessbits-parquet".to_string())
-            .spawn(move || worker.run(receiver))?;
+            .spawn(move || worker.run(parser, receiver))?;
         Ok(ParquetExporter {
             out_dir: out_dir.to_path_buf(),
             temp: Some(temp),
@@ -321,15 +321,15 @@ struct ParsedChunk {
 /// The parsing stage: games to rows on the pool. (Rows become Arrow batches in the writing
 /// thread: done here, that serial step left the pool idle.)
 struct Parser {
-    pool: Option<rayon::ThreadPool>,
+    pool: rayon::ThreadPool,
     moves_code: MovesCode,
     partition: bool,
 }
 
 impl Parser {
-    fn parse(&self, chunk: Vec<Pending>) -> Result<ParsedChunk, ExportError> {
+    fn parse(&self, chunk: Vec<Pending>) -> ParsedChunk {
         let code = self.moves_code;
-        let parse = || -> Vec<Result<GameRow, (u32, String)>> {
+        let parsed: Vec<Result<GameRow, (u32, String)>> = self.pool.install(|| {
             chunk
                 .par_iter()
                 .map(|game| {
@@ -339,11 +339,7 @@ impl Parser {
                     GameRow::from_raw_with(&game.bytes, &game.raw, code).map_err(|e| (e.line, e.kind.to_string()))
                 })
                 .collect()
-        };
-        let parsed = match &self.pool {
-            Some(pool) => pool.install(parse),
-            None => parse(),
-        };
+        });
         let mut groups: BTreeMap<PartitionKey, Vec<GameRow>> = BTreeMap::new();
         let mut rejected = Vec::new();
         for (game, result) in chunk.into_iter().zip(parsed) {
@@ -359,7 +355,7 @@ impl Parser {
                 Err((line, reason)) => rejected.push((game, line, reason)),
             }
         }
-        Ok(ParsedChunk { groups, rejected })
+        ParsedChunk { groups, rejected }
     }
 }
 
@@ -369,9 +365,7 @@ struct Worker {
     partition: bool,
     row_group_size: usize,
     props: WriterProperties,
-    moves_code: MovesCode,
     schema: SchemaRef,
-    pool: Option<rayon::ThreadPool>,
     writers: BTreeMap<PartitionKey, ArrowWriter<BufWriter<File>>>,
     rejected_pgn: Option<BufWriter<File>>,
     rejected_tsv: Option<BufWriter<File>>,
@@ -385,7 +379,7 @@ impl Worker {
         dir: PathBuf,
         options: &ExportOptions,
         sources: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
-    ) -> Result<Worker, ExportError> {
+    ) -> Result<(Worker, Parser), ExportError> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(options.threads)
             .thread_name(|i| format!("chessbits-parquet-{i}"))
@@ -401,32 +395,31 @@ impl Worker {
                 options.moves_code.name().to_string(),
             )]))
             .build();
-        Ok(Worker {
+        let parser = Parser {
+            pool,
+            moves_code: options.moves_code,
+            partition: options.partition,
+        };
+        let worker = Worker {
             dir,
             partition: options.partition,
             row_group_size: options.row_group_size.max(1),
             props,
-            moves_code: options.moves_code,
             schema: crate::schema_with(options.moves_code),
-            pool: Some(pool),
             writers: BTreeMap::new(),
             rejected_pgn: None,
             rejected_tsv: None,
             rejected_offset: 0,
             sources,
             summary: ExportSummary::default(),
-        })
+        };
+        Ok((worker, parser))
     }
 
     /// Parses chunks on the pool in one thread while this one writes the chunk before: the
     /// serial Parquet encoding and compression overlap the parsing of the next chunk.
-    fn run(mut self, chunks: Receiver<Vec<Pending>>) -> Result<ExportSummary, ExportError> {
-        let (parsed_sender, parsed) = sync_channel::<Result<ParsedChunk, ExportError>>(1);
-        let parser = Parser {
-            pool: self.pool.take(),
-            moves_code: self.moves_code,
-            partition: self.partition,
-        };
+    fn run(mut self, parser: Parser, chunks: Receiver<Vec<Pending>>) -> Result<ExportSummary, ExportError> {
+        let (parsed_sender, parsed) = sync_channel::<ParsedChunk>(1);
         let parse_thread = std::thread::Builder::new()
             .name("chessbits-parse".to_string())
             .spawn(move || {
@@ -436,9 +429,7 @@ impl Worker {
                     }
                 }
             })?;
-        let written = parsed
-            .into_iter()
-            .try_for_each(|chunk| chunk.and_then(|chunk| self.write_chunk(chunk)));
+        let written = parsed.into_iter().try_for_each(|chunk| self.write_chunk(chunk));
         // On an error the receiver is gone: the parser stops at its next chunk.
         let joined = parse_thread.join();
         written?;
