@@ -12,10 +12,11 @@ use arrow_schema::ArrowError;
 use arrow_schema::SchemaRef;
 use chessbits::pgn::{RawGame, MAX_GAME_BYTES};
 use parquet::arrow::ArrowWriter;
-use parquet::basic::{Compression, ZstdLevel};
+use parquet::basic::{Compression, Encoding, ZstdLevel};
 use parquet::errors::ParquetError;
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::WriterProperties;
+use parquet::schema::types::ColumnPath;
 use rayon::prelude::*;
 
 use crate::batch::rows_to_batch_with;
@@ -297,6 +298,11 @@ impl Drop for ParquetExporter {
     }
 }
 
+/// The Parquet path of the items of the list column `name`.
+fn list_items(name: &str) -> ColumnPath {
+    ColumnPath::new(vec![name.to_string(), "list".to_string(), "item".to_string()])
+}
+
 /// Refuses an output that exists and is not an empty directory (unless `force`; a file, never).
 fn check_output(out_dir: &Path, force: bool) -> Result<(), ExportError> {
     match fs::metadata(out_dir) {
@@ -388,6 +394,12 @@ impl Worker {
         let props = WriterProperties::builder()
             .set_compression(Compression::ZSTD(ZstdLevel::try_new(options.zstd_level)?))
             .set_max_row_group_size(options.row_group_size.max(1))
+            // Clocks fall by a few seconds a ply: deltas pack them in 20 % fewer bytes than a
+            // dictionary (and hashing every value cost more time than it saved); evaluations
+            // are smallest plain.
+            .set_column_dictionary_enabled(list_items("clocks"), false)
+            .set_column_encoding(list_items("clocks"), Encoding::DELTA_BINARY_PACKED)
+            .set_column_dictionary_enabled(list_items("evals"), false)
             .set_created_by(format!("chessbits-parquet {}", env!("CARGO_PKG_VERSION")))
             // Also a file-level entry, for readers that do not decode the Arrow schema.
             .set_key_value_metadata(Some(vec![KeyValue::new(

@@ -53,7 +53,9 @@
 //! or month is `__HIVE_DEFAULT_PARTITION__`, what Hive, Spark, DuckDB and pyarrow read as null);
 //! games that cannot be read go, byte for byte, to `_rejected.pgn`, with `_rejected.tsv` saying
 //! where they came from and why. Files are zstd-compressed, written in row groups of
-//! [`ExportOptions::row_group_size`] games.
+//! [`ExportOptions::row_group_size`] games; the items of `clocks` are delta-encoded
+//! (`DELTA_BINARY_PACKED`) and those of `evals` plain, the other columns dictionary-encoded
+//! where that pays (the `parquet` crate's default).
 
 mod batch;
 mod export;

@@ -15,6 +15,7 @@ use chessbits_parquet::{
     TAG_COLUMNS,
 };
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::basic::Encoding;
 
 /// A game of the input: where it came from, its bytes, and what the reader made of it.
 struct Input {
@@ -414,6 +415,14 @@ fn index_byte_moves_code() {
         assert!(kv
             .iter()
             .any(|e| e.key == MOVES_CODE_KEY && e.value.as_deref() == Some(code.name())));
+        // Clocks are delta-encoded, evaluations plain: neither through a dictionary.
+        let group = builder.metadata().row_group(0);
+        for (path, encoding) in [("clocks.list.item", Encoding::DELTA_BINARY_PACKED), ("evals.list.item", Encoding::PLAIN)] {
+            let column = group.columns().iter().find(|c| c.column_path().string() == path).unwrap();
+            let encodings: Vec<Encoding> = column.encodings().collect();
+            assert!(encodings.contains(&encoding), "{path}: {encodings:?}");
+            assert!(!encodings.contains(&Encoding::RLE_DICTIONARY), "{path}: {encodings:?}");
+        }
         let batches: Vec<RecordBatch> = builder.build().unwrap().map(Result::unwrap).collect();
         columns.push(batches);
     }

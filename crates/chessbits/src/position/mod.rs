@@ -46,10 +46,14 @@ pub struct Position {
 impl Position {
     /// The standard start position.
     pub fn startpos() -> Position {
-        match Position::from_setup(Setup::standard()) {
-            Ok(pos) => pos,
-            Err(_) => unreachable!("the start position is valid"),
-        }
+        // Built and validated once (a reader asks for it per game), then copied.
+        static START: std::sync::OnceLock<Position> = std::sync::OnceLock::new();
+        START
+            .get_or_init(|| match Position::from_setup(Setup::standard()) {
+                Ok(pos) => pos,
+                Err(_) => unreachable!("the start position is valid"),
+            })
+            .clone()
     }
 
     /// Validates `setup` and builds a position from it.
