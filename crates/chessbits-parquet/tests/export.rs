@@ -417,8 +417,15 @@ fn index_byte_moves_code() {
             .any(|e| e.key == MOVES_CODE_KEY && e.value.as_deref() == Some(code.name())));
         // Clocks are delta-encoded, evaluations plain: neither through a dictionary.
         let group = builder.metadata().row_group(0);
-        for (path, encoding) in [("clocks.list.item", Encoding::DELTA_BINARY_PACKED), ("evals.list.item", Encoding::PLAIN)] {
-            let column = group.columns().iter().find(|c| c.column_path().string() == path).unwrap();
+        for (path, encoding) in [
+            ("clocks.list.item", Encoding::DELTA_BINARY_PACKED),
+            ("evals.list.item", Encoding::PLAIN),
+        ] {
+            let column = group
+                .columns()
+                .iter()
+                .find(|c| c.column_path().string() == path)
+                .unwrap();
             let encodings: Vec<Encoding> = column.encodings().collect();
             assert!(encodings.contains(&encoding), "{path}: {encodings:?}");
             assert!(!encodings.contains(&Encoding::RLE_DICTIONARY), "{path}: {encodings:?}");
