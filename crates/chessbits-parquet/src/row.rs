@@ -588,6 +588,39 @@ mod tests {
         for case in cases {
             assert_eq!(parse_clock(case.as_bytes()), by_strings(case), "{case:?}");
         }
+        // Random arguments: three fields of random pieces (digits, signs, dots, long runs of
+        // digits for overflow), now and then a field more or less, spaces around (a non-ASCII one
+        // too) and a byte that is not UTF-8: the same answer as the string parse, never a panic.
+        const FIELD: [&str; 10] = ["0", "5", "9", "59", "+", "-", ".", "x", "922337203685477580", "\u{ff}"];
+        const SPACE: [&str; 5] = ["", "", " ", "\u{b}", "\u{a0}"];
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 16) as usize % n
+        };
+        let mut matched = 0;
+        for _ in 0..100_000 {
+            let mut case = String::from(SPACE[next(SPACE.len())]);
+            let fields = [3, 3, 3, 3, 2, 4][next(6)];
+            for field in 0..fields {
+                if field > 0 {
+                    case.push(':');
+                }
+                for _ in 0..next(4) {
+                    case.push_str(FIELD[next(FIELD.len())]);
+                }
+            }
+            case.push_str(SPACE[next(SPACE.len())]);
+            let expected = by_strings(&case);
+            assert_eq!(parse_clock(case.as_bytes()), expected, "{case:?}");
+            matched += usize::from(expected.is_some());
+        }
+        assert!(matched > 300, "{matched} clocks parsed");
+        let mut latin1 = b"0:00:01".to_vec();
+        latin1.push(0xff);
+        assert_eq!(parse_clock(&latin1), None);
         assert_eq!(parse_clock(b"596523:14:07"), Some(i32::MAX));
         assert_eq!(parse_clock(b"\xff0:00:01"), None);
         assert_eq!(parse_clock(b"2562047788015215:30:08"), None, "overflows i64: no clock");
