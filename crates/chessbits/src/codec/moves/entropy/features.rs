@@ -478,16 +478,53 @@ const fn distances() -> [[u8; 64]; 64] {
 }
 
 /// The victim's offset in the tactics table (`victim · 24`, victim 0 for none, 1..=5 for pawn to
-/// queen) by `capture << 3 | mailbox role bits` of the target: en passant finds an empty square
-/// (role bits 6) and takes a pawn.
-const VICTIM_OFFSET: [u8; 16] = [0, 0, 0, 0, 0, 0, 0, 0, 24, 48, 72, 96, 120, 120, 24, 24];
+/// queen) by the mailbox role bits of the target square (6 and 7: empty). En passant, which
+/// takes a pawn from another square, is left to the generic path.
+const VICTIM_OFFSET: [u8; 8] = [24, 48, 72, 96, 120, 120, 0, 0];
 
-/// Move kinds the fast scorer leaves to [`Info::move_terms`]: castles (2, 3) and promotions (8..16).
-const SLOW_KINDS: u32 = 0xFF0C;
+/// Move kinds the fast scorer leaves to [`Info::move_terms`]: castles (2, 3), en passant (5) and
+/// promotions (8..16).
+const SLOW_KINDS: u32 = 0xFF2C;
+
+/// The danger class of every square as three bit planes (bit `j` of the class in plane `j`),
+/// from the squares attacked by the opponent (`attacked`), by their pawns (`pawn`), by a
+/// cheaper piece (`cheaper`), attacked twice (`twice`) and the squares we defend (`defended`):
+/// the same class as [`DANGER_CLASS`] gives, for all squares at once.
+#[inline(always)]
+fn danger_planes(attacked: u64, pawn: u64, cheaper: u64, defended: u64, twice: u64) -> [u64; 3] {
+    // Classes: not attacked 0, by a pawn 5, by a cheaper piece 4, undefended 3, attacked twice 2,
+    // else 1.
+    let rest = attacked & !pawn & !cheaper;
+    [
+        (attacked & pawn) | (rest & !(defended & twice)),
+        rest & (!defended | twice),
+        attacked & (pawn | cheaper),
+    ]
+}
+
+/// What the fast scorer needs of one kind of moving piece, prepared once per position by
+/// [`Info::role_terms`]: the terms of [`Info::move_terms`] that depend on the role only, folded
+/// into offsets, masks and values. Kept apart from the [`Origin`] of each square left, so that
+/// the eight pawns share one.
+#[derive(Clone, Copy, Default)]
+pub(super) struct RoleTerms {
+    /// `(phase · 6 + role) · 64`: this role's row of the phase-blended target tables.
+    pst_to: u32,
+    /// `OPENING + bucket · 768 + 384 + role · 64`; without opening tables `PARAM_COUNT`.
+    opening_to: u32,
+    /// `near_last_to + role · 32`; without a last move `PARAM_COUNT`.
+    near_to: u32,
+    /// The parameter value of a new threat by this role.
+    threat_value: i32,
+    /// The danger class of the squares reached as bit planes (see [`danger_planes`]),
+    /// `[non-capture, capture]`: a pawn push counts one defender, any other move two.
+    danger: [[u64; 3]; 2],
+    /// Squares where the move gives direct check (for the king: all squares if we may castle).
+    check: u64,
+}
 
 /// What the fast scorer needs of one square left (one moving piece), prepared once per position
-/// by [`Info::origin`]: every term of [`Info::move_terms`] that depends on the square left only,
-/// folded into offsets, masks and values, so that scoring a move is a few loads.
+/// by [`Info::origin`]: the terms of [`Info::move_terms`] that depend on the square left.
 #[derive(Clone, Copy, Default)]
 pub(super) struct Origin {
     /// [`Info::origin_terms`], phase-blended (1/256 bit).
@@ -495,64 +532,39 @@ pub(super) struct Origin {
     /// Move kinds (bits of `1 << kind`) that take the generic path: [`SLOW_KINDS`], or all for a
     /// discoverer.
     slow_kinds: u32,
-    /// `(phase · 6 + role) · 64`: this piece's row of the phase-blended target tables.
-    pst_to: u32,
-    /// `OPENING + bucket · 768 + 384 + role · 64`; without opening tables `PARAM_COUNT`.
-    opening_to: u32,
     /// `TACTICS + role · 144 + threatened(from) · 2`.
     tactics: u32,
-    /// `near_last_to + role · 32`; without a last move `PARAM_COUNT`.
-    near_to: u32,
-    /// `from · 64`: this piece's row of the history table.
-    history_row: u32,
     /// Our last move's origin if this piece made it (so moving back undoes it), else 64.
     undo_to: u32,
-    /// The parameter value of a new threat by this role.
-    threat_value: i32,
-    /// Squares reached that our pieces defend, `[non-capture, capture]`: attacked twice, or
-    /// once for a pawn push.
-    defenders: [u64; 2],
-    /// [`Info::cheaper_attacks`] of the role.
-    cheaper: u64,
-    /// Squares where the move gives direct check (for the king: all squares if we may castle).
-    check: u64,
     /// The threat squares of the role, or none if the square left is one already.
     new_threats: u64,
 }
 
 impl Info {
-    /// The [`Origin`] of the piece `role` on `from`.
+    /// The [`RoleTerms`] of `role`.
     #[inline(always)]
-    pub fn origin(&self, role: Role, from: Square, params: &[i8]) -> Origin {
+    pub fn role_terms(&self, role: Role, params: &[i8]) -> RoleTerms {
         let r = role.index();
-        let f = from.index();
-        let threats = self.threat_squares[r];
         let value = |param: usize| params.get(param).map_or(0, |&v| i32::from(v));
-        Origin {
-            score: 0,
-            slow_kinds: if bit(self.discoverers, f) != 0 { !0 } else { SLOW_KINDS },
+        RoleTerms {
             pst_to: ((self.phase as usize * 6 + r) * 64) as u32,
             // Without opening tables or a last move, the offsets point past the parameters, into
             // the zeros that pad the table (see `fast_move_score`): no branch per move.
             opening_to: self.opening.map_or(PARAM_COUNT, |opening| opening + 6 * 64 + r * 64) as u32,
-            tactics: (TACTICS + r * 144 + bit(self.threatened, f) * 2) as u32,
             near_to: if self.last_to < 64 {
                 self.near_last_to + r * 32
             } else {
                 PARAM_COUNT
             } as u32,
-            history_row: (f * 64) as u32,
-            undo_to: if self.own_to == f { self.own_from as u32 } else { 64 },
             threat_value: value(THREAT + r),
-            defenders: [
+            danger: [
                 if role == Role::Pawn {
-                    self.our_attacks
+                    self.danger_planes(r, self.our_attacks)
                 } else {
-                    self.our_double_attacks
+                    self.danger_planes(r, self.our_double_attacks)
                 },
-                self.our_double_attacks,
+                self.danger_planes(r, self.our_double_attacks),
             ],
-            cheaper: self.cheaper_attacks[r],
             check: if role == Role::King {
                 if self.can_castle {
                     !0
@@ -562,19 +574,48 @@ impl Info {
             } else {
                 self.check_squares[r]
             },
+        }
+    }
+
+    /// The danger planes of the squares a piece of role index `r` reaches, `defended` being
+    /// the squares that count as defended.
+    #[inline(always)]
+    fn danger_planes(&self, r: usize, defended: u64) -> [u64; 3] {
+        danger_planes(
+            self.their_attacks,
+            self.their_pawn_attacks,
+            self.cheaper_attacks[r],
+            defended,
+            self.their_double_attacks,
+        )
+    }
+
+    /// The [`Origin`] of the piece `role` on `from`.
+    #[inline(always)]
+    pub fn origin(&self, role: Role, from: Square) -> Origin {
+        let r = role.index();
+        let f = from.index();
+        let threats = self.threat_squares[r];
+        Origin {
+            score: 0,
+            slow_kinds: if bit(self.discoverers, f) != 0 { !0 } else { SLOW_KINDS },
+            tactics: (TACTICS + r * 144 + bit(self.threatened, f) * 2) as u32,
+            undo_to: if self.own_to == f { self.own_from as u32 } else { 64 },
             new_threats: if bit(threats, f) != 0 { 0 } else { threats },
         }
     }
 
     /// The part of a move's score that [`Info::move_terms`] gives (1/256 bit), the same integer,
-    /// computed from the prepared `origin` of its square left for every move but castles,
-    /// promotions and moves of a discoverer. `history` is this side's table (`from · 64 + to`),
-    /// `params` the parameter table and `pst_to` the target square tables blended for every
-    /// phase (see [`blended_pst_to`]), both padded to a power of two.
+    /// computed from the prepared terms of its role and its square left for every move but
+    /// castles, promotions and moves of a discoverer. `history` is this side's table (`from · 64
+    /// + to`), `params` the parameter table and `pst_to` the target square tables blended for
+    /// every phase (see [`blended_pst_to`]), both padded to a power of two.
     #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     pub fn fast_move_score<const N: usize, const B: usize>(
         &self,
         board: &Board,
+        role: &RoleTerms,
         origin: &Origin,
         m: Move,
         history: &[u8; 4096],
@@ -592,25 +633,21 @@ impl Info {
         let param = |index: u32| i32::from(params[index as usize & (N - 1)]);
         let t = (bits & 63) as usize;
         let relative = (t ^ self.flip) as u32;
-        let blended = i32::from(pst_to[(origin.pst_to + relative) as usize & (B - 1)]);
+        let blended = i32::from(pst_to[(role.pst_to + relative) as usize & (B - 1)]);
         let mut flat = 0;
-        flat += param(origin.opening_to + relative);
+        flat += param(role.opening_to + relative);
         // Branch-free from here on: whether a move captures or makes a threat is a coin toss for
         // the branch predictor.
         let capture = (kind >> 2) & 1;
-        let victim =
-            VICTIM_OFFSET[(capture << 3 | u32::from(board.code_at(Square::from_index_masked(t as u32)) & 7)) as usize];
-        let key = bit(self.their_attacks, t)
-            | bit(self.their_pawn_attacks, t) << 1
-            | bit(origin.cheaper, t) << 2
-            | bit(origin.defenders[capture as usize & 1], t) << 3
-            | bit(self.their_double_attacks, t) << 4;
-        let danger = u32::from(DANGER_CLASS[key]);
-        flat += param(origin.tactics + u32::from(victim) + danger * 4 + bit(origin.check, t) as u32);
-        flat += origin.threat_value & -(bit(origin.new_threats, t) as i32);
+        let victim = VICTIM_OFFSET[usize::from(board.code_at(Square::from_index_masked(t as u32)) & 7)];
+        // The class times four, straight from its planes.
+        let planes = &role.danger[capture as usize & 1];
+        let danger4 = (bit(planes[0], t) << 2 | bit(planes[1], t) << 3 | bit(planes[2], t) << 4) as u32;
+        flat += param(origin.tactics + u32::from(victim) + danger4 + bit(role.check, t) as u32);
+        flat += role.threat_value & -(bit(origin.new_threats, t) as i32);
         let distance = DISTANCE[self.last_to & 63][t];
-        flat += param(origin.near_to + capture * 16 + u32::from(distance));
-        let played = u32::from(history[(origin.history_row as usize + t) & 4095].min(2));
+        flat += param(role.near_to + capture * 16 + u32::from(distance));
+        let played = u32::from(history[(bits & 4095) as usize].min(2));
         flat += param(HISTORY as u32 + played * 2 + (origin.undo_to == t as u32) as u32);
         Some(16 * flat + blended)
     }
@@ -654,6 +691,18 @@ mod tests {
             }
             assert_eq!(LINES[0][sq.index()], attacks::bishop(sq, Bitboard::EMPTY).0);
             assert_eq!(LINES[1][sq.index()], attacks::rook(sq, Bitboard::EMPTY).0);
+        }
+    }
+
+    /// The bit planes give the class of the table for every combination of the five bits.
+    #[test]
+    fn danger_planes_match_the_classes() {
+        for key in 0..32usize {
+            let set = |bit: usize| if key >> bit & 1 != 0 { 1u64 << 9 } else { 0 };
+            let planes = danger_planes(set(0), set(1), set(2), set(3), set(4));
+            let class = (0..3).map(|j| bit(planes[j], 9) << j).sum::<usize>();
+            assert_eq!(class, usize::from(DANGER_CLASS[key]), "{key:05b}");
+            assert!(planes.iter().all(|p| p & !(1 << 9) == 0), "{key:05b}");
         }
     }
 

@@ -15,7 +15,7 @@ use crate::moves::Move;
 use crate::position::Position;
 use crate::types::{Role, Square};
 
-use super::features::{Info, Origin, PlyMemory, Terms};
+use super::features::{Info, Origin, PlyMemory, RoleTerms, Terms};
 use super::params::PARAMS;
 use crate::codec::range_coder::MAX_TOTAL;
 
@@ -76,6 +76,54 @@ fn weight(best: i32, score: i32) -> u32 {
     // One load instead of a lookup and a variable shift; `best ≥ score`, and clamping keeps the
     // index in range without a branch.
     u32::from(WEIGHTS[(((best - score) >> 4) as u32).min(256) as usize])
+}
+
+/// Bit offsets of the lanes of a packed weight: the weight `w` itself (25 bits: at most
+/// [`MAX_MOVES`] · 2^15), then `w & 1` (10 bits), `w & 3` (12 bits) and `w & 7` (13 bits), each
+/// wide enough for the sum over [`MAX_MOVES`] moves, so that sums of packed weights never carry
+/// from one lane into the next.
+const LANES: [u32; 4] = [0, 25, 35, 47];
+const _: () =
+    assert!(MAX_MOVES << 15 < 1 << 25 && MAX_MOVES < 1 << 10 && MAX_MOVES * 3 < 1 << 12 && MAX_MOVES * 7 < 1 << 13);
+
+/// `PACKED[d]`: the weight of [`WEIGHTS`] with its low bits in the upper lanes (see [`LANES`]).
+static PACKED: [u64; 257] = packed_weights();
+
+const fn packed_weights() -> [u64; 257] {
+    let mut table = [0u64; 257];
+    let mut d = 0;
+    while d < 257 {
+        let w = WEIGHTS[d] as u64;
+        table[d] = w << LANES[0] | (w & 1) << LANES[1] | (w & 3) << LANES[2] | (w & 7) << LANES[3];
+        d += 1;
+    }
+    table
+}
+
+/// The packed weight of a move scoring `score` when the best scores `best`.
+#[inline(always)]
+fn packed_weight(best: i32, score: i32) -> u64 {
+    PACKED[(((best - score) >> 4) as u32).min(256) as usize]
+}
+
+/// The sum of the weights in a sum of packed weights.
+#[inline(always)]
+fn packed_sum(packed: u64) -> u32 {
+    (packed & ((1 << LANES[1]) - 1)) as u32
+}
+
+/// `Σ (w >> shift)` from the sum of the packed weights `w`, for a shift up to 3:
+/// `w >> k = (w − (w mod 2^k)) / 2^k`, and the lanes hold the sums of `w mod 2^k`.
+#[inline(always)]
+fn scaled_sum(packed: u64, shift: u32) -> Option<u32> {
+    let low = match shift {
+        0 => return Some(packed_sum(packed)),
+        1 => (packed >> LANES[1]) & ((1 << 10) - 1),
+        2 => (packed >> LANES[2]) & ((1 << 12) - 1),
+        3 => packed >> LANES[3],
+        _ => return None,
+    };
+    Some((packed_sum(packed) - low as u32) >> shift)
 }
 
 /// The least `k` with `(sum >> k) + n ≤ 2^16`.
@@ -208,6 +256,8 @@ pub struct MoveModel {
     freqs: Box<[u32; MAX_MOVES]>,
     /// Per square left: the score of its terms and the moving piece.
     origin: [(Origin, Role); 64],
+    /// Per moving piece: the terms of its role.
+    roles: [RoleTerms; 6],
 }
 
 impl Default for MoveModel {
@@ -227,6 +277,7 @@ impl MoveModel {
             scores: Box::new([0; MAX_MOVES]),
             freqs: Box::new([0; MAX_MOVES]),
             origin: [(Origin::default(), Role::Pawn); 64],
+            roles: [RoleTerms::default(); 6],
         }
     }
 
@@ -341,35 +392,38 @@ impl MoveModel {
             return Some((0, FRAC[0] + 1, FRAC[0] + 1));
         }
         let best = self.score(pos, &moves[..n]);
-        // The weights replace the scores; most often no shift is needed, and then one pass gives
-        // the symbol.
-        let (before, from) = self.scores[..n].split_at_mut(index);
-        let mut cum = 0u32;
-        for score in before.iter_mut() {
-            let w = weight(best, *score);
-            *score = w as i32;
-            cum += w;
+        // One pass adds up packed weights (see `PACKED`): the sum of the weights and the sums of
+        // their low one, two and three bits, from which the sums of `w >> k` follow for the
+        // shifts 1 to 3 without a second pass over the moves.
+        let (before, from) = self.scores[..n].split_at(index);
+        let cum_packed: u64 = before.iter().map(|&score| packed_weight(best, score)).sum();
+        let packed = cum_packed + from.iter().map(|&score| packed_weight(best, score)).sum::<u64>();
+        let own = weight(best, from[0]);
+        let shift = shift(packed_sum(packed), n);
+        let n = n as u32;
+        if let (Some(cum), Some(all)) = (scaled_sum(cum_packed, shift), scaled_sum(packed, shift)) {
+            return Some((cum + index as u32, (own >> shift) + 1, all + n));
         }
-        let mut sum = cum;
-        for score in from.iter_mut() {
-            let w = weight(best, *score);
-            *score = w as i32;
-            sum += w;
-        }
-        let shift = shift(sum, n);
-        if shift == 0 {
-            return Some((cum + index as u32, from[0] as u32 + 1, sum + n as u32));
-        }
-        let scaled = |weights: &[i32]| weights.iter().map(|&w| ((w as u32) >> shift) + 1).sum::<u32>();
+        // A shift of 4 or more (16 near-best moves and up): the second pass.
+        let scaled = |scores: &[i32]| {
+            scores
+                .iter()
+                .map(|&score| (weight(best, score) >> shift) + 1)
+                .sum::<u32>()
+        };
         let cum = scaled(before);
-        Some((cum, ((from[0] as u32) >> shift) + 1, cum + scaled(from)))
+        Some((cum, (own >> shift) + 1, cum + scaled(from)))
     }
 
     /// Scores `moves` into `self.scores` (1/256 bit) and returns the best score.
     fn score(&mut self, pos: &Position, moves: &[Move]) -> i32 {
         let info = Info::new(pos, self.last, self.own_last);
         let board = pos.board();
-        // Everything that depends on the square left only, once per moving piece.
+        // Everything that depends on the role only, once per role; on the square left only,
+        // once per moving piece.
+        for role in Role::ALL {
+            self.roles[role.index()] = info.role_terms(role, &TABLE);
+        }
         let mut froms = 0u64;
         for m in moves {
             froms |= 1u64 << m.from().index();
@@ -380,7 +434,7 @@ impl MoveModel {
             let role = board.role_at(from).unwrap_or(Role::Pawn);
             let mut scorer = Scorer::new();
             info.origin_terms(role, from, &mut scorer);
-            let mut origin = info.origin(role, from, &TABLE);
+            let mut origin = info.origin(role, from);
             origin.score = scorer.total(info.phase);
             self.origin[from.index()] = (origin, role);
         }
@@ -388,7 +442,8 @@ impl MoveModel {
         let mut best = i32::MIN;
         for (&m, score) in moves.iter().zip(self.scores.iter_mut()) {
             let (origin, role) = &self.origin[m.from().index()];
-            let rest = match info.fast_move_score(board, origin, m, history, &TABLE, &PST_TO_BLENDED) {
+            let terms = &self.roles[role.index()];
+            let rest = match info.fast_move_score(board, terms, origin, m, history, &TABLE, &PST_TO_BLENDED) {
                 Some(rest) => rest,
                 None => {
                     // Castles, promotions and discoverers: the generic path.
@@ -459,6 +514,35 @@ mod tests {
         assert_eq!(weight(1 << 24, -(1 << 24)), 0);
     }
 
+    /// The sums of `w >> k` taken from the lanes of packed weights equal the direct sums, for
+    /// every shift the lanes serve and lists of up to `MAX_MOVES` weights.
+    #[test]
+    fn packed_weights_give_the_scaled_sums() {
+        let mut seed = 0x1234_5678_9ABC_DEF1u64;
+        for round in 0..2_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let n = if round % 100 == 0 {
+                MAX_MOVES
+            } else {
+                1 + (seed % 64) as usize
+            };
+            let ds: Vec<usize> = (0..n).map(|i| ((seed >> (i % 50)) as usize ^ i * 7) % 257).collect();
+            let packed: u64 = ds.iter().map(|&d| PACKED[d]).sum();
+            let weights: Vec<u32> = ds.iter().map(|&d| u32::from(WEIGHTS[d])).collect();
+            assert_eq!(packed_sum(packed), weights.iter().sum::<u32>());
+            for shift in 0..=3 {
+                let direct: u32 = weights.iter().map(|&w| w >> shift).sum();
+                assert_eq!(scaled_sum(packed, shift), Some(direct), "{ds:?} {shift}");
+            }
+            assert_eq!(scaled_sum(packed, 4), None);
+        }
+        // All weights at their largest.
+        let packed = PACKED[0] * MAX_MOVES as u64;
+        assert_eq!(scaled_sum(packed, 3), Some((MAX_MOVES as u32) << 12));
+    }
+
     #[test]
     fn frac_is_the_rounded_curve() {
         for (j, &f) in FRAC.iter().enumerate() {
@@ -491,6 +575,8 @@ mod tests {
         let mut moves = MoveList::new();
         let (mut model, mut symbols) = (MoveModel::new(), MoveModel::new());
         let (mut checked, mut forced, mut shifted) = (0, 0, 0);
+        // Positions by the shift of their frequencies (4: 4 and more).
+        let mut shifts = [0usize; 5];
         for _ in 0..100 {
             let mut pos = Position::startpos();
             model.reset();
@@ -502,6 +588,10 @@ mod tests {
                 }
                 let (freqs, total) = model.frequencies(&pos, &moves);
                 let freqs = freqs.to_vec();
+                let scores = &model.scores[..moves.len()];
+                let best = scores.iter().copied().max().unwrap_or(0);
+                let k = shift(scores.iter().map(|&s| weight(best, s)).sum(), moves.len());
+                shifts[k.min(4) as usize] += 1;
                 forced += usize::from(moves.len() == 1);
                 shifted += usize::from(freqs.iter().any(|&f| f > 1) && freqs.iter().all(|&f| f < FRAC[0] + 1));
                 for index in 0..moves.len() {
@@ -523,6 +613,38 @@ mod tests {
             checked > 100_000 && forced > 10 && shifted > 100,
             "{checked} {forced} {shifted}"
         );
+        // Every shift the packed lanes serve occurs (4 and more needs 16 moves as likely as
+        // the best: see the next test).
+        assert!(shifts[..4].iter().all(|&count| count > 0), "{shifts:?}");
+    }
+
+    /// Shifts of 4 and more, which take `symbol`'s second pass: lists of one move repeated, so
+    /// that every entry weighs as much as the best.
+    #[test]
+    fn symbols_match_the_frequencies_when_many_moves_tie() {
+        let pos = Position::startpos();
+        let mut legal = MoveList::new();
+        pos.legal_moves_into(&mut legal);
+        for copies in [15, 16, 17, 40, 100, MAX_MOVES] {
+            let mut moves: Vec<Move> = vec![legal[0]; copies];
+            moves.push(legal[1]);
+            let mut model = MoveModel::new();
+            let (freqs, total) = model.frequencies(&pos, &moves);
+            let (freqs, total) = (freqs.to_vec(), total);
+            let n = moves.len().min(MAX_MOVES);
+            assert_eq!(freqs.len(), n);
+            assert!(total <= MAX_TOTAL);
+            let k = shift(model.scores[..n].iter().map(|&s| weight(model.scores[0], s)).sum(), n);
+            assert!(copies < 16 || k >= 4, "{copies} {k}");
+            for index in [0, 1, n / 2, n - 1] {
+                let cum = freqs[..index].iter().sum();
+                assert_eq!(
+                    MoveModel::new().symbol(&pos, &moves, index),
+                    Some((cum, freqs[index], total)),
+                    "{copies} {index}"
+                );
+            }
+        }
     }
 
     /// The fast scorer and the generic term list (what the tuner fits) agree on every move of
