@@ -528,7 +528,7 @@ mod tests {
             } else {
                 1 + (seed % 64) as usize
             };
-            let ds: Vec<usize> = (0..n).map(|i| ((seed >> (i % 50)) as usize ^ i * 7) % 257).collect();
+            let ds: Vec<usize> = (0..n).map(|i| ((seed >> (i % 50)) as usize ^ (i * 7)) % 257).collect();
             let packed: u64 = ds.iter().map(|&d| PACKED[d]).sum();
             let weights: Vec<u32> = ds.iter().map(|&d| u32::from(WEIGHTS[d])).collect();
             assert_eq!(packed_sum(packed), weights.iter().sum::<u32>());
