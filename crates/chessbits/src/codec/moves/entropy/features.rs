@@ -5,9 +5,11 @@
 //! Speed notes: the attack maps are built one piece at a time with the library's attack tables
 //! (the move generator just used them, so they are in cache; this measured cheaper than
 //! Kogge-Stone fills of whole piece sets). The coder scores a move with
-//! [`Info::fast_move_score`], which folds everything that depends on the square left into an
-//! [`Origin`] once per moving piece; castles, promotions and discovered checks take the generic
-//! [`Info::move_terms`], which the tuner also uses (a test checks both give the same integers).
+//! [`Info::fast_move_score`], which folds everything that depends on the moving piece's role into
+//! [`RoleTerms`] once per role (the danger class of every square as three bit planes among them)
+//! and everything that depends on the square left into an [`Origin`] once per moving piece;
+//! castles, en passant, promotions and discovered checks take the generic [`Info::move_terms`],
+//! which the tuner also uses (a test checks both give the same integers).
 //! See the parent module's docs for the feature list and formulas.
 
 use crate::attacks;
