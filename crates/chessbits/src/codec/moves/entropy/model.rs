@@ -501,6 +501,14 @@ mod tests {
     use super::*;
     use crate::moves::MoveList;
 
+    /// The next value of a xorshift generator: random games and weights, the same every run.
+    fn next(seed: &mut u64) -> u64 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    }
+
     #[test]
     fn weights_follow_the_curve_octave_by_octave() {
         for d in 0..300u32 {
@@ -520,9 +528,7 @@ mod tests {
     fn packed_weights_give_the_scaled_sums() {
         let mut seed = 0x1234_5678_9ABC_DEF1u64;
         for round in 0..2_000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            next(&mut seed);
             let n = if round % 100 == 0 {
                 MAX_MOVES
             } else {
@@ -600,9 +606,7 @@ mod tests {
                     checked += 1;
                 }
                 assert_eq!(symbols.symbol(&pos, &moves, moves.len()), None);
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
+                next(&mut seed);
                 let m = moves[(seed >> 8) as usize % moves.len()];
                 model.observe(&pos, m);
                 symbols.observe(&pos, m);
@@ -673,9 +677,7 @@ mod tests {
                     assert_eq!(i64::from(model.scores[i]), r, "{} in {}", moves[i], pos.fen());
                 }
                 checked += moves.len();
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
+                next(&mut seed);
                 // Prefer captures and promotions now and then, so material comes off the board.
                 let tactical: Vec<Move> = moves
                     .iter()
