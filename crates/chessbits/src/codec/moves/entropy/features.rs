@@ -548,6 +548,7 @@ impl Info {
     pub fn role_terms(&self, role: Role, params: &[i8]) -> RoleTerms {
         let r = role.index();
         let value = |param: usize| params.get(param).map_or(0, |&v| i32::from(v));
+        let capture = self.danger_planes(r, self.our_double_attacks);
         RoleTerms {
             pst_to: ((self.phase as usize * 6 + r) * 64) as u32,
             // Without opening tables or a last move, the offsets point past the parameters, into
@@ -563,9 +564,9 @@ impl Info {
                 if role == Role::Pawn {
                     self.danger_planes(r, self.our_attacks)
                 } else {
-                    self.danger_planes(r, self.our_double_attacks)
+                    capture
                 },
-                self.danger_planes(r, self.our_double_attacks),
+                capture,
             ],
             check: if role == Role::King {
                 if self.can_castle {
@@ -609,7 +610,7 @@ impl Info {
 
     /// The part of a move's score that [`Info::move_terms`] gives (1/256 bit), the same integer,
     /// computed from the prepared terms of its role and its square left for every move but
-    /// castles, promotions and moves of a discoverer. `history` is this side's table (`from · 64
+    /// castles, en passant, promotions and moves of a discoverer. `history` is this side's table (`from · 64
     /// + to`), `params` the parameter table and `pst_to` the target square tables blended for
     /// every phase (see [`blended_pst_to`]), both padded to a power of two.
     #[inline(always)]

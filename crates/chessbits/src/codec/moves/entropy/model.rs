@@ -70,12 +70,19 @@ const fn weights() -> [u16; 257] {
     table
 }
 
+/// The index into [`WEIGHTS`] (and [`PACKED`]) of a move scoring `score` when the best scores
+/// `best`: `d`, clamped to 256. `best ≥ score`, and clamping keeps the index in range without a
+/// branch.
+#[inline(always)]
+fn weight_index(best: i32, score: i32) -> usize {
+    (((best - score) >> 4) as u32).min(256) as usize
+}
+
 /// The weight of a move scoring `score` when the best scores `best` (see the module docs).
 #[inline(always)]
 fn weight(best: i32, score: i32) -> u32 {
-    // One load instead of a lookup and a variable shift; `best ≥ score`, and clamping keeps the
-    // index in range without a branch.
-    u32::from(WEIGHTS[(((best - score) >> 4) as u32).min(256) as usize])
+    // One load instead of a lookup and a variable shift.
+    u32::from(WEIGHTS[weight_index(best, score)])
 }
 
 /// Bit offsets of the lanes of a packed weight: the weight `w` itself (25 bits: at most
@@ -103,13 +110,20 @@ const fn packed_weights() -> [u64; 257] {
 /// The packed weight of a move scoring `score` when the best scores `best`.
 #[inline(always)]
 fn packed_weight(best: i32, score: i32) -> u64 {
-    PACKED[(((best - score) >> 4) as u32).min(256) as usize]
+    PACKED[weight_index(best, score)]
+}
+
+/// Lane `lane` of a sum of packed weights.
+#[inline(always)]
+fn lane(packed: u64, lane: usize) -> u32 {
+    let width = LANES.get(lane + 1).map_or(64, |&next| next) - LANES[lane];
+    ((packed >> LANES[lane]) & (u64::MAX >> (64 - width))) as u32
 }
 
 /// The sum of the weights in a sum of packed weights.
 #[inline(always)]
 fn packed_sum(packed: u64) -> u32 {
-    (packed & ((1 << LANES[1]) - 1)) as u32
+    lane(packed, 0)
 }
 
 /// `Σ (w >> shift)` from the sum of the packed weights `w`, for a shift up to 3:
@@ -117,13 +131,14 @@ fn packed_sum(packed: u64) -> u32 {
 #[inline(always)]
 fn scaled_sum(packed: u64, shift: u32) -> Option<u32> {
     let low = match shift {
-        0 => return Some(packed_sum(packed)),
-        1 => (packed >> LANES[1]) & ((1 << 10) - 1),
-        2 => (packed >> LANES[2]) & ((1 << 12) - 1),
-        3 => packed >> LANES[3],
+        0 => 0,
+        // Constant lanes: each arm a shift and a mask.
+        1 => lane(packed, 1),
+        2 => lane(packed, 2),
+        3 => lane(packed, 3),
         _ => return None,
     };
-    Some((packed_sum(packed) - low as u32) >> shift)
+    Some((packed_sum(packed) - low) >> shift)
 }
 
 /// The least `k` with `(sum >> k) + n ≤ 2^16`.
@@ -446,7 +461,7 @@ impl MoveModel {
             let rest = match info.fast_move_score(board, terms, origin, m, history, &TABLE, &PST_TO_BLENDED) {
                 Some(rest) => rest,
                 None => {
-                    // Castles, promotions and discoverers: the generic path.
+                    // Castles, en passant, promotions and discoverers: the generic path.
                     let mut scorer = Scorer::new();
                     info.move_terms(board, *role, m, history[m.butterfly_index()], &mut scorer);
                     scorer.total(info.phase)
