@@ -41,22 +41,100 @@ pub(super) fn is_line_break(byte: u8) -> bool {
 
 /// How many line breaks `bytes` holds: `\n`, `\r\n` and a lone `\r` count one each. `next` is the
 /// byte after `bytes`, if any: a `\r` at the end followed by `\n` is counted with that `\n`.
+///
+/// Eight bytes at a time (comments are where the lines are counted, and a byte loop there cost
+/// 15 % of cutting a file into games): each word's line feeds and carriage returns are marked
+/// exactly, a return counts unless a line feed follows it.
 #[inline]
 pub(super) fn count_line_breaks(bytes: &[u8], next: Option<u8>) -> u32 {
     let mut lines = 0;
-    for (i, &byte) in bytes.iter().enumerate() {
+    let mut chunks = bytes.chunks_exact(8);
+    let mut offset = 0;
+    for chunk in &mut chunks {
+        let Ok(word) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let word = u64::from_le_bytes(word);
+        let feeds = exact_marks(word ^ (ONES * u64::from(b'\n')));
+        let returns = exact_marks(word ^ (ONES * u64::from(b'\r')));
+        offset += 8;
+        if returns != 0 {
+            // A return is followed by a line feed: the next byte's mark, one byte up; for the
+            // last byte, the byte after the word.
+            let after = bytes.get(offset).copied().or(next);
+            let last_followed = u64::from(after == Some(b'\n')) << 63;
+            let followed = returns & ((feeds >> 8) | last_followed);
+            lines += marks_count(returns) - marks_count(followed);
+        }
+        lines += marks_count(feeds);
+    }
+    let rest = &bytes[offset..];
+    for (i, &byte) in rest.iter().enumerate() {
         match byte {
             b'\n' => lines += 1,
-            b'\r' if bytes.get(i + 1).copied().or(next) != Some(b'\n') => lines += 1,
+            b'\r' if rest.get(i + 1).copied().or(next) != Some(b'\n') => lines += 1,
             _ => {}
         }
     }
     lines
 }
 
+/// The high bit of every zero byte of `x`, and no other bit (exact, unlike the test in
+/// [`find_either`], whose false marks only lie above true ones).
+#[inline(always)]
+fn exact_marks(x: u64) -> u64 {
+    const LOWS: u64 = !HIGHS;
+    !(((x & LOWS).wrapping_add(LOWS)) | x | LOWS)
+}
+
+/// How many marks (high bits of bytes) `marks` holds: one multiplication sums them into the top
+/// byte (no `popcnt` on baseline x86-64).
+#[inline(always)]
+fn marks_count(marks: u64) -> u32 {
+    ((marks >> 7).wrapping_mul(ONES) >> 56) as u32
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The definition, a byte at a time.
+    fn line_breaks_bytewise(bytes: &[u8], next: Option<u8>) -> u32 {
+        let mut lines = 0;
+        for (i, &byte) in bytes.iter().enumerate() {
+            match byte {
+                b'\n' => lines += 1,
+                b'\r' if bytes.get(i + 1).copied().or(next) != Some(b'\n') => lines += 1,
+                _ => {}
+            }
+        }
+        lines
+    }
+
+    #[test]
+    fn counting_by_words_agrees_with_the_byte_loop() {
+        let alphabet = [b'\n', b'\r', b'a', b' ', 0x8a, 0x8d, 0x0a ^ 0x80, 0xff, 0x00];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for len in 0..48 {
+            for _ in 0..400 {
+                let bytes: Vec<u8> = (0..len)
+                    .map(|_| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        alphabet[(seed % alphabet.len() as u64) as usize]
+                    })
+                    .collect();
+                for next in [None, Some(b'\n'), Some(b'\r'), Some(b'x')] {
+                    assert_eq!(
+                        count_line_breaks(&bytes, next),
+                        line_breaks_bytewise(&bytes, next),
+                        "{bytes:?} then {next:?}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn counts_line_breaks_of_every_style() {
