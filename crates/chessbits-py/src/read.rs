@@ -123,8 +123,8 @@ impl PgnBatches {
             }
             let parsed: Vec<Result<GameRow, (u32, String)>> = games
                 .par_iter()
-                // Leaves of two games, as in the Parquet export: games differ tenfold in length.
-                .with_max_len(2)
+                // A game a leaf, as in the Parquet export: games differ tenfold in length.
+                .with_max_len(1)
                 .map(|(bytes, raw)| {
                     if raw.too_long {
                         return Err((raw.first_line, format!("game longer than {MAX_GAME_BYTES} bytes")));
