@@ -6,6 +6,17 @@
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
 
+/// The words of eight bytes of `bytes` (little-endian) with their offsets; the last
+/// `bytes.len() % 8` bytes are left to the caller.
+#[inline(always)]
+fn words(bytes: &[u8]) -> impl Iterator<Item = (usize, u64)> + '_ {
+    bytes.chunks_exact(8).enumerate().map(|(i, chunk)| {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        (i * 8, u64::from_le_bytes(word))
+    })
+}
+
 /// The index of the first byte of `haystack` equal to `a` or `b`, eight bytes at a time.
 ///
 /// A word's bytes equal to a needle become zero after the XOR with that needle repeated;
@@ -14,21 +25,15 @@ const HIGHS: u64 = 0x8080_8080_8080_8080;
 #[inline]
 pub(super) fn find_either(haystack: &[u8], a: u8, b: u8) -> Option<usize> {
     let (pattern_a, pattern_b) = (ONES * u64::from(a), ONES * u64::from(b));
-    let mut chunks = haystack.chunks_exact(8);
-    let mut offset = 0;
-    for chunk in &mut chunks {
-        let Ok(bytes) = <[u8; 8]>::try_from(chunk) else {
-            break;
-        };
-        let word = u64::from_le_bytes(bytes);
+    for (offset, word) in words(haystack) {
         let (wa, wb) = (word ^ pattern_a, word ^ pattern_b);
         let marks = (wa.wrapping_sub(ONES) & !wa | wb.wrapping_sub(ONES) & !wb) & HIGHS;
         if marks != 0 {
             // A false mark lies above a true one in each half: the lowest is a true match.
             return Some(offset + (marks.trailing_zeros() / 8) as usize);
         }
-        offset += 8;
     }
+    let offset = haystack.len() / 8 * 8;
     let rest = &haystack[offset..];
     rest.iter().position(|&x| x == a || x == b).map(|k| offset + k)
 }
@@ -48,31 +53,30 @@ pub(super) fn is_line_break(byte: u8) -> bool {
 #[inline]
 pub(super) fn count_line_breaks(bytes: &[u8], next: Option<u8>) -> u32 {
     let mut lines = 0;
-    let mut chunks = bytes.chunks_exact(8);
-    let mut offset = 0;
-    for chunk in &mut chunks {
-        let Ok(word) = <[u8; 8]>::try_from(chunk) else {
-            break;
-        };
-        let word = u64::from_le_bytes(word);
+    for (offset, word) in words(bytes) {
         let feeds = exact_marks(word ^ (ONES * u64::from(b'\n')));
         let returns = exact_marks(word ^ (ONES * u64::from(b'\r')));
-        offset += 8;
         if returns != 0 {
             // A return is followed by a line feed: the next byte's mark, one byte up; for the
             // last byte, the byte after the word.
-            let after = bytes.get(offset).copied().or(next);
+            let after = bytes.get(offset + 8).copied().or(next);
             let last_followed = u64::from(after == Some(b'\n')) << 63;
             let followed = returns & ((feeds >> 8) | last_followed);
             lines += marks_count(returns) - marks_count(followed);
         }
         lines += marks_count(feeds);
     }
-    let rest = &bytes[offset..];
-    for (i, &byte) in rest.iter().enumerate() {
+    lines + count_line_breaks_bytewise(&bytes[bytes.len() / 8 * 8..], next)
+}
+
+/// [`count_line_breaks`] a byte at a time: the definition, used for the last bytes of fewer than
+/// a word.
+fn count_line_breaks_bytewise(bytes: &[u8], next: Option<u8>) -> u32 {
+    let mut lines = 0;
+    for (i, &byte) in bytes.iter().enumerate() {
         match byte {
             b'\n' => lines += 1,
-            b'\r' if rest.get(i + 1).copied().or(next) != Some(b'\n') => lines += 1,
+            b'\r' if bytes.get(i + 1).copied().or(next) != Some(b'\n') => lines += 1,
             _ => {}
         }
     }
@@ -98,19 +102,6 @@ fn marks_count(marks: u64) -> u32 {
 mod tests {
     use super::*;
 
-    /// The definition, a byte at a time.
-    fn line_breaks_bytewise(bytes: &[u8], next: Option<u8>) -> u32 {
-        let mut lines = 0;
-        for (i, &byte) in bytes.iter().enumerate() {
-            match byte {
-                b'\n' => lines += 1,
-                b'\r' if bytes.get(i + 1).copied().or(next) != Some(b'\n') => lines += 1,
-                _ => {}
-            }
-        }
-        lines
-    }
-
     #[test]
     fn counting_by_words_agrees_with_the_byte_loop() {
         let alphabet = [b'\n', b'\r', b'a', b' ', 0x8a, 0x8d, 0x0a ^ 0x80, 0xff, 0x00];
@@ -128,7 +119,7 @@ mod tests {
                 for next in [None, Some(b'\n'), Some(b'\r'), Some(b'x')] {
                     assert_eq!(
                         count_line_breaks(&bytes, next),
-                        line_breaks_bytewise(&bytes, next),
+                        count_line_breaks_bytewise(&bytes, next),
                         "{bytes:?} then {next:?}"
                     );
                 }
