@@ -610,9 +610,9 @@ impl Info {
 
     /// The part of a move's score that [`Info::move_terms`] gives (1/256 bit), the same integer,
     /// computed from the prepared terms of its role and its square left for every move but
-    /// castles, en passant, promotions and moves of a discoverer. `history` is this side's table (`from · 64
-    /// + to`), `params` the parameter table and `pst_to` the target square tables blended for
-    /// every phase (see [`blended_pst_to`]), both padded to a power of two.
+    /// castles, en passant, promotions and moves of a discoverer. `history` is this side's table
+    /// (`from · 64 + to`), `params` the parameter table and `pst_to` the target square tables
+    /// blended for every phase (see [`blended_pst_to`]), both padded to a power of two.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub fn fast_move_score<const N: usize, const B: usize>(
