@@ -70,7 +70,6 @@ pub fn run(args: ExportArgs) -> Result<ExitCode, String> {
     use std::path::Path;
     use std::time::Instant;
 
-    use chessbits::pgn::PgnReader;
     use chessbits_parquet::{ExportOptions, ParquetExporter};
 
     use crate::inputs::{expand_inputs, open_input, progress_bar, total_len};
@@ -94,13 +93,13 @@ pub fn run(args: ExportArgs) -> Result<ExitCode, String> {
         force: args.force,
         moves_code: args.moves_codec.parse()?,
         zstd_level: args.zstd_level,
+        ..ExportOptions::default()
     };
     let mut exporter = ParquetExporter::create(&args.output, options).map_err(|e| format!("{out_name}: {e}"))?;
     // SIGINT, SIGTERM and SIGHUP remove the temporary directory (dropping the exporter does on
     // every error path).
     let _guard = exporter.temp_dir().map(crate::output::TempDirGuard::new);
     let bar = progress_bar(total_len(&inputs), "bytes");
-    let mut too_long = 0u64;
     for path in &inputs {
         let name = if path.as_os_str() == "-" {
             "<stdin>".to_string()
@@ -108,24 +107,11 @@ pub fn run(args: ExportArgs) -> Result<ExitCode, String> {
             path.display().to_string()
         };
         let source = exporter.add_source(&name);
-        let mut reader = PgnReader::new(open_input(path, &bar)?);
-        // One buffer grows to the longest game; each game leaves with a copy of its exact size
-        // (a fresh buffer per game grew by doubling, a dozen copies a game).
-        let mut buffer = Vec::new();
-        loop {
-            let line = reader.line();
-            buffer.clear();
-            match reader.read_raw_game(&mut buffer) {
-                Ok(Some(raw)) => {
-                    too_long += u64::from(raw.too_long);
-                    exporter
-                        .add_raw_game(source, buffer.clone(), raw)
-                        .map_err(|e| format!("{out_name}: {e}"))?;
-                }
-                Ok(None) => break,
-                Err(error) => return Err(format!("{name}:{line}: read error: {error}")),
-            }
-        }
+        // Cut into blocks here, read on the encoding threads.
+        exporter.add_pgn(source, open_input(path, &bar)?).map_err(|e| match e {
+            chessbits_parquet::ExportError::Input(error) => format!("{name}: read error: {error}"),
+            other => format!("{out_name}: {other}"),
+        })?;
     }
     let summary = exporter.finish().map_err(|e| format!("{out_name}: {e}"))?;
     bar.finish_and_clear();
@@ -139,7 +125,7 @@ pub fn run(args: ExportArgs) -> Result<ExitCode, String> {
         let value = Json::obj([
             ("games", Json::from(summary.games)),
             ("rejected", Json::from(summary.rejected)),
-            ("rejected_too_long", Json::from(too_long)),
+            ("rejected_too_long", Json::from(summary.rejected_too_long)),
             ("plies", Json::from(summary.plies)),
             ("files", Json::from(summary.files.len() as u64)),
             ("row_groups", Json::from(summary.row_groups)),

@@ -1,16 +1,17 @@
 //! [`ParquetExporter`]: games in, a directory of Parquet files out, streaming.
 
 use std::collections::BTreeMap;
+use std::collections::VecDeque;
 use std::fmt;
 use std::fs::{self, File};
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::thread::JoinHandle;
 
 use arrow_schema::ArrowError;
 use arrow_schema::SchemaRef;
-use chessbits::pgn::{RawGame, MAX_GAME_BYTES};
+use chessbits::pgn::{PgnBlocks, PgnReader, RawGame};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, Encoding, ZstdLevel};
 use parquet::errors::ParquetError;
@@ -20,6 +21,7 @@ use parquet::schema::types::ColumnPath;
 use rayon::prelude::*;
 
 use crate::batch::rows_to_batch_with;
+use crate::blocks::{parse_block, too_long_reason, BlockParse, Carry, Chunk, Feed, SourceBlock, Stitch};
 use crate::row::GameRow;
 use crate::{MovesCode, MOVES_CODE_KEY};
 
@@ -35,6 +37,14 @@ pub const DEFAULT_PARTITION: &str = "__HIVE_DEFAULT_PARTITION__";
 /// large enough that the pool seldom waits between chunks (1,024 was 2 % faster than 512 on
 /// 40 MB and 3 % on 5 MB, for 9 MB more memory; 2,048 gained nothing more).
 const MAX_CHUNK: usize = 1024;
+
+/// Bytes of a block (see [`ExportOptions::block_size`]): a few games of the lichess database.
+/// Blocks are the pool's unit of work; small enough that the threads finish a chunk's blocks
+/// together, large enough that a block's reader costs little.
+pub const DEFAULT_BLOCK_SIZE: usize = 32 << 10;
+
+/// Blocks handed to the parsing thread at a time: about as many bytes as [`MAX_CHUNK`] games.
+const BLOCKS_PER_CHUNK: usize = 64;
 
 /// How an export is written.
 #[derive(Clone, Debug)]
@@ -52,6 +62,9 @@ pub struct ExportOptions {
     pub zstd_level: i32,
     /// The code of the `moves` column.
     pub moves_code: MovesCode,
+    /// Bytes of the blocks an input added by [`ParquetExporter::add_pgn`] is cut into, about
+    /// (see [`chessbits::pgn::PgnBlocks`]); the games are the same whatever the size.
+    pub block_size: usize,
 }
 
 impl Default for ExportOptions {
@@ -63,6 +76,7 @@ impl Default for ExportOptions {
             force: false,
             zstd_level: 3,
             moves_code: MovesCode::Entropy,
+            block_size: DEFAULT_BLOCK_SIZE,
         }
     }
 }
@@ -74,6 +88,9 @@ pub struct ExportSummary {
     pub games: u64,
     /// Games that could not be read, in `_rejected.pgn` and `_rejected.tsv`.
     pub rejected: u64,
+    /// Of those, games longer than [`MAX_GAME_BYTES`](chessbits::pgn::MAX_GAME_BYTES) (their
+    /// bytes are not in `_rejected.pgn`).
+    pub rejected_too_long: u64,
     /// Plies of the games written.
     pub plies: u64,
     /// Row groups written, over all files.
@@ -87,6 +104,8 @@ pub struct ExportSummary {
 pub enum ExportError {
     /// Reading or writing files.
     Io(io::Error),
+    /// Reading an input given to [`ParquetExporter::add_pgn`].
+    Input(io::Error),
     /// Encoding Parquet.
     Parquet(ParquetError),
     /// Building Arrow arrays.
@@ -99,6 +118,7 @@ impl fmt::Display for ExportError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ExportError::Io(e) => e.fmt(f),
+            ExportError::Input(e) => write!(f, "read error: {e}"),
             ExportError::Parquet(e) => e.fmt(f),
             ExportError::Arrow(e) => e.fmt(f),
             ExportError::OutputExists(path) => write!(
@@ -131,22 +151,26 @@ impl From<ArrowError> for ExportError {
 }
 
 /// A game waiting to be parsed.
-struct Pending {
-    source: u32,
-    bytes: Vec<u8>,
-    raw: RawGame,
+pub(crate) struct Pending {
+    pub source: u32,
+    pub bytes: Vec<u8>,
+    pub raw: RawGame,
 }
 
-/// Writes games into a directory of Parquet files, streaming: games are handed over in chunks
-/// (of [`ExportOptions::row_group_size`] games, at most 1,024) through a bounded channel to a
-/// thread that parses them on all cores (rayon) and hands the rows through another bounded
-/// channel to a thread that makes them Arrow batches and writes them (so the Parquet encoding
-/// overlaps the parsing), so at most six chunks are in memory while the caller reads on, plus
-/// the encoded, compressed row group being filled in each open file (with partitions, unfinished row groups are flushed once they add up to two
-/// row groups). Everything is written into a temporary directory `.chessbits-export-*`
-/// beside the output directory, which is renamed into place by [`finish`](Self::finish); if the
-/// exporter is dropped before, or fails, the temporary directory is removed and the output
-/// directory is untouched.
+/// Writes games into a directory of Parquet files, streaming. An input is added whole with
+/// [`add_pgn`](Self::add_pgn): the caller's thread cuts it into blocks without reading it, and
+/// the blocks go in chunks through a bounded channel to a thread that reads them on all cores
+/// (rayon) and stitches their games back in input order (see the `blocks` module: the games are
+/// those one reader of the whole input reads); or game by game, as cut by
+/// [`PgnReader::read_raw_game`](chessbits::pgn::PgnReader::read_raw_game), with
+/// [`add_raw_game`](Self::add_raw_game). The rows go through another bounded channel to a thread
+/// that makes them Arrow batches and writes them (so the Parquet encoding overlaps the parsing):
+/// a few chunks are in memory while the caller reads on, plus the encoded, compressed row group
+/// being filled in each open file (with partitions, unfinished row groups are flushed once they
+/// add up to two row groups). Everything is written into a temporary directory
+/// `.chessbits-export-*` beside the output directory, which is renamed into place by
+/// [`finish`](Self::finish); if the exporter is dropped before, or fails, the temporary directory
+/// is removed and the output directory is untouched.
 ///
 /// ```
 /// use chessbits::pgn::PgnReader;
@@ -171,7 +195,8 @@ pub struct ParquetExporter {
     temp: Option<tempfile::TempDir>,
     chunk_size: usize,
     chunk: Vec<Pending>,
-    sender: Option<SyncSender<Vec<Pending>>>,
+    block_size: usize,
+    sender: Option<SyncSender<Chunk>>,
     worker: Option<JoinHandle<Result<ExportSummary, ExportError>>>,
     sources: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
 }
@@ -188,7 +213,7 @@ impl ParquetExporter {
         let temp = tempfile::Builder::new()
             .prefix(".chessbits-export-")
             .tempdir_in(&parent)?;
-        let (sender, receiver) = sync_channel::<Vec<Pending>>(1);
+        let (sender, receiver) = sync_channel::<Chunk>(1);
         let sources = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
         let (worker, parser) = Worker::new(temp.path().to_path_buf(), &options, sources.clone())?;
         let worker = std::thread::Builder::new()
@@ -199,6 +224,7 @@ impl ParquetExporter {
             temp: Some(temp),
             chunk_size: options.row_group_size.clamp(1, MAX_CHUNK),
             chunk: Vec::new(),
+            block_size: options.block_size,
             sender: Some(sender),
             worker: Some(worker),
             sources,
@@ -225,13 +251,56 @@ impl ParquetExporter {
     pub fn add_raw_game(&mut self, source: u32, bytes: Vec<u8>, raw: RawGame) -> Result<(), ExportError> {
         self.chunk.push(Pending { source, bytes, raw });
         if self.chunk.len() >= self.chunk_size {
-            self.send()?;
+            self.send_games()?;
         }
         Ok(())
     }
 
-    fn send(&mut self) -> Result<(), ExportError> {
-        let chunk = std::mem::take(&mut self.chunk);
+    /// Adds every game of a PGN input, in order, as [`PgnReader::read_game`] reads them: the
+    /// input is cut into blocks without being read here (see [`chessbits::pgn::PgnBlocks`]), and
+    /// the encoding threads read the blocks. Blocks while the encoding threads are a few chunks
+    /// behind. A read error of the input (the games are then incomplete), or the error of the
+    /// encoding thread.
+    ///
+    /// [`PgnReader::read_game`]: chessbits::pgn::PgnReader::read_game
+    ///
+    /// ```
+    /// use chessbits_parquet::{ExportOptions, ParquetExporter};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let out = dir.path().join("games");
+    /// let pgn = b"[Event \"a\"]\n\n1. e4 e5 1-0\n\n[Event \"b\"]\n\n1. e4 e4 *\n";
+    /// let mut exporter = ParquetExporter::create(&out, ExportOptions::default()).unwrap();
+    /// let source = exporter.add_source("games.pgn");
+    /// exporter.add_pgn(source, &pgn[..]).unwrap();
+    /// let summary = exporter.finish().unwrap();
+    /// assert_eq!((summary.games, summary.rejected), (1, 1));
+    /// let tsv = std::fs::read_to_string(out.join("_rejected.tsv")).unwrap();
+    /// assert!(tsv.ends_with("games.pgn\t5\t7\t0\t23\tillegal move 'e4'\n"), "{tsv}");
+    /// ```
+    pub fn add_pgn<R: Read>(&mut self, source: u32, input: R) -> Result<(), ExportError> {
+        if !self.chunk.is_empty() {
+            self.send_games()?;
+        }
+        let mut blocks = PgnBlocks::new(input, self.block_size);
+        let mut batch = Vec::with_capacity(BLOCKS_PER_CHUNK);
+        while let Some(block) = blocks.next_block().map_err(ExportError::Input)? {
+            batch.push(SourceBlock { source, block });
+            if batch.len() >= BLOCKS_PER_CHUNK {
+                self.send(Chunk::Blocks(std::mem::take(&mut batch)))?;
+            }
+        }
+        if !batch.is_empty() {
+            self.send(Chunk::Blocks(batch))?;
+        }
+        Ok(())
+    }
+
+    fn send_games(&mut self) -> Result<(), ExportError> {
+        let games = std::mem::take(&mut self.chunk);
+        self.send(Chunk::Games(games))
+    }
+
+    fn send(&mut self, chunk: Chunk) -> Result<(), ExportError> {
         let sent = self.sender.as_ref().map(|s| s.send(chunk).is_ok()).unwrap_or(false);
         if !sent {
             // The worker stopped: its error says why.
@@ -258,7 +327,7 @@ impl ParquetExporter {
     /// empty directory, or with `force` any directory, which is then removed).
     pub fn finish(mut self) -> Result<ExportSummary, ExportError> {
         if !self.chunk.is_empty() {
-            self.send()?;
+            self.send_games()?;
         }
         let summary = self.join()?;
         let temp = self.temp.take().expect("the temporary directory lives until finish");
@@ -319,11 +388,49 @@ fn check_output(out_dir: &Path, force: bool) -> Result<(), ExportError> {
 /// The partition of a row: year and month.
 type PartitionKey = (Option<u16>, Option<u8>);
 
-/// A chunk parsed: its rows by partition, and the games that could not be read (with the error's
-/// line and reason), in input order.
+/// Rows and rejected games on their way to the writing thread: rows by partition, and the games
+/// that could not be read (with the error's line and reason), in input order.
+#[derive(Default)]
 struct ParsedChunk {
     groups: BTreeMap<PartitionKey, Vec<GameRow>>,
     rejected: Vec<(Pending, u32, String)>,
+    games: usize,
+}
+
+/// Collects rows and rejected games in input order and hands them to the writing thread a chunk
+/// at a time.
+struct Emitter {
+    chunk: ParsedChunk,
+    chunk_size: usize,
+    partition: bool,
+    sender: SyncSender<ParsedChunk>,
+    /// The writing thread has stopped (it failed): nothing more is parsed.
+    stopped: bool,
+}
+
+impl Emitter {
+    fn row(&mut self, row: GameRow) {
+        let key = if self.partition {
+            row.partition_date
+        } else {
+            (None, None)
+        };
+        self.chunk.groups.entry(key).or_default().push(row);
+        self.chunk.games += 1;
+    }
+
+    fn rejected(&mut self, game: Pending, line: u32, reason: String) {
+        self.chunk.rejected.push((game, line, reason));
+        self.chunk.games += 1;
+    }
+
+    /// Hands the chunk over if it is full (`all`: if it holds anything).
+    fn flush(&mut self, all: bool) {
+        if self.chunk.games >= self.chunk_size || (all && self.chunk.games > 0) {
+            let chunk = std::mem::take(&mut self.chunk);
+            self.stopped |= self.sender.send(chunk).is_err();
+        }
+    }
 }
 
 /// The parsing stage: games to rows on the pool. (Rows become Arrow batches in the writing
@@ -331,11 +438,142 @@ struct ParsedChunk {
 struct Parser {
     pool: rayon::ThreadPool,
     moves_code: MovesCode,
-    partition: bool,
 }
 
 impl Parser {
-    fn parse(&self, chunk: Vec<Pending>) -> ParsedChunk {
+    /// Parses what the reading thread sends, in order, into `emit`.
+    fn run(&self, chunks: Receiver<Chunk>, mut emit: Emitter) {
+        let mut queue: VecDeque<SourceBlock> = VecDeque::new();
+        let mut others: VecDeque<Chunk> = VecDeque::new();
+        let mut stitch: Option<Stitch> = None;
+        while !emit.stopped {
+            if queue.is_empty() {
+                let chunk = match others.pop_front() {
+                    Some(chunk) => chunk,
+                    None => match chunks.recv() {
+                        Ok(chunk) => chunk,
+                        Err(_) => break,
+                    },
+                };
+                match chunk {
+                    Chunk::Games(games) => {
+                        self.parse_games(games, &mut emit);
+                        emit.flush(true);
+                        continue;
+                    }
+                    Chunk::Blocks(blocks) => queue.extend(blocks),
+                }
+            }
+            let batch: Vec<SourceBlock> = queue.drain(..queue.len().min(BLOCKS_PER_CHUNK)).collect();
+            let code = self.moves_code;
+            let parses: Vec<BlockParse> = self.pool.install(|| {
+                batch
+                    .par_iter()
+                    // Blocks differ in their games: one a leaf, so that no thread waits at the
+                    // end of a chunk while another runs several.
+                    .with_max_len(1)
+                    .map(|block| parse_block(&block.block, code))
+                    .collect()
+            });
+            let mut parsed = batch.into_iter().zip(parses);
+            while let Some((block, parse)) = parsed.next() {
+                let standing = match &stitch {
+                    Some(stitch) => stitch.stands(&block),
+                    None => block.block.offset == 0,
+                };
+                if standing {
+                    let first_line = match &stitch {
+                        Some(stitch) if block.block.offset > 0 => stitch.next_line,
+                        _ => 1,
+                    };
+                    let last = block.block.last;
+                    let next = Stitch::after(&block, &parse, first_line);
+                    emit_block(block, parse, first_line, &mut emit);
+                    stitch = None;
+                    if last {
+                        if !next.clean {
+                            self.read_on(next.carry, VecDeque::new(), &chunks, &mut emit, &mut others);
+                        }
+                    } else {
+                        stitch = Some(next);
+                    }
+                    emit.flush(false);
+                    continue;
+                }
+                // One reader from the last point between games, until blocks stand again; the
+                // blocks not read yet go back to the queue (their parses are dropped).
+                let Some(carry) = stitch.take().map(|s| s.carry) else {
+                    // A block of an input whose start was never sent (cannot happen).
+                    continue;
+                };
+                let mut following: VecDeque<SourceBlock> = VecDeque::from([block]);
+                following.extend(parsed.by_ref().map(|(block, _)| block));
+                following.extend(queue.drain(..));
+                let source = carry.source;
+                if let Some((blocks, next_line)) = self.read_on(carry, following, &chunks, &mut emit, &mut others) {
+                    queue = blocks;
+                    stitch = Some(Stitch {
+                        carry: Carry {
+                            source,
+                            bytes: Vec::new(),
+                            line: next_line,
+                            at_line_start: true,
+                        },
+                        clean: true,
+                        next_line,
+                    });
+                }
+            }
+            emit.flush(false);
+        }
+        emit.flush(true);
+    }
+
+    /// Reads on from `carry` through `following` and the input's blocks still to come, one
+    /// reader cutting games (parsed on the pool a chunk at a time), until a game ends on its
+    /// result token with only whitespace after it to the end of a block, and a block starting a
+    /// line follows: then the blocks from there and the line they start on. `None` at the end
+    /// of the input.
+    fn read_on(
+        &self,
+        carry: Carry,
+        following: VecDeque<SourceBlock>,
+        chunks: &Receiver<Chunk>,
+        emit: &mut Emitter,
+        others: &mut VecDeque<Chunk>,
+    ) -> Option<(VecDeque<SourceBlock>, u32)> {
+        let source = carry.source;
+        let (line, at_line_start) = (carry.line, carry.at_line_start);
+        let mut reader = PgnReader::continuing(Feed::new(carry, following, chunks), line, at_line_start);
+        let mut games = Vec::new();
+        let mut handed_over = None;
+        while !emit.stopped {
+            let mut bytes = Vec::new();
+            // The feed reads from memory: it cannot fail.
+            let Ok(Some(raw)) = reader.read_raw_game(&mut bytes) else {
+                break;
+            };
+            games.push(Pending { source, bytes, raw });
+            if games.len() >= emit.chunk_size {
+                self.parse_games(std::mem::take(&mut games), emit);
+                emit.flush(false);
+            }
+            let span = reader.last_game();
+            if span.ended_on_result {
+                let line = reader.line();
+                if let Some(blocks) = reader.get_mut().hand_over(span.end, line) {
+                    handed_over = Some(blocks);
+                    break;
+                }
+            }
+        }
+        self.parse_games(games, emit);
+        others.extend(reader.into_inner().others);
+        handed_over
+    }
+
+    /// Parses games cut one by one, in order, into `emit`.
+    fn parse_games(&self, chunk: Vec<Pending>, emit: &mut Emitter) {
         let code = self.moves_code;
         let parsed: Vec<Result<GameRow, (u32, String)>> = self.pool.install(|| {
             chunk
@@ -346,28 +584,49 @@ impl Parser {
                 .with_max_len(1)
                 .map(|game| {
                     if game.raw.too_long {
-                        return Err((game.raw.first_line, format!("game longer than {MAX_GAME_BYTES} bytes")));
+                        return Err((game.raw.first_line, too_long_reason()));
                     }
                     GameRow::from_raw_with(&game.bytes, &game.raw, code).map_err(|e| (e.line, e.kind.to_string()))
                 })
                 .collect()
         });
-        let mut groups: BTreeMap<PartitionKey, Vec<GameRow>> = BTreeMap::new();
-        let mut rejected = Vec::new();
         for (game, result) in chunk.into_iter().zip(parsed) {
             match result {
-                Ok(row) => {
-                    let key = if self.partition {
-                        row.partition_date
-                    } else {
-                        (None, None)
-                    };
-                    groups.entry(key).or_default().push(row);
-                }
-                Err((line, reason)) => rejected.push((game, line, reason)),
+                Ok(row) => emit.row(row),
+                Err((line, reason)) => emit.rejected(game, line, reason),
             }
         }
-        ParsedChunk { groups, rejected }
+    }
+}
+
+/// Emits the games of a block read on its own, its first line being `first_line` of the input.
+fn emit_block(block: SourceBlock, parse: BlockParse, first_line: u32, emit: &mut Emitter) {
+    let shift = first_line - 1;
+    for game in parse.games {
+        match game.result {
+            Ok(row) => emit.row(row),
+            Err((line, reason)) => {
+                let (start, end) = game.span;
+                let bytes = if game.raw.too_long {
+                    Vec::new()
+                } else {
+                    block.block.bytes[start..end].to_vec()
+                };
+                let raw = RawGame {
+                    first_line: game.raw.first_line + shift,
+                    ..game.raw
+                };
+                emit.rejected(
+                    Pending {
+                        source: block.source,
+                        bytes,
+                        raw,
+                    },
+                    line + shift,
+                    reason,
+                );
+            }
+        }
     }
 }
 
@@ -376,6 +635,8 @@ struct Worker {
     dir: PathBuf,
     partition: bool,
     row_group_size: usize,
+    /// Games handed from the parsing thread at a time.
+    chunk_size: usize,
     props: WriterProperties,
     schema: SchemaRef,
     writers: BTreeMap<PartitionKey, ArrowWriter<BufWriter<File>>>,
@@ -416,12 +677,12 @@ impl Worker {
         let parser = Parser {
             pool,
             moves_code: options.moves_code,
-            partition: options.partition,
         };
         let worker = Worker {
             dir,
             partition: options.partition,
             row_group_size: options.row_group_size.max(1),
+            chunk_size: options.row_group_size.clamp(1, MAX_CHUNK),
             props,
             schema: crate::schema_with(options.moves_code),
             writers: BTreeMap::new(),
@@ -436,17 +697,18 @@ impl Worker {
 
     /// Parses chunks on the pool in one thread while this one writes the chunk before: the
     /// serial Parquet encoding and compression overlap the parsing of the next chunk.
-    fn run(mut self, parser: Parser, chunks: Receiver<Vec<Pending>>) -> Result<ExportSummary, ExportError> {
+    fn run(mut self, parser: Parser, chunks: Receiver<Chunk>) -> Result<ExportSummary, ExportError> {
         let (parsed_sender, parsed) = sync_channel::<ParsedChunk>(1);
+        let emit = Emitter {
+            chunk: ParsedChunk::default(),
+            chunk_size: self.chunk_size,
+            partition: self.partition,
+            sender: parsed_sender,
+            stopped: false,
+        };
         let parse_thread = std::thread::Builder::new()
             .name("chessbits-parse".to_string())
-            .spawn(move || {
-                for chunk in chunks {
-                    if parsed_sender.send(parser.parse(chunk)).is_err() {
-                        break;
-                    }
-                }
-            })?;
+            .spawn(move || parser.run(chunks, emit))?;
         let written = parsed.into_iter().try_for_each(|chunk| self.write_chunk(chunk));
         // On an error the receiver is gone: the parser stops at its next chunk.
         let joined = parse_thread.join();
@@ -506,6 +768,7 @@ impl Worker {
 
     fn reject(&mut self, game: &Pending, error_line: u32, reason: &str) -> Result<(), ExportError> {
         self.summary.rejected += 1;
+        self.summary.rejected_too_long += u64::from(game.raw.too_long);
         if self.rejected_pgn.is_none() {
             self.rejected_pgn = Some(BufWriter::new(File::create(self.dir.join("_rejected.pgn"))?));
             let mut tsv = BufWriter::new(File::create(self.dir.join("_rejected.tsv"))?);

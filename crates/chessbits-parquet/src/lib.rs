@@ -58,6 +58,7 @@
 //! where that pays (the `parquet` crate's default).
 
 mod batch;
+mod blocks;
 mod export;
 mod moves_code;
 mod row;
@@ -67,7 +68,7 @@ use std::sync::Arc;
 use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef, TimeUnit};
 
 pub use batch::{rows_to_batch, rows_to_batch_with};
-pub use export::{ExportError, ExportOptions, ExportSummary, ParquetExporter, DEFAULT_PARTITION};
+pub use export::{ExportError, ExportOptions, ExportSummary, ParquetExporter, DEFAULT_BLOCK_SIZE, DEFAULT_PARTITION};
 pub use moves_code::{MovesCode, MOVES_CODE_KEY};
 pub use row::{mate_score, movetext, GameRow, MATE_BASE};
 

@@ -34,6 +34,7 @@
 //! # Ok::<(), chessbits::pgn::PgnError>(())
 //! ```
 
+mod blocks;
 mod build;
 mod commands;
 mod convert;
@@ -49,11 +50,12 @@ mod validate;
 mod visitor;
 mod write;
 
+pub use blocks::{PgnBlock, PgnBlocks, MAX_BLOCK_BYTES};
 pub use build::{GameBuilder, Games, PgnError};
 pub use commands::{commands, parse_clock, Brush, Command, Commands, Eval, Score, Shape};
 pub use input::{decompress, read, read_file, Compression, Decompressed, InputError};
 pub use mainline::{MainLineGame, MainLineReader};
-pub use reader::{PgnReader, RawGame};
+pub use reader::{GameSpan, PgnReader, RawGame};
 pub use syntax::{SyntaxError, MAX_GAME_BYTES, MAX_TOKEN_BYTES, MAX_VARIATION_DEPTH};
 pub use text::{decode as decode_text, Comment, RawComment, RawTag, Tag};
 pub use tree::{GameError, GameErrorKind, GameTree, Line, Node, SEVEN_TAG_ROSTER};

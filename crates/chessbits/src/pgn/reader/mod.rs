@@ -101,6 +101,30 @@ pub struct PgnReader<R> {
     error: Option<io::Error>,
     /// The last movetext ended where the input did (or where the read error struck).
     at_end: bool,
+    /// The last movetext ended on its result token.
+    ended_on_result: bool,
+    /// Where the last game read starts: position, line, at a line start.
+    game_start: (u64, u32, bool),
+}
+
+/// Where the last game read by [`PgnReader::read_game`] or [`PgnReader::read_raw_game`] stands
+/// in the input, and how it ended: see [`PgnReader::last_game`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct GameSpan {
+    /// The position of its first byte (see [`PgnReader::position`]).
+    pub start: u64,
+    /// The position where reading it stopped: right after its result token, or at the next
+    /// game's tag line (the whitespace before that line included), or at the end of the input.
+    pub end: u64,
+    /// The line it starts on.
+    pub first_line: u32,
+    /// It starts right after a line break.
+    pub at_line_start: bool,
+    /// It ended on its result token (outside variations), not at the next game's tags or at the
+    /// end of the input. Whatever follows, the reader then stands between games: what comes
+    /// after depends only on the line, on whether `end` is a line start (it is not: a result
+    /// token ends there) and on the bytes from `end` on.
+    pub ended_on_result: bool,
 }
 
 impl<R: Read> PgnReader<R> {
@@ -126,6 +150,28 @@ impl<R: Read> PgnReader<R> {
         PgnReader::with_capacity(inner, line, INITIAL_CAPACITY)
     }
 
+    /// A reader for input that continues a stream between two games: its first line is numbered
+    /// `line`, and `at_line_start` says whether the stream's last byte before it was a line
+    /// break (a `%` there starts an escape line). Reading the rest of a stream this way, from a
+    /// point where a reader stood between games, gives what that reader would have read.
+    ///
+    /// ```
+    /// use chessbits::pgn::PgnReader;
+    /// let pgn = b"1. e4 * 1. d4 *";
+    /// let mut whole = PgnReader::new(&pgn[..]);
+    /// whole.skip_game().unwrap();
+    /// let rest = &pgn[whole.position() as usize..];
+    /// let mut continuing = PgnReader::continuing(rest, whole.line(), false);
+    /// let (a, b) = (whole.read_owned_game(), continuing.read_owned_game());
+    /// assert_eq!(a.unwrap().unwrap().unwrap().moves.nodes[0].san.to_string(), "d4");
+    /// assert_eq!(b.unwrap().unwrap().unwrap().moves.nodes[0].san.to_string(), "d4");
+    /// ```
+    pub fn continuing(inner: R, line: u32, at_line_start: bool) -> PgnReader<R> {
+        let mut reader = PgnReader::with_first_line(inner, line);
+        reader.after_newline = at_line_start;
+        reader
+    }
+
     /// A reader whose buffer starts at `capacity` bytes (it grows as tokens need).
     fn with_capacity(inner: R, line: u32, capacity: usize) -> PgnReader<R> {
         PgnReader {
@@ -140,7 +186,47 @@ impl<R: Read> PgnReader<R> {
             capture: None,
             error: None,
             at_end: false,
+            ended_on_result: false,
+            game_start: (0, line, true),
         }
+    }
+
+    /// Where the last game returned by [`read_game`](Self::read_game) or
+    /// [`read_raw_game`](Self::read_raw_game) stands and how it ended (before any game: an
+    /// empty span at the start).
+    ///
+    /// ```
+    /// use chessbits::pgn::PgnReader;
+    /// let mut reader = PgnReader::new(&b"\n1. e4 1-0\n[Event \"x\"]\n1. d4\n"[..]);
+    /// reader.skip_game().unwrap();
+    /// let first = reader.last_game();
+    /// assert_eq!((first.start, first.end, first.first_line, first.ended_on_result), (1, 10, 2, true));
+    /// reader.skip_game().unwrap();
+    /// let second = reader.last_game();
+    /// assert_eq!((second.start, second.end, second.ended_on_result), (11, 29, false));
+    /// ```
+    pub fn last_game(&self) -> GameSpan {
+        let (start, first_line, at_line_start) = self.game_start;
+        GameSpan {
+            start,
+            end: self.position().max(start),
+            first_line,
+            at_line_start,
+            ended_on_result: self.ended_on_result,
+        }
+    }
+
+    /// The bytes read from the input but not consumed yet: the input from
+    /// [`position`](Self::position) on, as far as the reader has read ahead.
+    ///
+    /// ```
+    /// use chessbits::pgn::PgnReader;
+    /// let mut reader = PgnReader::new(&b"1. e4 * 1. d4 *"[..]);
+    /// reader.skip_game().unwrap();
+    /// assert_eq!(reader.buffered(), b" 1. d4 *");
+    /// ```
+    pub fn buffered(&self) -> &[u8] {
+        self.avail()
     }
 
     /// The end of the input: `None`, or the read error that ended it.
@@ -190,6 +276,19 @@ impl<R: Read> PgnReader<R> {
     /// ```
     pub fn position(&self) -> u64 {
         self.base + self.start as u64
+    }
+
+    /// The underlying reader, borrowed (reading from it skips what the reader has buffered: see
+    /// [`buffered`](Self::buffered)).
+    ///
+    /// ```
+    /// use chessbits::pgn::PgnReader;
+    /// let mut reader = PgnReader::new(&b"1. e4 *"[..]);
+    /// reader.skip_game().unwrap();
+    /// assert!(reader.get_mut().is_empty());
+    /// ```
+    pub fn get_mut(&mut self) -> &mut R {
+        &mut self.inner
     }
 
     /// The underlying reader (bytes it had delivered but the reader had not consumed are lost).
@@ -412,6 +511,7 @@ impl<R: Read> PgnReader<R> {
                 return self.end_of_input();
             }
             let (first_line, game_start) = (self.line, self.position());
+            self.game_start = (game_start, first_line, self.after_newline);
             visitor.begin_game();
             let tags = self.read_tags(visitor)?;
             let skip = visitor.end_tags();

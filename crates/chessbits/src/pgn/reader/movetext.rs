@@ -23,8 +23,10 @@ const DELIMITER: [bool; 256] = {
 
 /// Where [`PgnReader::lex_window`] stopped.
 enum Stop {
-    /// The movetext is over: a result outside variations, or the next game's tags.
-    Finished,
+    /// The movetext is over: a result outside variations.
+    Result,
+    /// The movetext is over: the next game's tags.
+    TagLine,
     /// The window is exhausted: read more.
     WindowEnd,
     /// A token for the slow path: a comment not closed in the buffer, an escape line, a
@@ -62,6 +64,7 @@ impl<R: Read> PgnReader<R> {
             substance: false,
         };
         self.at_end = false;
+        self.ended_on_result = false;
         loop {
             if self.end - self.start <= LOOKAHEAD && !self.eof {
                 self.fill(2 * LOOKAHEAD)?;
@@ -75,7 +78,11 @@ impl<R: Read> PgnReader<R> {
             self.start = i;
             self.line = line;
             match stop {
-                Stop::Finished => return Ok(state.substance),
+                Stop::Result => {
+                    self.ended_on_result = true;
+                    return Ok(state.substance);
+                }
+                Stop::TagLine => return Ok(state.substance),
                 Stop::WindowEnd if self.eof && self.start == self.end => {
                     self.at_end = true;
                     break;
@@ -152,7 +159,7 @@ impl<R: Read> PgnReader<R> {
                         if state.depth > 0 && !muted {
                             visitor.syntax_error(SyntaxError::UnclosedVariation, state.opened);
                         }
-                        return (i, line, Stop::Finished);
+                        return (i, line, Stop::TagLine);
                     }
                     // A stray `[` is something; a tag line ending the game is not.
                     state.substance = true;
@@ -260,7 +267,7 @@ impl<R: Read> PgnReader<R> {
                         if !muted {
                             visitor.outcome(GameResult::Unknown, line);
                         }
-                        return (i, line, Stop::Finished);
+                        return (i, line, Stop::Result);
                     } else if !muted {
                         visitor.syntax_error(SyntaxError::ResultInVariation, line);
                     }
@@ -305,7 +312,7 @@ impl<R: Read> PgnReader<R> {
                                 if !muted {
                                     visitor.outcome(result, line);
                                 }
-                                return (i, line, Stop::Finished);
+                                return (i, line, Stop::Result);
                             }
                             if !muted {
                                 visitor.syntax_error(SyntaxError::ResultInVariation, line);

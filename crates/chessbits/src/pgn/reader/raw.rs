@@ -79,6 +79,7 @@ impl<R: Read> PgnReader<R> {
                 at_line_start: self.after_newline,
                 too_long: false,
             };
+            self.game_start = (self.position(), self.line, self.after_newline);
             let kept = bytes.len();
             self.capture = Some(Capture {
                 bytes: std::mem::take(bytes),
