@@ -126,7 +126,8 @@ impl GameRow {
     /// ```
     pub fn from_game_with(game: &GameTree, movetext: &[u8], code: MovesCode) -> GameRow {
         let moves: Vec<_> = game.mainline().collect();
-        let comments = |ply: usize| game.moves.nodes[ply].comments_after.iter().map(|c| c.as_bytes());
+        let comments = (0..moves.len())
+            .flat_map(|ply| game.moves.nodes[ply].comments_after.iter().map(move |c| (ply, c.as_bytes())));
         let tags = game.tags.iter().map(|tag| (tag.name(), RawTag(tag.raw_value())));
         GameRow::build(tags, &game.start, &moves, comments, movetext, code)
     }
@@ -143,15 +144,16 @@ impl GameRow {
     /// assert_eq!(row.evals, Some(vec![Some(30), None]));
     /// ```
     pub fn from_main_line_with(game: &MainLineGame, movetext: &[u8], code: MovesCode) -> GameRow {
-        let comments = |ply: usize| game.comments_after(ply);
-        GameRow::build(game.tags(), &game.start, &game.moves, comments, movetext, code)
+        GameRow::build(game.tags(), &game.start, &game.moves, game.comments(), movetext, code)
     }
 
-    fn build<'a, C: Iterator<Item = &'a [u8]>>(
+    /// A row from the game's parts; `comments` are the main line's comments after moves with
+    /// their ply, in order.
+    fn build<'a>(
         tags: impl Iterator<Item = (&'a [u8], RawTag<'a>)>,
         start: &Position,
         moves: &[Move],
-        comments_after: impl Fn(usize) -> C,
+        comments: impl Iterator<Item = (usize, &'a [u8])>,
         movetext: &[u8],
         code: MovesCode,
     ) -> GameRow {
@@ -231,19 +233,18 @@ impl GameRow {
 
         row.plies = moves.len() as i32;
         row.moves = code.encode(start, moves);
-        let mut clocks = Vec::with_capacity(moves.len());
-        let mut evals = Vec::with_capacity(moves.len());
-        for ply in 0..moves.len() {
-            let (mut clock, mut eval) = (None, None);
-            for comment in comments_after(ply) {
-                if clock.is_none() || eval.is_none() {
-                    let (clk, ev) = find_commands(comment);
-                    clock = clock.or_else(|| clk.and_then(parse_clock));
-                    eval = eval.or_else(|| ev.and_then(parse_eval));
-                }
+        let mut clocks = vec![None; moves.len()];
+        let mut evals = vec![None; moves.len()];
+        for (ply, comment) in comments {
+            let (Some(clock), Some(eval)) = (clocks.get_mut(ply), evals.get_mut(ply)) else {
+                continue;
+            };
+            // The first of each per ply.
+            if clock.is_none() || eval.is_none() {
+                let (clk, ev) = find_commands(comment);
+                *clock = clock.or_else(|| clk.and_then(parse_clock));
+                *eval = eval.or_else(|| ev.and_then(parse_eval));
             }
-            clocks.push(clock);
-            evals.push(eval);
         }
         row.clocks = clocks.iter().any(Option::is_some).then_some(clocks);
         row.evals = evals.iter().any(Option::is_some).then_some(evals);

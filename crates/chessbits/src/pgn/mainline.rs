@@ -92,6 +92,26 @@ impl MainLineGame {
             })
     }
 
+    /// Every comment after a main-line move, with the move's ply (0-based), in the file's order
+    /// (the plies never decrease): one pass instead of [`comments_after`](Self::comments_after)
+    /// for each ply.
+    ///
+    /// ```
+    /// use chessbits::pgn::{MainLineReader, PgnReader};
+    /// let pgn = b"1. d4 {a} d5 {b} {c} *";
+    /// let game = PgnReader::new(&pgn[..]).read_game(&mut MainLineReader::new()).unwrap().unwrap().unwrap();
+    /// let all: Vec<(usize, &[u8])> = game.comments().collect();
+    /// assert_eq!(all, [(0, &b"a"[..]), (1, &b"b"[..]), (1, &b"c"[..])]);
+    /// ```
+    pub fn comments(&self) -> impl Iterator<Item = (usize, &[u8])> + '_ {
+        let mut start = 0;
+        self.comments.iter().map(move |&(ply, end)| {
+            let text = &self.comment_bytes[start..end as usize];
+            start = end as usize;
+            (ply as usize, text)
+        })
+    }
+
     /// Empties the game, keeping its buffers.
     fn clear(&mut self) {
         self.start = Position::default();
