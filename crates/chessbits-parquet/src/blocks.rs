@@ -223,18 +223,21 @@ pub(crate) struct Feed<'a> {
 }
 
 impl<'a> Feed<'a> {
-    pub fn new(carry: Carry, queue: VecDeque<SourceBlock>, chunks: &'a Receiver<Chunk>) -> Feed<'a> {
+    /// The carry, then `following` and the input's blocks still to come (none if `following` is
+    /// `None`: the carry ends the input).
+    pub fn new(carry: Carry, following: Option<VecDeque<SourceBlock>>, chunks: &'a Receiver<Chunk>) -> Feed<'a> {
+        let ended = following.is_none();
         Feed {
             others: Vec::new(),
             total: carry.bytes.len() as u64,
             source: carry.source,
             carry: carry.bytes,
             carry_read: 0,
-            queue,
+            queue: following.unwrap_or_default(),
             chunks,
             handed: VecDeque::new(),
             read_in_last: 0,
-            ended: false,
+            ended,
         }
     }
 

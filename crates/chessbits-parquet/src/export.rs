@@ -1,7 +1,7 @@
 //! [`ParquetExporter`]: games in, a directory of Parquet files out, streaming.
 
-use std::collections::BTreeMap;
 use std::collections::VecDeque;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Read, Write};
@@ -45,6 +45,9 @@ pub const DEFAULT_BLOCK_SIZE: usize = 32 << 10;
 
 /// Blocks handed to the parsing thread at a time: about as many bytes as [`MAX_CHUNK`] games.
 const BLOCKS_PER_CHUNK: usize = 64;
+
+/// Blocks read at first from an input (see `Parser::run`).
+const FIRST_BLOCKS: usize = 8;
 
 /// How an export is written.
 #[derive(Clone, Debug)]
@@ -443,7 +446,8 @@ struct Parser {
 impl Parser {
     /// Parses what the reading thread sends, in order, into `emit`.
     fn run(&self, chunks: Receiver<Chunk>, mut emit: Emitter) {
-        let mut queue: VecDeque<SourceBlock> = VecDeque::new();
+        // Blocks in input order, with their parse once the pool has read them.
+        let mut queue: VecDeque<(SourceBlock, Option<BlockParse>)> = VecDeque::new();
         let mut others: VecDeque<Chunk> = VecDeque::new();
         let mut stitch: Option<Stitch> = None;
         while !emit.stopped {
@@ -461,22 +465,40 @@ impl Parser {
                         emit.flush(true);
                         continue;
                     }
-                    Chunk::Blocks(blocks) => queue.extend(blocks),
+                    Chunk::Blocks(blocks) => queue.extend(blocks.into_iter().map(|block| (block, None))),
                 }
             }
-            let batch: Vec<SourceBlock> = queue.drain(..queue.len().min(BLOCKS_PER_CHUNK)).collect();
-            let code = self.moves_code;
-            let parses: Vec<BlockParse> = self.pool.install(|| {
-                batch
-                    .par_iter()
-                    // Blocks differ in their games: one a leaf, so that no thread waits at the
-                    // end of a chunk while another runs several.
-                    .with_max_len(1)
-                    .map(|block| parse_block(&block.block, code))
-                    .collect()
-            });
-            let mut parsed = batch.into_iter().zip(parses);
-            while let Some((block, parse)) = parsed.next() {
+            if queue.front().is_some_and(|(_, parse)| parse.is_none()) {
+                // An input's first blocks, a few: if its games lack results, the blocks after the
+                // first are read by one reader anyway (see `read_on`), and their parses lost.
+                let batch = match queue.front() {
+                    Some((block, _)) if block.block.offset == 0 => FIRST_BLOCKS,
+                    _ => BLOCKS_PER_CHUNK,
+                };
+                let unread = queue
+                    .iter()
+                    .take(batch)
+                    .take_while(|(_, parse)| parse.is_none())
+                    .count();
+                let code = self.moves_code;
+                let blocks = &queue.make_contiguous()[..unread];
+                let parses: Vec<BlockParse> = self.pool.install(|| {
+                    blocks
+                        .par_iter()
+                        // Blocks differ in their games: one a leaf, so that no thread waits at
+                        // the end of a chunk while another runs several.
+                        .with_max_len(1)
+                        .map(|(block, _)| parse_block(&block.block, code))
+                        .collect()
+                });
+                for ((_, slot), parse) in queue.iter_mut().zip(parses) {
+                    *slot = Some(parse);
+                }
+            }
+            while queue.front().is_some_and(|(_, parse)| parse.is_some()) {
+                let Some((block, Some(parse))) = queue.pop_front() else {
+                    break;
+                };
                 let standing = match &stitch {
                     Some(stitch) => stitch.stands(&block),
                     None => block.block.offset == 0,
@@ -492,7 +514,7 @@ impl Parser {
                     stitch = None;
                     if last {
                         if !next.clean {
-                            self.read_on(next.carry, VecDeque::new(), &chunks, &mut emit, &mut others);
+                            self.read_on(next.carry, None, &chunks, &mut emit, &mut others);
                         }
                     } else {
                         stitch = Some(next);
@@ -500,18 +522,28 @@ impl Parser {
                     emit.flush(false);
                     continue;
                 }
-                // One reader from the last point between games, until blocks stand again; the
-                // blocks not read yet go back to the queue (their parses are dropped).
+                // One reader from the last point between games, until blocks stand again. The
+                // blocks it hands back keep their parses (a game without a result now and then
+                // costs the blocks around it, not the chunk).
                 let Some(carry) = stitch.take().map(|s| s.carry) else {
                     // A block of an input whose start was never sent (cannot happen).
                     continue;
                 };
+                let mut parses = HashMap::new();
                 let mut following: VecDeque<SourceBlock> = VecDeque::from([block]);
-                following.extend(parsed.by_ref().map(|(block, _)| block));
-                following.extend(queue.drain(..));
+                for (block, parse) in queue.drain(..) {
+                    if let Some(parse) = parse {
+                        parses.insert((block.source, block.block.offset), parse);
+                    }
+                    following.push_back(block);
+                }
                 let source = carry.source;
-                if let Some((blocks, next_line)) = self.read_on(carry, following, &chunks, &mut emit, &mut others) {
-                    queue = blocks;
+                if let Some((blocks, next_line)) = self.read_on(carry, Some(following), &chunks, &mut emit, &mut others)
+                {
+                    for block in blocks {
+                        let parse = parses.remove(&(block.source, block.block.offset));
+                        queue.push_back((block, parse));
+                    }
                     stitch = Some(Stitch {
                         carry: Carry {
                             source,
@@ -523,21 +555,22 @@ impl Parser {
                         next_line,
                     });
                 }
+                break;
             }
             emit.flush(false);
         }
         emit.flush(true);
     }
 
-    /// Reads on from `carry` through `following` and the input's blocks still to come, one
-    /// reader cutting games (parsed on the pool a chunk at a time), until a game ends on its
-    /// result token with only whitespace after it to the end of a block, and a block starting a
-    /// line follows: then the blocks from there and the line they start on. `None` at the end
-    /// of the input.
+    /// Reads on from `carry` through `following` and the input's blocks still to come (none if
+    /// `following` is `None`: the carry ends the input), one reader cutting games (parsed on the
+    /// pool a chunk at a time), until a game ends on its result token with only whitespace after
+    /// it to the end of a block, and a block starting a line follows: then the blocks from there
+    /// and the line they start on. `None` at the end of the input.
     fn read_on(
         &self,
         carry: Carry,
-        following: VecDeque<SourceBlock>,
+        following: Option<VecDeque<SourceBlock>>,
         chunks: &Receiver<Chunk>,
         emit: &mut Emitter,
         others: &mut VecDeque<Chunk>,
@@ -545,29 +578,58 @@ impl Parser {
         let source = carry.source;
         let (line, at_line_start) = (carry.line, carry.at_line_start);
         let mut reader = PgnReader::continuing(Feed::new(carry, following, chunks), line, at_line_start);
-        let mut games = Vec::new();
         let mut handed_over = None;
-        while !emit.stopped {
+        let code = self.moves_code;
+        // This thread cuts chunks while the pool parses the ones before (two in flight, as the
+        // reading thread does when games are added one by one); they go out in order.
+        self.pool.in_place_scope(|scope| {
+            let mut in_flight = VecDeque::new();
+            // One buffer grows to the longest game; each game leaves with a copy of its size.
             let mut bytes = Vec::new();
-            // The feed reads from memory: it cannot fail.
-            let Ok(Some(raw)) = reader.read_raw_game(&mut bytes) else {
-                break;
-            };
-            games.push(Pending { source, bytes, raw });
-            if games.len() >= emit.chunk_size {
-                self.parse_games(std::mem::take(&mut games), emit);
-                emit.flush(false);
-            }
-            let span = reader.last_game();
-            if span.ended_on_result {
-                let line = reader.line();
-                if let Some(blocks) = reader.get_mut().hand_over(span.end, line) {
-                    handed_over = Some(blocks);
-                    break;
+            let mut ended = false;
+            while !ended && !emit.stopped {
+                let mut games = Vec::new();
+                while games.len() < emit.chunk_size {
+                    bytes.clear();
+                    // The feed reads from memory: it cannot fail.
+                    let Ok(Some(raw)) = reader.read_raw_game(&mut bytes) else {
+                        ended = true;
+                        break;
+                    };
+                    games.push(Pending {
+                        source,
+                        bytes: bytes.clone(),
+                        raw,
+                    });
+                    let span = reader.last_game();
+                    if span.ended_on_result {
+                        let line = reader.line();
+                        if let Some(blocks) = reader.get_mut().hand_over(span.end, line) {
+                            handed_over = Some(blocks);
+                            ended = true;
+                            break;
+                        }
+                    }
+                }
+                if !games.is_empty() {
+                    let (done, parsed) = std::sync::mpsc::channel();
+                    scope.spawn(move |_| {
+                        let results = parse_raw(&games, code);
+                        let _ = done.send((games, results));
+                    });
+                    in_flight.push_back(parsed);
+                }
+                while in_flight.len() > usize::from(!ended) {
+                    let Some(parsed) = in_flight.pop_front() else {
+                        break;
+                    };
+                    if let Ok((games, results)) = parsed.recv() {
+                        emit_parsed(games, results, emit);
+                        emit.flush(false);
+                    }
                 }
             }
-        }
-        self.parse_games(games, emit);
+        });
         others.extend(reader.into_inner().others);
         handed_over
     }
@@ -575,26 +637,37 @@ impl Parser {
     /// Parses games cut one by one, in order, into `emit`.
     fn parse_games(&self, chunk: Vec<Pending>, emit: &mut Emitter) {
         let code = self.moves_code;
-        let parsed: Vec<Result<GameRow, (u32, String)>> = self.pool.install(|| {
-            chunk
-                .par_iter()
-                // Games differ tenfold in length: rayon's default leaves (a quarter of the chunk,
-                // run whole) left one thread idle at the end of every chunk (4 % of the time on two
-                // cores); with a game a leaf, the idle thread takes the rest.
-                .with_max_len(1)
-                .map(|game| {
-                    if game.raw.too_long {
-                        return Err((game.raw.first_line, too_long_reason()));
-                    }
-                    GameRow::from_raw_with(&game.bytes, &game.raw, code).map_err(|e| (e.line, e.kind.to_string()))
-                })
-                .collect()
-        });
-        for (game, result) in chunk.into_iter().zip(parsed) {
-            match result {
-                Ok(row) => emit.row(row),
-                Err((line, reason)) => emit.rejected(game, line, reason),
+        let parsed = self.pool.install(|| parse_raw(&chunk, code));
+        emit_parsed(chunk, parsed, emit);
+    }
+}
+
+/// What parsing a game gave: its row, or the line and reason of its error.
+type ParsedGame = Result<GameRow, (u32, String)>;
+
+/// Parses games cut one by one on the current pool.
+fn parse_raw(games: &[Pending], code: MovesCode) -> Vec<ParsedGame> {
+    games
+        .par_iter()
+        // Games differ tenfold in length: rayon's default leaves (a quarter of the chunk, run
+        // whole) left one thread idle at the end of every chunk (4 % of the time on two cores);
+        // with a game a leaf, the idle thread takes the rest.
+        .with_max_len(1)
+        .map(|game| {
+            if game.raw.too_long {
+                return Err((game.raw.first_line, too_long_reason()));
             }
+            GameRow::from_raw_with(&game.bytes, &game.raw, code).map_err(|e| (e.line, e.kind.to_string()))
+        })
+        .collect()
+}
+
+/// Emits games cut one by one with what parsing them gave.
+fn emit_parsed(games: Vec<Pending>, parsed: Vec<ParsedGame>, emit: &mut Emitter) {
+    for (game, result) in games.into_iter().zip(parsed) {
+        match result {
+            Ok(row) => emit.row(row),
+            Err((line, reason)) => emit.rejected(game, line, reason),
         }
     }
 }

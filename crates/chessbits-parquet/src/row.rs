@@ -126,8 +126,12 @@ impl GameRow {
     /// ```
     pub fn from_game_with(game: &GameTree, movetext: &[u8], code: MovesCode) -> GameRow {
         let moves: Vec<_> = game.mainline().collect();
-        let comments = (0..moves.len())
-            .flat_map(|ply| game.moves.nodes[ply].comments_after.iter().map(move |c| (ply, c.as_bytes())));
+        let comments = (0..moves.len()).flat_map(|ply| {
+            game.moves.nodes[ply]
+                .comments_after
+                .iter()
+                .map(move |c| (ply, c.as_bytes()))
+        });
         let tags = game.tags.iter().map(|tag| (tag.name(), RawTag(tag.raw_value())));
         GameRow::build(tags, &game.start, &moves, comments, movetext, code)
     }

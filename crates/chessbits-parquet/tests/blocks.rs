@@ -143,6 +143,20 @@ fn hostile_inputs_read_the_same_in_blocks_of_any_size() {
 }
 
 #[test]
+fn a_game_without_a_result_now_and_then_costs_nothing() {
+    // Every seventh game has no result (it ends at the next game's tags), every eleventh is
+    // illegal: hand-overs between blocks in every chunk, rejected games on both sides.
+    let mut input = String::new();
+    for i in 0..300 {
+        let game = GAME.replace("Event \"e\"", &format!("Event \"{i}\""));
+        let game = if i % 7 == 3 { game.replace(" 1-0", "") } else { game };
+        let game = if i % 11 == 5 { game.replace("Nc6", "Nc5") } else { game };
+        input.push_str(&game);
+    }
+    assert_same(&[input.as_bytes()], [1, 100, 300, 1000, 5000]);
+}
+
+#[test]
 fn several_inputs_keep_their_lines_and_games_apart() {
     let hostile = hostile();
     let inputs: Vec<&[u8]> = hostile.iter().map(Vec::as_slice).collect();
