@@ -9,7 +9,7 @@
 //! first byte chooses the block size (1 to 256 bytes).
 #![no_main]
 
-use chessbits::pgn::{GameError, GameSummary, PgnBlock, PgnBlocks, PgnReader, Validator};
+use chessbits::pgn::{trim_end, GameError, GameSummary, PgnBlock, PgnBlocks, PgnReader, Validator};
 use libfuzzer_sys::fuzz_target;
 
 /// A game: its first line, its bytes (without the whitespace after it) and its outcome.
@@ -25,10 +25,6 @@ struct Read {
     ended_on_result: bool,
 }
 
-fn is_blank(byte: u8) -> bool {
-    byte.is_ascii_whitespace() || byte == 0x0b
-}
-
 /// Reads the next game of `input` with `reader`, lines shifted by `shift`.
 fn next(reader: &mut PgnReader<&[u8]>, input: &[u8], shift: u32) -> Option<Read> {
     let outcome = reader
@@ -36,7 +32,7 @@ fn next(reader: &mut PgnReader<&[u8]>, input: &[u8], shift: u32) -> Option<Read>
         .expect("reading memory cannot fail")?;
     let span = reader.last_game();
     let (start, end) = (span.start as usize, span.end as usize);
-    let trimmed = end - input[start..end].iter().rev().take_while(|&&b| is_blank(b)).count();
+    let trimmed = start + trim_end(&input[start..end]).len();
     let outcome = outcome.map_err(|e| GameError {
         line: e.line + shift,
         ..e

@@ -19,7 +19,9 @@ use std::collections::VecDeque;
 use std::io::{self, Read};
 use std::sync::mpsc::Receiver;
 
-use chessbits::pgn::{MainLineReader, PgnBlock, PgnReader, RawGame, MAX_BLOCK_BYTES, MAX_GAME_BYTES, MAX_TOKEN_BYTES};
+use chessbits::pgn::{
+    trim_end, MainLineReader, PgnBlock, PgnReader, RawGame, MAX_BLOCK_BYTES, MAX_GAME_BYTES, MAX_TOKEN_BYTES,
+};
 
 use crate::row::{movetext, GameRow};
 use crate::MovesCode;
@@ -92,7 +94,7 @@ pub(crate) fn parse_block(block: &PgnBlock, code: MovesCode) -> BlockParse {
         while let Ok(Some(game)) = reader.read_game(main_line) {
             let span = reader.last_game();
             let (start, end) = (span.start as usize, span.end as usize);
-            let trimmed = end - bytes[start..end].iter().rev().take_while(|b| is_blank(**b)).count();
+            let trimmed = start + trim_end(&bytes[start..end]).len();
             let raw = RawGame {
                 first_line: span.first_line,
                 at_line_start: span.at_line_start,
@@ -130,11 +132,6 @@ pub(crate) fn parse_block(block: &PgnBlock, code: MovesCode) -> BlockParse {
         clean,
         line_breaks: reader.line() - 1,
     }
-}
-
-/// Whitespace as the reader trims it after a game ([`PgnReader::read_raw_game`]).
-fn is_blank(byte: u8) -> bool {
-    byte.is_ascii_whitespace() || byte == 0x0b
 }
 
 /// Line breaks in whitespace (`\r\n` counts one).

@@ -41,14 +41,25 @@ impl PgnBlock {
     /// assert_eq!(block.trailing_whitespace(), 7);
     /// ```
     pub fn trailing_whitespace(&self) -> usize {
-        let blanks = self.bytes.iter().rev().take_while(|&&b| is_blank(b)).count();
-        self.bytes.len() - blanks
+        trim_end(&self.bytes).len()
     }
 }
 
 /// Whitespace as the reader skips it between games.
 fn is_blank(byte: u8) -> bool {
     matches!(byte, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c)
+}
+
+/// `bytes` without the whitespace at their end: a game's bytes end with its last token (see
+/// [`PgnReader::read_raw_game`](super::PgnReader::read_raw_game)).
+///
+/// ```
+/// use chessbits::pgn::trim_end;
+/// assert_eq!(trim_end(b"1. e4 *\r\n\x0b\x0c \t"), b"1. e4 *");
+/// ```
+pub fn trim_end(bytes: &[u8]) -> &[u8] {
+    let blanks = bytes.iter().rev().take_while(|&&b| is_blank(b)).count();
+    &bytes[..bytes.len() - blanks]
 }
 
 /// Cuts a PGN input into [`PgnBlock`]s of about `target` bytes.
@@ -175,7 +186,7 @@ fn cut_point(bytes: &[u8]) -> Option<usize> {
 
 /// Whether the last token of `bytes`, before its trailing whitespace, reads as a result.
 fn follows_result(bytes: &[u8]) -> bool {
-    let end = bytes.len() - bytes.iter().rev().take_while(|&&b| is_blank(b)).count();
+    let end = trim_end(bytes).len();
     let start = bytes[..end].iter().rposition(|&b| is_blank(b)).map_or(0, |i| i + 1);
     GameResult::from_bytes(&bytes[start..end]).is_some()
 }

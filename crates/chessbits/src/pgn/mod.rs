@@ -50,7 +50,7 @@ mod validate;
 mod visitor;
 mod write;
 
-pub use blocks::{PgnBlock, PgnBlocks, MAX_BLOCK_BYTES};
+pub use blocks::{trim_end, PgnBlock, PgnBlocks, MAX_BLOCK_BYTES};
 pub use build::{GameBuilder, Games, PgnError};
 pub use commands::{commands, parse_clock, Brush, Command, Commands, Eval, Score, Shape};
 pub use input::{decompress, read, read_file, Compression, Decompressed, InputError};

@@ -216,19 +216,6 @@ impl<R: Read> PgnReader<R> {
         }
     }
 
-    /// The bytes read from the input but not consumed yet: the input from
-    /// [`position`](Self::position) on, as far as the reader has read ahead.
-    ///
-    /// ```
-    /// use chessbits::pgn::PgnReader;
-    /// let mut reader = PgnReader::new(&b"1. e4 * 1. d4 *"[..]);
-    /// reader.skip_game().unwrap();
-    /// assert_eq!(reader.buffered(), b" 1. d4 *");
-    /// ```
-    pub fn buffered(&self) -> &[u8] {
-        self.avail()
-    }
-
     /// The end of the input: `None`, or the read error that ended it.
     fn end_of_input<T>(&mut self) -> io::Result<Option<T>> {
         match self.error.take() {
@@ -278,8 +265,7 @@ impl<R: Read> PgnReader<R> {
         self.base + self.start as u64
     }
 
-    /// The underlying reader, borrowed (reading from it skips what the reader has buffered: see
-    /// [`buffered`](Self::buffered)).
+    /// The underlying reader, borrowed (reading from it skips what the reader has buffered).
     ///
     /// ```
     /// use chessbits::pgn::PgnReader;

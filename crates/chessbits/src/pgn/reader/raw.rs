@@ -4,6 +4,7 @@ use std::io::{self, Read};
 
 use super::{Capture, Muted, PgnReader, LOOKAHEAD};
 use crate::pgn::syntax::MAX_GAME_BYTES;
+use crate::pgn::trim_end;
 
 /// Where a game read by [`PgnReader::read_raw_game`] stands in the input.
 ///
@@ -101,12 +102,8 @@ impl<R: Read> PgnReader<R> {
                 }
                 // The text ends with its last token: blanks read on to find the game's end
                 // (before the next game's tags, or the end of the input) belong to no game.
-                let blanks = capture.bytes[kept..]
-                    .iter()
-                    .rev()
-                    .take_while(|b| b.is_ascii_whitespace() || **b == 0x0b)
-                    .count();
-                capture.bytes.truncate(capture.bytes.len() - blanks);
+                let text = trim_end(&capture.bytes[kept..]).len();
+                capture.bytes.truncate(kept + text);
                 *bytes = capture.bytes;
                 if read.is_err() || self.at_end && self.error.is_some() {
                     bytes.truncate(kept);
