@@ -35,7 +35,8 @@ pub(crate) enum Chunk {
 /// A block of one input (`source`).
 pub(crate) struct SourceBlock {
     pub source: u32,
-    pub block: PgnBlock,
+    /// Shared with the pool's task that parses it.
+    pub block: std::sync::Arc<PgnBlock>,
 }
 
 /// A game of a block: where it stands and what it gave, lines counted from the block's start
@@ -207,7 +208,7 @@ pub(crate) struct Feed<'a> {
     chunks: &'a Receiver<Chunk>,
     /// Chunks received that are not this input's blocks (none, as the reading thread sends an
     /// input's blocks before anything else): handed back to the parsing thread, in order.
-    pub others: Vec<Chunk>,
+    others: Vec<Chunk>,
     source: u32,
     /// Handed blocks (the last one being read), oldest first.
     handed: VecDeque<Handed>,
@@ -297,6 +298,17 @@ impl<'a> Feed<'a> {
         let mut blocks: VecDeque<SourceBlock> = self.handed.drain(index + 1..).map(|h| h.block).collect();
         blocks.extend(self.queue.drain(..));
         Some((blocks, next_line))
+    }
+
+    /// What the reader did not take, in input order: blocks left in the queue (of the next
+    /// inputs), then the chunks received for them.
+    pub fn into_rest(mut self) -> Vec<Chunk> {
+        let mut rest = Vec::new();
+        if !self.queue.is_empty() {
+            rest.push(Chunk::Blocks(self.queue.drain(..).collect()));
+        }
+        rest.append(&mut self.others);
+        rest
     }
 
     /// Forgets blocks the reader is done with (see [`KEPT_BEHIND`]).
