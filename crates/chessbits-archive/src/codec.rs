@@ -178,14 +178,7 @@ impl MoveWriter {
                 index::write_bit_index(pos, MoveListKind::Legal, m, bits).map_err(|e| e.to_string())?;
             }
             MoveWriter::Entropy(model, symbols) => {
-                pos.legal_moves_into(list);
-                let index = list
-                    .iter()
-                    .position(|&legal| legal == m)
-                    .ok_or_else(|| format!("illegal move {m}"))?;
-                let symbol = model
-                    .symbol(pos, list, index)
-                    .ok_or("move model gave too few frequencies")?;
+                let symbol = model.symbol_of(pos, m).ok_or_else(|| format!("illegal move {m}"))?;
                 symbols.push(symbol);
                 model.observe(pos, m);
             }

@@ -3,7 +3,8 @@
 //! `shared_data_` tests) and random playouts from them.
 //!
 //! For every legal move of every position, each code must decode back to the move; codes of
-//! different moves must differ. On a subset of positions every possible code is decoded: the
+//! different moves must differ; the entropy coder's symbol of the move is the same whether the
+//! moves are scored from the list or set by set. On a subset of positions every possible code is decoded: the
 //! moves that decode successfully must be exactly the legal moves, each from one code only —
 //! so the codes are complete (every legal move has one) and sound (nothing else decodes).
 
@@ -13,6 +14,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use chessbits::codec::bits::{BitReader, BitWriter};
+use chessbits::codec::moves::entropy::model::MoveModel;
 use chessbits::codec::moves::enumeration::{self, EnumeratedMove, CODE_COUNT};
 use chessbits::codec::moves::index::{self, bits_for, MoveListKind};
 use chessbits::codec::moves::per_square::{self, PerSquareCode};
@@ -46,8 +48,17 @@ fn check_all_codecs(pos: &Position) {
     let mut per_square_codes = HashSet::new();
     let mut direction_codes = HashSet::new();
     let fits = per_square::fits_in_byte(pos);
-    for &m in moves.iter() {
+    let (mut listed, mut by_sets) = (MoveModel::new(), MoveModel::new());
+    for (index, &m) in moves.iter().enumerate() {
         let ctx = || format!("{} in {}", m.uci(true), pos.fen());
+
+        // The entropy coder's symbol, from the moves scored set by set and from the list.
+        assert_eq!(
+            by_sets.symbol_of(pos, m),
+            listed.symbol(pos, &moves, index),
+            "{}",
+            ctx()
+        );
 
         let e = EnumeratedMove::from_position_move(pos, m).unwrap_or_else(|err| panic!("{err}: {}", ctx()));
         assert_eq!(EnumeratedMove::decode(e.encode()), Ok(e), "{}", ctx());

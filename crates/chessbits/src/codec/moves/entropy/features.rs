@@ -9,7 +9,9 @@
 //! [`RoleTerms`] once per role (the danger class of every square as three bit planes among them)
 //! and everything that depends on the square left into an [`Origin`] once per moving piece;
 //! castles, en passant, promotions and discovered checks take the generic [`Info::move_terms`],
-//! which the tuner also uses (a test checks both give the same integers).
+//! which the tuner also uses (a test checks both give the same integers). The encoder scores the
+//! generator's target sets directly with [`Info::target_score`], without listing the moves (the
+//! decoder, which needs the list, scores it move by move).
 //! See the parent module's docs for the feature list and formulas.
 
 use crate::attacks;
@@ -625,23 +627,52 @@ impl Info {
         params: &[i8; N],
         pst_to: &[i16; B],
     ) -> Option<i32> {
-        // `params` is zero from `PARAM_COUNT` on, where an origin points what is off.
-        const { assert!(N.is_power_of_two() && B.is_power_of_two() && N >= PARAM_COUNT + 64) };
         let bits = u32::from(m.bits());
         let kind = bits >> 12;
         if (origin.slow_kinds >> kind) & 1 != 0 {
             return None;
         }
+        Some(self.target_score(
+            board,
+            role,
+            origin,
+            (kind >> 2) & 1,
+            bits & 4095,
+            history,
+            params,
+            pst_to,
+        ))
+    }
+
+    /// The part of [`fast_move_score`](Info::fast_move_score) that follows the move's kind: the
+    /// score of a move of the piece of `origin` (role terms `role`), neither castling, en
+    /// passant nor a promotion, that captures if `capture` is 1 (not if 0); `butterfly` is
+    /// `from · 64 + to`. Called once per target of a piece's target set, the terms of the
+    /// piece stay in registers.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn target_score<const N: usize, const B: usize>(
+        &self,
+        board: &Board,
+        role: &RoleTerms,
+        origin: &Origin,
+        capture: u32,
+        butterfly: u32,
+        history: &[u8; 4096],
+        params: &[i8; N],
+        pst_to: &[i16; B],
+    ) -> i32 {
+        // `params` is zero from `PARAM_COUNT` on, where an origin points what is off.
+        const { assert!(N.is_power_of_two() && B.is_power_of_two() && N >= PARAM_COUNT + 64) };
         // In range by the mask: no bounds check, no panic.
         let param = |index: u32| i32::from(params[index as usize & (N - 1)]);
-        let t = (bits & 63) as usize;
+        let t = (butterfly & 63) as usize;
         let relative = (t ^ self.flip) as u32;
         let blended = i32::from(pst_to[(role.pst_to + relative) as usize & (B - 1)]);
         let mut flat = 0;
         flat += param(role.opening_to + relative);
         // Branch-free from here on: whether a move captures or makes a threat is a coin toss for
         // the branch predictor.
-        let capture = (kind >> 2) & 1;
         let victim = VICTIM_OFFSET[usize::from(board.code_at(Square::from_index_masked(t as u32)) & 7)];
         // The class times four, straight from its planes.
         let planes = &role.danger[capture as usize & 1];
@@ -649,10 +680,19 @@ impl Info {
         flat += param(origin.tactics + u32::from(victim) + danger4 + bit(role.check, t) as u32);
         flat += role.threat_value & -(bit(origin.new_threats, t) as i32);
         let distance = DISTANCE[self.last_to & 63][t];
-        flat += param(role.near_to + capture * 16 + u32::from(distance));
-        let played = u32::from(history[(bits & 4095) as usize].min(2));
+        flat += param(role.near_to + (capture & 1) * 16 + u32::from(distance));
+        let played = u32::from(history[(butterfly & 4095) as usize].min(2));
         flat += param(HISTORY as u32 + played * 2 + (origin.undo_to == t as u32) as u32);
-        Some(16 * flat + blended)
+        16 * flat + blended
+    }
+}
+
+impl Origin {
+    /// Whether every move of this piece takes the generic path: it is a discoverer (whether a
+    /// move checks depends on where it goes).
+    #[inline(always)]
+    pub fn all_slow(&self) -> bool {
+        self.slow_kinds == !0
     }
 }
 

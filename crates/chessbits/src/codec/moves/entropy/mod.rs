@@ -200,7 +200,6 @@ fn at_ply(ply: usize) -> impl Fn(RangeError) -> EntropyError {
 /// ```
 pub struct GameEncoder {
     model: MoveModel,
-    list: MoveList,
 }
 
 impl Default for GameEncoder {
@@ -222,7 +221,6 @@ impl GameEncoder {
     pub fn new() -> GameEncoder {
         GameEncoder {
             model: MoveModel::new(),
-            list: MoveList::new(),
         }
     }
 
@@ -254,15 +252,9 @@ impl GameEncoder {
         let mut pos = start.clone();
         let mut enc = RangeEncoder::new(out);
         for (ply, &m) in moves.iter().enumerate() {
-            pos.legal_moves_into(&mut self.list);
-            let index = self
-                .list
-                .iter()
-                .position(|&legal| legal == m)
-                .ok_or(EntropyError::IllegalMove { ply, mv: m })?;
             let (cum, freq, total) = self
                 .model
-                .symbol(&pos, &self.list, index)
+                .symbol_of(&pos, m)
                 .ok_or(EntropyError::IllegalMove { ply, mv: m })?;
             enc.encode(cum, freq, total);
             self.model.observe(&pos, m);

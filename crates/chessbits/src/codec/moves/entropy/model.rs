@@ -11,7 +11,8 @@
 //!   `f = (w >> k) + 1`; total `Σ f ≤ 2^16`.
 
 use crate::lists::MAX_MOVES;
-use crate::moves::Move;
+use crate::movegen::{MoveSet, PawnMoveKind};
+use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::types::{Role, Square};
 
@@ -240,6 +241,40 @@ impl<F: FnMut(Term)> Terms for Recorder<F> {
     }
 }
 
+/// Moves scored so far in [`MoveModel::score_sets`]: their number, the best score and the index
+/// of the move looked for.
+#[derive(Clone, Copy)]
+struct Tally {
+    n: usize,
+    best: i32,
+    index: Option<usize>,
+    played: Move,
+}
+
+impl Tally {
+    fn new(played: Move) -> Tally {
+        Tally {
+            n: 0,
+            best: i32::MIN,
+            index: None,
+            played,
+        }
+    }
+
+    /// Records the score of the next move, `m`.
+    #[inline(always)]
+    fn record(&mut self, scores: &mut [i32; MAX_MOVES], m: Move, score: i32) {
+        if let Some(slot) = scores.get_mut(self.n) {
+            *slot = score;
+            self.best = self.best.max(score);
+            if m == self.played {
+                self.index = Some(self.n);
+            }
+            self.n += 1;
+        }
+    }
+}
+
 /// The model of one game: remembers the last two plies and which from-to pairs each side played.
 ///
 /// Feed it every position in order: [`frequencies`](MoveModel::frequencies) for the legal moves of
@@ -407,6 +442,40 @@ impl MoveModel {
             return Some((0, FRAC[0] + 1, FRAC[0] + 1));
         }
         let best = self.score(pos, &moves[..n]);
+        Some(self.symbol_from_scores(n, best, index))
+    }
+
+    /// The symbol of the legal move `m` of `pos` among the legal moves in the order of
+    /// [`Position::legal_moves`]: what [`symbol`](MoveModel::symbol) gives for that list and
+    /// the index of `m` in it, the same integers, without listing the moves (they are scored
+    /// set by set as the generator hands them over, see [`Position::for_each_legal_set`]).
+    /// `None` if `m` is not legal.
+    ///
+    /// ```
+    /// use chessbits::codec::moves::entropy::model::MoveModel;
+    /// use chessbits::notation::uci::parse_uci;
+    /// use chessbits::position::Position;
+    /// let pos = Position::startpos();
+    /// let moves = pos.legal_moves();
+    /// let e4 = parse_uci(&pos, "e2e4").unwrap();
+    /// let index = moves.iter().position(|&m| m == e4).unwrap();
+    /// assert_eq!(MoveModel::new().symbol_of(&pos, e4), MoveModel::new().symbol(&pos, &moves, index));
+    /// let e5 = chessbits::moves::Move::new(
+    ///     chessbits::types::Square::E2,
+    ///     chessbits::types::Square::E5,
+    ///     chessbits::moves::MoveKind::Quiet,
+    /// );
+    /// assert_eq!(MoveModel::new().symbol_of(&pos, e5), None);
+    /// ```
+    pub fn symbol_of(&mut self, pos: &Position, m: Move) -> Option<(u32, u32, u32)> {
+        let (n, best, index) = self.score_sets(pos, m);
+        let index = index?;
+        Some(self.symbol_from_scores(n, best, index))
+    }
+
+    /// The symbol of the move at `index` of the `n` moves scored into `self.scores`, the best
+    /// scoring `best` (see [`symbol`](MoveModel::symbol)).
+    fn symbol_from_scores(&self, n: usize, best: i32, index: usize) -> (u32, u32, u32) {
         // One pass adds up packed weights (see `PACKED`): the sum of the weights and the sums of
         // their low one, two and three bits, from which the sums of `w >> k` follow for the
         // shifts 1 to 3 without a second pass over the moves.
@@ -417,7 +486,7 @@ impl MoveModel {
         let shift = shift(packed_sum(packed), n);
         let n = n as u32;
         if let (Some(cum), Some(all)) = (scaled_sum(cum_packed, shift), scaled_sum(packed, shift)) {
-            return Some((cum + index as u32, (own >> shift) + 1, all + n));
+            return (cum + index as u32, (own >> shift) + 1, all + n);
         }
         // A shift of 4 or more (16 near-best moves and up): the second pass.
         let scaled = |scores: &[i32]| {
@@ -427,7 +496,131 @@ impl MoveModel {
                 .sum::<u32>()
         };
         let cum = scaled(before);
-        Some((cum, (own >> shift) + 1, cum + scaled(from)))
+        (cum, (own >> shift) + 1, cum + scaled(from))
+    }
+
+    /// Scores the legal moves of `pos` into `self.scores` in the generator's order, set by set:
+    /// the number of moves, the best score and the index of `played` (if legal).
+    fn score_sets(&mut self, pos: &Position, played: Move) -> (usize, i32, Option<usize>) {
+        let info = Info::new(pos, self.last, self.own_last);
+        let board = pos.board();
+        let history = &self.history[pos.turn().index() & 1];
+        let scores = &mut *self.scores;
+        let origins = &mut self.origin;
+        // The generic path (see `score`).
+        let generic = |role: Role, origin: &Origin, m: Move| {
+            let mut scorer = Scorer::new();
+            info.move_terms(board, role, m, history[m.butterfly_index()], &mut scorer);
+            origin.score + scorer.total(info.phase)
+        };
+        let origin_of = |role: Role, from: Square| {
+            let mut scorer = Scorer::new();
+            info.origin_terms(role, from, &mut scorer);
+            let mut origin = info.origin(role, from);
+            origin.score = scorer.total(info.phase);
+            origin
+        };
+        // The generator hands over all sets of a role in a row: its terms once.
+        let mut terms = info.role_terms(Role::King, &TABLE);
+        let mut terms_of = Role::King;
+        // Pawns appear in several sets: their origins once, kept in `origins`.
+        let mut pawn_origins = 0u64;
+        let mut tally = Tally::new(played);
+        pos.for_each_legal_set(|set| {
+            // A copy per set: kept in registers while the set's moves are scored.
+            let mut t = tally;
+            match set {
+                MoveSet::Piece {
+                    role,
+                    from,
+                    to,
+                    captures,
+                } => {
+                    let origin = origin_of(role, from);
+                    if origin.all_slow() {
+                        set.for_each(|m| t.record(scores, m, generic(role, &origin, m)));
+                    } else {
+                        if terms_of != role {
+                            terms = info.role_terms(role, &TABLE);
+                            terms_of = role;
+                        }
+                        for (targets, capture, kind) in
+                            [(captures, 1, MoveKind::Capture), (to - captures, 0, MoveKind::Quiet)]
+                        {
+                            for to in targets {
+                                let m = Move::new(from, to, kind);
+                                let butterfly = u32::from(m.bits()) & 4095;
+                                let score = info.target_score(
+                                    board,
+                                    &terms,
+                                    &origin,
+                                    capture,
+                                    butterfly,
+                                    history,
+                                    &TABLE,
+                                    &PST_TO_BLENDED,
+                                );
+                                t.record(scores, m, origin.score + score);
+                            }
+                        }
+                    }
+                }
+                MoveSet::Pawns { to, delta, kind } => {
+                    if terms_of != Role::Pawn {
+                        terms = info.role_terms(Role::Pawn, &TABLE);
+                        terms_of = Role::Pawn;
+                    }
+                    let (capture, kind) = match kind {
+                        PawnMoveKind::Push => (0, MoveKind::Quiet),
+                        PawnMoveKind::DoublePush => (0, MoveKind::DoublePush),
+                        PawnMoveKind::Capture => (1, MoveKind::Capture),
+                        PawnMoveKind::Promotion | PawnMoveKind::PromotionCapture => {
+                            set.for_each(|m| {
+                                let origin = origin_of(Role::Pawn, m.from());
+                                t.record(scores, m, generic(Role::Pawn, &origin, m));
+                            });
+                            tally = t;
+                            return;
+                        }
+                    };
+                    for to in to {
+                        let from = Square::from_index_masked((to.index() as i32 - i32::from(delta)) as u32);
+                        let at = 1u64 << from.index();
+                        if pawn_origins & at == 0 {
+                            pawn_origins |= at;
+                            origins[from.index()] = (origin_of(Role::Pawn, from), Role::Pawn);
+                        }
+                        let origin = &origins[from.index()].0;
+                        let m = Move::new(from, to, kind);
+                        let score = if origin.all_slow() {
+                            generic(Role::Pawn, origin, m)
+                        } else {
+                            let butterfly = u32::from(m.bits()) & 4095;
+                            origin.score
+                                + info.target_score(
+                                    board,
+                                    &terms,
+                                    origin,
+                                    capture,
+                                    butterfly,
+                                    history,
+                                    &TABLE,
+                                    &PST_TO_BLENDED,
+                                )
+                        };
+                        t.record(scores, m, score);
+                    }
+                }
+                MoveSet::Single(m) => {
+                    // Castles and en passant.
+                    let role = board.role_at(m.from()).unwrap_or(Role::Pawn);
+                    let origin = origin_of(role, m.from());
+                    t.record(scores, m, generic(role, &origin, m));
+                }
+            }
+            tally = t;
+        });
+        (tally.n, tally.best, tally.index)
     }
 
     /// Scores `moves` into `self.scores` (1/256 bit) and returns the best score.
@@ -594,7 +787,7 @@ mod tests {
     fn symbols_match_the_frequencies_in_random_games() {
         let mut seed = 0x2545_F491_4F6C_DD1Du64;
         let mut moves = MoveList::new();
-        let (mut model, mut symbols) = (MoveModel::new(), MoveModel::new());
+        let (mut model, mut symbols, mut by_sets) = (MoveModel::new(), MoveModel::new(), MoveModel::new());
         let (mut checked, mut forced, mut shifted) = (0, 0, 0);
         // Positions by the shift of their frequencies (4: 4 and more).
         let mut shifts = [0usize; 5];
@@ -602,6 +795,7 @@ mod tests {
             let mut pos = Position::startpos();
             model.reset();
             symbols.reset();
+            by_sets.reset();
             for _ in 0..200 {
                 pos.legal_moves_into(&mut moves);
                 if moves.is_empty() {
@@ -618,6 +812,7 @@ mod tests {
                 for index in 0..moves.len() {
                     let cum = freqs[..index].iter().sum();
                     assert_eq!(symbols.symbol(&pos, &moves, index), Some((cum, freqs[index], total)));
+                    assert_eq!(by_sets.symbol_of(&pos, moves[index]), Some((cum, freqs[index], total)));
                     checked += 1;
                 }
                 assert_eq!(symbols.symbol(&pos, &moves, moves.len()), None);
@@ -625,6 +820,7 @@ mod tests {
                 let m = moves[(seed >> 8) as usize % moves.len()];
                 model.observe(&pos, m);
                 symbols.observe(&pos, m);
+                by_sets.observe(&pos, m);
                 pos.play_unchecked(m);
             }
         }
@@ -687,9 +883,16 @@ mod tests {
                 model.visit_terms(&pos, &moves, |i, t| {
                     recorded[i] += i64::from(PARAMS[t.param as usize]) * i64::from(t.weight);
                 });
-                model.frequencies(&pos, &moves);
+                let (freqs, total) = model.frequencies(&pos, &moves);
+                let freqs = freqs.to_vec();
                 for (i, &r) in recorded.iter().enumerate() {
                     assert_eq!(i64::from(model.scores[i]), r, "{} in {}", moves[i], pos.fen());
+                }
+                // Scored set by set (castles, promotions, en passant and discoverers included):
+                // the same symbols.
+                for (i, &m) in moves.iter().enumerate() {
+                    let symbol = (freqs[..i].iter().sum(), freqs[i], total);
+                    assert_eq!(model.symbol_of(&pos, m), Some(symbol), "{m} in {}", pos.fen());
                 }
                 checked += moves.len();
                 next(&mut seed);
