@@ -486,6 +486,13 @@ const fn distances() -> [[u8; 64]; 64] {
 /// takes a pawn from another square, is left to the generic path.
 const VICTIM_OFFSET: [u8; 8] = [24, 48, 72, 96, 120, 120, 0, 0];
 
+/// The victim of a move to `to` as the fast scorer counts it: its offset in the tactics table
+/// (see [`VICTIM_OFFSET`]), 0 if `to` is empty.
+#[inline(always)]
+pub(super) fn victim(board: &Board, to: Square) -> u32 {
+    u32::from(VICTIM_OFFSET[usize::from(board.code_at(to) & 7)])
+}
+
 /// Move kinds the fast scorer leaves to [`Info::move_terms`]: castles (2, 3), en passant (5) and
 /// promotions (8..16).
 const SLOW_KINDS: u32 = 0xFF2C;
@@ -633,10 +640,10 @@ impl Info {
             return None;
         }
         Some(self.target_score(
-            board,
             role,
             origin,
             (kind >> 2) & 1,
+            victim(board, Square::from_index_masked(bits & 63)),
             bits & 4095,
             history,
             params,
@@ -647,16 +654,16 @@ impl Info {
     /// The part of [`fast_move_score`](Info::fast_move_score) that follows the move's kind: the
     /// score of a move of the piece of `origin` (role terms `role`), neither castling, en
     /// passant nor a promotion, that captures if `capture` is 1 (not if 0); `butterfly` is
-    /// `from · 64 + to`. Called once per target of a piece's target set, the terms of the
-    /// piece stay in registers.
+    /// `from · 64 + to`, and `victim` the [`victim`] on the target. Called once per target of a
+    /// piece's target set, the terms of the piece stay in registers.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub fn target_score<const N: usize, const B: usize>(
         &self,
-        board: &Board,
         role: &RoleTerms,
         origin: &Origin,
         capture: u32,
+        victim: u32,
         butterfly: u32,
         history: &[u8; 4096],
         params: &[i8; N],
@@ -673,11 +680,10 @@ impl Info {
         flat += param(role.opening_to + relative);
         // Branch-free from here on: whether a move captures or makes a threat is a coin toss for
         // the branch predictor.
-        let victim = VICTIM_OFFSET[usize::from(board.code_at(Square::from_index_masked(t as u32)) & 7)];
         // The class times four, straight from its planes.
         let planes = &role.danger[capture as usize & 1];
         let danger4 = (bit(planes[0], t) << 2 | bit(planes[1], t) << 3 | bit(planes[2], t) << 4) as u32;
-        flat += param(origin.tactics + u32::from(victim) + danger4 + bit(role.check, t) as u32);
+        flat += param(origin.tactics + victim + danger4 + bit(role.check, t) as u32);
         flat += role.threat_value & -(bit(origin.new_threats, t) as i32);
         let distance = DISTANCE[self.last_to & 63][t];
         flat += param(role.near_to + (capture & 1) * 16 + u32::from(distance));

@@ -16,7 +16,7 @@ use crate::moves::{Move, MoveKind};
 use crate::position::Position;
 use crate::types::{Role, Square};
 
-use super::features::{Info, Origin, PlyMemory, RoleTerms, Terms};
+use super::features::{victim, Info, Origin, PlyMemory, RoleTerms, Terms};
 use super::params::PARAMS;
 use crate::codec::range_coder::MAX_TOTAL;
 
@@ -550,11 +550,13 @@ impl MoveModel {
                             for to in targets {
                                 let m = Move::new(from, to, kind);
                                 let butterfly = u32::from(m.bits()) & 4095;
+                                // Quiet targets are empty: no victim to look up.
+                                let victim = if capture == 1 { victim(board, to) } else { 0 };
                                 let score = info.target_score(
-                                    board,
                                     &terms,
                                     &origin,
                                     capture,
+                                    victim,
                                     butterfly,
                                     history,
                                     &TABLE,
@@ -598,10 +600,10 @@ impl MoveModel {
                             let butterfly = u32::from(m.bits()) & 4095;
                             origin.score
                                 + info.target_score(
-                                    board,
                                     &terms,
                                     origin,
                                     capture,
+                                    if capture == 1 { victim(board, to) } else { 0 },
                                     butterfly,
                                     history,
                                     &TABLE,
