@@ -13,7 +13,7 @@
 use crate::lists::MAX_MOVES;
 use crate::movegen::{MoveSet, PawnMoveKind};
 use crate::moves::{Move, MoveKind};
-use crate::position::Position;
+use crate::position::{Board, Position};
 use crate::types::{Role, Square};
 
 use super::features::{victim, Info, Origin, PlyMemory, RoleTerms, Terms};
@@ -239,6 +239,25 @@ impl<F: FnMut(Term)> Terms for Recorder<F> {
             weight: 16 - self.phase,
         });
     }
+}
+
+/// The [`Origin`] of the piece `role` on `from`, with the score of its terms.
+#[inline(always)]
+fn scored_origin(info: &Info, role: Role, from: Square) -> Origin {
+    let mut scorer = Scorer::new();
+    info.origin_terms(role, from, &mut scorer);
+    let mut origin = info.origin(role, from);
+    origin.score = scorer.total(info.phase);
+    origin
+}
+
+/// The score of the terms of the move `m` of a piece `role` (its origin's terms aside) by the
+/// generic path, [`Info::move_terms`]: castles, en passant, promotions and discoverers.
+#[inline(always)]
+fn generic_score(info: &Info, board: &Board, role: Role, m: Move, history: &[u8; 4096]) -> i32 {
+    let mut scorer = Scorer::new();
+    info.move_terms(board, role, m, history[m.butterfly_index()], &mut scorer);
+    scorer.total(info.phase)
 }
 
 /// Moves scored so far in [`MoveModel::score_sets`]: their number, the best score and the index
@@ -507,19 +526,9 @@ impl MoveModel {
         let history = &self.history[pos.turn().index() & 1];
         let scores = &mut *self.scores;
         let origins = &mut self.origin;
-        // The generic path (see `score`).
-        let generic = |role: Role, origin: &Origin, m: Move| {
-            let mut scorer = Scorer::new();
-            info.move_terms(board, role, m, history[m.butterfly_index()], &mut scorer);
-            origin.score + scorer.total(info.phase)
-        };
-        let origin_of = |role: Role, from: Square| {
-            let mut scorer = Scorer::new();
-            info.origin_terms(role, from, &mut scorer);
-            let mut origin = info.origin(role, from);
-            origin.score = scorer.total(info.phase);
-            origin
-        };
+        let generic =
+            |role: Role, origin: &Origin, m: Move| origin.score + generic_score(&info, board, role, m, history);
+        let origin_of = |role: Role, from: Square| scored_origin(&info, role, from);
         // The generator hands over all sets of a role in a row: its terms once.
         let mut terms = info.role_terms(Role::King, &TABLE);
         let mut terms_of = Role::King;
@@ -642,11 +651,7 @@ impl MoveModel {
             let from = Square::from_index_masked(froms.trailing_zeros());
             froms &= froms - 1;
             let role = board.role_at(from).unwrap_or(Role::Pawn);
-            let mut scorer = Scorer::new();
-            info.origin_terms(role, from, &mut scorer);
-            let mut origin = info.origin(role, from);
-            origin.score = scorer.total(info.phase);
-            self.origin[from.index()] = (origin, role);
+            self.origin[from.index()] = (scored_origin(&info, role, from), role);
         }
         let history = &self.history[pos.turn().index() & 1];
         let mut best = i32::MIN;
@@ -655,12 +660,8 @@ impl MoveModel {
             let terms = &self.roles[role.index()];
             let rest = match info.fast_move_score(board, terms, origin, m, history, &TABLE, &PST_TO_BLENDED) {
                 Some(rest) => rest,
-                None => {
-                    // Castles, en passant, promotions and discoverers: the generic path.
-                    let mut scorer = Scorer::new();
-                    info.move_terms(board, *role, m, history[m.butterfly_index()], &mut scorer);
-                    scorer.total(info.phase)
-                }
+                // Castles, en passant, promotions and discoverers: the generic path.
+                None => generic_score(&info, board, *role, m, history),
             };
             *score = origin.score + rest;
             best = best.max(*score);
