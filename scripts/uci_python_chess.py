@@ -2,17 +2,22 @@
 """Drives chessbits-engine through python-chess's UCI client, as a GUI would, and checks what it
 answers: identification and options, analysis with scores and legal principal variations, a mate
 found, MultiPV, Chess960, `go infinite` stopped, pondering, a short game against itself with a
-clock (every move legal, no loss on time), and garbage lines that must not break the engine.
+clock (every move legal, no loss on time), garbage lines that must not break the engine, and a
+Polyglot book (keyed by python-chess) at a Latin-1 path, then /dev/zero as a book.
 
 Usage: uci_python_chess.py PATH/TO/chessbits-engine
 Exit status 0 when every check passed; each failure is printed.
 """
+import os
+import struct
 import subprocess
 import sys
+import tempfile
 import time
 
 import chess
 import chess.engine
+import chess.polyglot
 
 FAILURES = []
 PASSED = []
@@ -74,9 +79,51 @@ def raw_dialogue(path):
     check("engine exits 0 on quit", proc.returncode == 0, proc.returncode)
 
 
+def book_dialogue(path):
+    """A one-entry book (1. g4, keyed by python-chess) at a path that is not UTF-8, sent as raw
+    bytes as a GUI on a Latin-1 system does; then /dev/zero, which must be refused."""
+    with tempfile.TemporaryDirectory() as tmp:
+        book = os.path.join(os.fsencode(tmp), b"jos\xe9.bin")
+        g2g4 = (1 << 9) | (6 << 6) | (3 << 3) | 6
+        with open(book, "wb") as f:
+            f.write(struct.pack(">QHHI", chess.polyglot.zobrist_hash(chess.Board()), g2g4, 1, 0))
+        lines = [
+            b"setoption name OwnBook value true",
+            b"setoption name BookFile value " + book,
+            b"isready",
+            b"position startpos",
+            b"go depth 1",
+            b"setoption name BookFile value /dev/zero",
+            b"isready",
+            b"go depth 1",
+        ]
+        proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        proc.stdin.write(b"".join(line + b"\n" for line in lines))
+        proc.stdin.flush()
+        out = []
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and sum(l.startswith("bestmove") for l in out) < 2:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            out.append(line.decode("utf-8", "replace").strip())
+        proc.stdin.write(b"quit\n")
+        proc.stdin.flush()
+        proc.wait(timeout=10)
+    best = [l for l in out if l.startswith("bestmove")]
+    check("book at a Latin-1 path plays its move", best[:1] == ["bestmove g2g4"], out)
+    check("both readyok answered", out.count("readyok") == 2, out)
+    refused = [l for l in out if l.startswith("info string") and "not a regular file" in l]
+    check("/dev/zero as a book is refused with info string", len(refused) == 1, out)
+    ok = len(best) == 2 and chess.Move.from_uci(best[1].split()[1]) in chess.Board().legal_moves
+    check("search after a refused book returns a legal move", ok, best)
+    check("engine exits 0 on quit after the book dialogue", proc.returncode == 0, proc.returncode)
+
+
 def main():
     path = sys.argv[1]
     raw_dialogue(path)
+    book_dialogue(path)
     engine = chess.engine.SimpleEngine.popen_uci(path)
     try:
         check("id name", "chessbits" in engine.id.get("name", "").lower(), engine.id)

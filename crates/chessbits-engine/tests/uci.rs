@@ -1,92 +1,9 @@
 //! The `chessbits-engine` binary driven over stdin/stdout, as a GUI would.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
 
-use chessbits::game::Game;
-use chessbits::notation::uci::parse_uci;
-
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_chessbits-engine"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("engine binary");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine { child, stdin, lines }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// Lines up to and including the first that starts with `prefix`, within `timeout`.
-    fn expect(&mut self, prefix: &str, timeout: Duration) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let done = line.starts_with(prefix);
-                    seen.push(line);
-                    if done {
-                        return seen;
-                    }
-                }
-                Err(_) => panic!("no '{prefix}' within {timeout:?}; got {seen:?}"),
-            }
-        }
-    }
-
-    fn quit(mut self) {
-        self.send("quit");
-        let start = Instant::now();
-        while start.elapsed() < Duration::from_secs(5) {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        panic!("engine did not quit within 5 s");
-    }
-}
-
-const SECOND: Duration = Duration::from_secs(1);
-
-fn best_move(lines: &[String]) -> String {
-    let last = lines.last().unwrap();
-    last.split_whitespace().nth(1).unwrap().to_string()
-}
-
-fn assert_legal(moves: &[&str], best: &str) {
-    let mut game = Game::new();
-    for m in moves {
-        game.push_uci(m).unwrap();
-    }
-    assert!(parse_uci(game.position(), best).is_ok(), "{best} after {moves:?}");
-}
+mod common;
+use common::{assert_legal, best_move, Engine, SECOND};
 
 #[test]
 fn handshake_and_readyok() {
@@ -157,7 +74,7 @@ fn end_of_input_while_searching_ends_the_process() {
     let mut e = Engine::start();
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(100));
-    drop(e.stdin);
+    e.close_input();
     let start = Instant::now();
     loop {
         if let Ok(Some(_)) = e.child.try_wait() {
@@ -235,33 +152,6 @@ fn chess960_castling_notation() {
     let lines = e.expect("bestmove", 5 * SECOND);
     assert_eq!(best_move(&lines), "e1h1");
     e.quit();
-}
-
-#[test]
-fn own_book_plays_the_book_move() {
-    // A one-entry Polyglot book: 1. d4 from the start position (weight 1).
-    let key = chessbits::position::Position::startpos().key();
-    let raw: u16 = (1 << 9) | (3 << 6) | (3 << 3) | 3;
-    let mut bytes = key.to_be_bytes().to_vec();
-    bytes.extend(raw.to_be_bytes());
-    bytes.extend(1u16.to_be_bytes());
-    bytes.extend(0u32.to_be_bytes());
-    let path = std::env::temp_dir().join(format!("chessbits-engine-book-{}.bin", std::process::id()));
-    std::fs::write(&path, bytes).unwrap();
-    let mut e = Engine::start();
-    e.send("setoption name OwnBook value true");
-    e.send(&format!("setoption name BookFile value {}", path.display()));
-    e.send("position startpos");
-    e.send("go wtime 10000 btime 10000");
-    let lines = e.expect("bestmove", 5 * SECOND);
-    assert_eq!(best_move(&lines), "d2d4");
-    // Out of book: a search.
-    e.send("position startpos moves e2e4");
-    e.send("go depth 3");
-    let lines = e.expect("bestmove", 5 * SECOND);
-    assert_legal(&["e2e4"], &best_move(&lines));
-    e.quit();
-    let _ = std::fs::remove_file(path);
 }
 
 #[test]

@@ -7,6 +7,13 @@
 //! answered at once during a search. Bad input — an unknown command, a malformed FEN, an
 //! illegal move — is answered with `info string` and changes nothing.
 //!
+//! Lines are read as bytes. `setoption name BookFile value V` takes the bytes of `V` as the
+//! path, so a GUI on a Latin-1 system can name `jos\xe9.bin`; any other line that is not UTF-8
+//! is answered with `info string` and ignored (a command that arrived garbled is not guessed
+//! at). The book is opened at that `setoption` and probed by binary search at each `go`; a
+//! file that is missing, unreadable, not a regular file or not a whole number of entries is
+//! reported with `info string` and the engine plays without a book.
+//!
 //! ```
 //! use std::io::Cursor;
 //! use std::sync::{Arc, Mutex};
@@ -30,11 +37,12 @@ use chessbits::game::Game;
 use chessbits::movegen::perft_divide;
 use chessbits::notation::uci::parse_uci;
 
+use crate::book::{clock_seed, BookFile};
 use crate::search::{run, Control, Limits, SearchThreads};
 use crate::time::TimeManager;
 use crate::tt::TranspositionTable;
 use options::{Change, Options, OPTION_LINES};
-use parse::{parse_go, parse_position, parse_setoption};
+use parse::{book_file_value, parse_go, parse_position, parse_setoption};
 
 /// An output sink shared by the command and search threads: whole lines, flushed.
 pub trait Output: Send + 'static {
@@ -94,6 +102,8 @@ pub struct Engine<O: Output + Clone> {
     /// Per-thread history; moved into the search thread while it runs.
     threads: Option<SearchThreads>,
     search: Option<RunningSearch>,
+    /// The `BookFile`, opened when it was set.
+    book: Option<BookFile>,
 }
 
 impl<O: Output + Clone> Engine<O> {
@@ -108,6 +118,7 @@ impl<O: Output + Clone> Engine<O> {
             game: Game::new(),
             control: Arc::new(Control::new()),
             search: None,
+            book: None,
         }
     }
 
@@ -138,7 +149,32 @@ impl<O: Output + Clone> Engine<O> {
 
     /// Handles one command line; `false` after `quit`.
     pub fn handle(&mut self, line: &str) -> bool {
+        self.handle_bytes(line.as_bytes())
+    }
+
+    /// Handles one command line as read, without its line end, UTF-8 or not (see the
+    /// [module docs](self)); `false` after `quit`.
+    pub fn handle_bytes(&mut self, line: &[u8]) -> bool {
         self.reap_finished();
+        if let Some(value) = book_file_value(line) {
+            self.stop_search();
+            self.options.set_book_file(value);
+            self.open_book();
+            return true;
+        }
+        match std::str::from_utf8(line) {
+            Ok(text) => self.handle_text(text),
+            Err(_) => {
+                self.info(&format!(
+                    "error: the line is not valid UTF-8; ignored: '{}'",
+                    String::from_utf8_lossy(line)
+                ));
+                true
+            }
+        }
+    }
+
+    fn handle_text(&mut self, line: &str) -> bool {
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let Some((&command, args)) = tokens.split_first() else {
             return true;
@@ -225,8 +261,26 @@ impl<O: Output + Clone> Engine<O> {
             },
             Ok(Change::Threads) => self.threads = Some(SearchThreads::new(self.options.threads)),
             Ok(Change::ClearHash) => self.tt.clear(),
+            Ok(Change::BookFile) => self.open_book(),
             Ok(Change::None) => {}
             Err(e) => self.info(&format!("error: option '{name}': {e}")),
+        }
+    }
+
+    /// Opens `options.book_file` (none when empty); a file that cannot serve as a book is
+    /// reported and leaves the engine without one.
+    fn open_book(&mut self) {
+        self.book = None;
+        let path = &self.options.book_file;
+        if path.as_os_str().is_empty() {
+            return;
+        }
+        match BookFile::open(path) {
+            Ok(book) => self.book = Some(book),
+            Err(e) => self.info(&format!(
+                "error: BookFile '{}': {e}; playing without a book",
+                path.display()
+            )),
         }
     }
 
@@ -253,9 +307,14 @@ impl<O: Output + Clone> Engine<O> {
         let chess960 = self.options.chess960 || pos.is_chess960();
         let white = pos.turn() == chessbits::types::Color::White;
         if self.options.own_book && !go.infinite && searchmoves.is_empty() {
-            if let Some(m) = crate::book::probe_file(&self.options.book_file, pos) {
-                self.out.line(&format!("bestmove {}", m.uci(chess960)));
-                return;
+            match self.book.as_ref().map(|book| book.probe(pos, clock_seed())) {
+                Some(Ok(Some(m))) => {
+                    self.out.line(&format!("bestmove {}", m.uci(chess960)));
+                    return;
+                }
+                // A file truncated or replaced since it was opened: no book move.
+                Some(Err(e)) => self.info(&format!("error: BookFile: {e}; searching instead")),
+                Some(Ok(None)) | None => {}
             }
         }
         let time = if go.infinite {
@@ -339,21 +398,30 @@ impl<O: Output + Clone> Engine<O> {
 
 /// Runs the UCI loop on `input` until `quit` or the end of input, writing to `out`.
 pub fn run_uci<R: BufRead + Send + 'static, O: Output + Clone>(input: R, out: O) {
-    let (tx, rx) = mpsc::channel::<String>();
+    let (tx, rx) = mpsc::channel::<Vec<u8>>();
     // The input thread: blocking reads never hold up the command loop. It is not joined: at
-    // `quit` it may still be blocked in a read, and ends with the process.
+    // `quit` it may still be blocked in a read, and ends with the process. Lines are bytes:
+    // one that is not UTF-8 must not end the input.
     std::thread::spawn(move || {
-        for line in input.lines() {
-            let Ok(line) = line else { break };
+        let mut input = input;
+        loop {
+            let mut line = Vec::new();
+            match input.read_until(b'\n', &mut line) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            while line.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
+                line.pop();
+            }
             if tx.send(line).is_err() {
                 return;
             }
         }
-        let _ = tx.send("quit".to_string());
+        let _ = tx.send(b"quit".to_vec());
     });
     let mut engine = Engine::new(out);
     while let Ok(line) = rx.recv() {
-        if !engine.handle(&line) {
+        if !engine.handle_bytes(&line) {
             break;
         }
     }

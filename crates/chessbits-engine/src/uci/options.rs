@@ -1,5 +1,7 @@
 //! The UCI options the engine offers.
 
+use std::path::PathBuf;
+
 /// The current option values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -15,8 +17,8 @@ pub struct Options {
     pub chess960: bool,
     /// Play from the opening book.
     pub own_book: bool,
-    /// The Polyglot book file.
-    pub book_file: String,
+    /// The Polyglot book file; empty for none.
+    pub book_file: PathBuf,
 }
 
 impl Default for Options {
@@ -28,7 +30,7 @@ impl Default for Options {
             move_overhead: 50,
             chess960: false,
             own_book: false,
-            book_file: String::new(),
+            book_file: PathBuf::new(),
         }
     }
 }
@@ -57,6 +59,8 @@ pub enum Change {
     Threads,
     /// Clear the table.
     ClearHash,
+    /// The book file changed: open it.
+    BookFile,
 }
 
 fn spin(value: &str, min: u64, max: u64) -> Result<u64, String> {
@@ -113,15 +117,43 @@ impl Options {
                 Ok(Change::None)
             }
             "bookfile" => {
-                self.book_file = if value == "<empty>" {
-                    String::new()
-                } else {
-                    value.to_string()
-                };
-                Ok(Change::None)
+                self.set_book_file(value.as_bytes());
+                Ok(Change::BookFile)
             }
             "clear hash" => Ok(Change::ClearHash),
             other => Err(format!("unknown option '{other}'")),
         }
     }
+
+    /// Sets `BookFile` from the bytes of its value as the GUI sent them, which need not be
+    /// UTF-8 (a Latin-1 path): on Unix they are the path's bytes unchanged, elsewhere they are
+    /// decoded lossily. Empty or `<empty>` means no book.
+    ///
+    /// ```
+    /// use chessbits_engine::uci::options::Options;
+    /// let mut o = Options::default();
+    /// o.set_book_file(b"books/jos\xe9.bin");
+    /// # #[cfg(unix)]
+    /// assert_eq!(std::os::unix::ffi::OsStrExt::as_bytes(o.book_file.as_os_str()), b"books/jos\xe9.bin");
+    /// o.set_book_file(b"<empty>");
+    /// assert!(o.book_file.as_os_str().is_empty());
+    /// ```
+    pub fn set_book_file(&mut self, value: &[u8]) {
+        self.book_file = if value == b"<empty>" {
+            PathBuf::new()
+        } else {
+            path_from_bytes(value)
+        };
+    }
+}
+
+#[cfg(unix)]
+fn path_from_bytes(bytes: &[u8]) -> PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    PathBuf::from(std::ffi::OsStr::from_bytes(bytes))
+}
+
+#[cfg(not(unix))]
+fn path_from_bytes(bytes: &[u8]) -> PathBuf {
+    PathBuf::from(String::from_utf8_lossy(bytes).into_owned())
 }

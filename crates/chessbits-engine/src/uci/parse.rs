@@ -2,7 +2,7 @@
 
 use chessbits::game::Game;
 use chessbits::notation::uci::parse_uci;
-use chessbits::position::Position;
+use chessbits::position::{Position, Validation};
 
 use crate::time::Clock;
 
@@ -15,6 +15,8 @@ use crate::time::Clock;
 /// assert!(parse_position(&["startpos", "moves", "e2e5"], false).is_err());
 /// assert!(parse_position(&["fen", "bad"], false).is_err());
 /// assert!(parse_position(&["fen", "8/8/8/8/8/8/8/K6k", "w", "-", "-", "0", "0"], false).is_ok());
+/// // A composed position (ten white queens: no game reaches it) is searched too.
+/// assert!(parse_position(&["fen", "QQQQQQQQ/QQ6/8/8/8/8/8/K6k", "w", "-", "-", "0", "1"], false).is_ok());
 /// ```
 pub fn parse_position(args: &[&str], chess960: bool) -> Result<Game, String> {
     let moves_at = args.iter().position(|&t| t == "moves").unwrap_or(args.len());
@@ -28,7 +30,10 @@ pub fn parse_position(args: &[&str], chess960: bool) -> Result<Game, String> {
             if fields.len() == 6 && fields[5] == "0" {
                 fields[5] = "1";
             }
-            Position::from_fen(&fields.join(" ")).map_err(|e| format!("invalid FEN '{fen}': {e}"))?
+            // A GUI sends composed studies and problems for analysis too (ten queens, a triple
+            // check): the engine searches any position whose rules it can apply.
+            Position::from_fen_with(&fields.join(" "), Validation::Composed)
+                .map_err(|e| format!("invalid FEN '{fen}': {e}"))?
         }
         _ => return Err(format!("expected 'startpos' or 'fen <FEN>', got '{}'", setup.join(" "))),
     };
@@ -181,4 +186,44 @@ pub fn parse_setoption(args: &[&str]) -> Option<(String, String)> {
     let name = args[1..value_at].join(" ");
     let value = args.get(value_at + 1..).map(|v| v.join(" ")).unwrap_or_default();
     (!name.is_empty()).then_some((name, value))
+}
+
+/// The value of a `setoption name BookFile value V` line as raw bytes: `V` from its first to
+/// its last non-blank byte, unchanged (inner spaces kept, not UTF-8 checked), empty without
+/// `value`; `None` for any other line. The name is matched case-insensitively, as UCI says.
+///
+/// ```
+/// use chessbits_engine::uci::parse::book_file_value;
+/// assert_eq!(book_file_value(b"setoption name bookfile value a  b\xe9.bin \r"), Some(&b"a  b\xe9.bin"[..]));
+/// assert_eq!(book_file_value(b"setoption name BookFile"), Some(&b""[..]));
+/// assert_eq!(book_file_value(b"setoption name Hash value 16"), None);
+/// ```
+pub fn book_file_value(line: &[u8]) -> Option<&[u8]> {
+    let mut tokens = Vec::new();
+    let mut start = None;
+    for (i, &b) in line.iter().chain(b" ").enumerate() {
+        match (b.is_ascii_whitespace(), start) {
+            (true, Some(s)) => {
+                tokens.push(s..i);
+                start = None;
+            }
+            (false, None) => start = Some(i),
+            _ => {}
+        }
+    }
+    let word = |i: usize| tokens.get(i).map(|r| &line[r.clone()]);
+    if word(0) != Some(b"setoption") || word(1) != Some(b"name") {
+        return None;
+    }
+    let value_at = (2..tokens.len())
+        .find(|&i| word(i) == Some(b"value"))
+        .unwrap_or(tokens.len());
+    // "BookFile" holds no space: the name is one word.
+    if value_at != 3 || !word(2)?.eq_ignore_ascii_case(b"bookfile") {
+        return None;
+    }
+    Some(match (tokens.get(value_at + 1), tokens.last()) {
+        (Some(first), Some(last)) => &line[first.start..last.end],
+        _ => b"",
+    })
 }
