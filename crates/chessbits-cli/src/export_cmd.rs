@@ -4,7 +4,10 @@
 //! Streams (a few row groups in memory whatever the input size), parses and encodes on every
 //! core, shows a progress bar when standard error is a terminal, and writes atomically: into a
 //! temporary directory beside the output, renamed into place at the end. An output directory
-//! that exists and is not empty is refused unless `--force` (and never one holding an input).
+//! that exists and is not empty is refused unless `--force` (and never one holding an input),
+//! decided by the rename itself (an export finished meanwhile into the same directory wins, and
+//! is left as it is). An output that is a symbolic link stays a link: the directory it names is
+//! written.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -25,7 +28,8 @@ pub struct ExportArgs {
     /// `.pgn`, `.pgn.gz` and `.pgn.zst` file below it).
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
-    /// The directory to write (must not exist, or be empty, unless --force).
+    /// The directory to write (must not exist, or be empty, unless --force; a symbolic link stays
+    /// a link, the directory it names is written).
     #[arg(short, long)]
     pub output: PathBuf,
     /// The output format (only `parquet`).

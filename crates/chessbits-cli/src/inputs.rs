@@ -2,6 +2,7 @@
 //! them; gzip and zstd input decompressed on the fly; counting what is read and showing progress.
 
 use std::cell::Cell;
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, IsTerminal, Read};
 use std::path::{Path, PathBuf};
@@ -13,19 +14,133 @@ use indicatif::{ProgressBar, ProgressStyle};
 /// `paths` with every directory replaced by the PGN files below it (any depth; `.pgn`, `.pgn.gz`
 /// and `.pgn.zst`, case-insensitive), sorted so runs are reproducible; files and `-` (standard
 /// input) are kept as given. An unreadable directory is an error naming it.
+///
+/// Below a directory only regular files (or symbolic links to them) are taken, each file once
+/// (by device and inode: a second link to a file, or a file also named on the command line, is
+/// skipped), each directory once, and a symbolic link to a directory that holds the one being
+/// read (`.`, `..`: a loop) is not followed. What is skipped is said on standard error; a FIFO,
+/// device or socket is read only when named on the command line (as a stream).
 pub fn expand_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    let (files, skipped) = expand(paths)?;
+    for note in skipped {
+        eprintln!("chessbits: {note}");
+    }
+    Ok(files)
+}
+
+/// [`expand_inputs`], giving back what it skipped, one message each, instead of printing it.
+fn expand(paths: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<String>), String> {
+    let mut walk = Walk::default();
     let mut files = Vec::new();
     for path in paths {
         if path.as_os_str() != "-" && path.is_dir() {
             let mut found = Vec::new();
-            collect_pgn_files(path, &mut found)?;
-            found.sort();
+            walk.dir(path, &mut found)?;
             files.extend(found);
         } else {
+            if let Ok(meta) = std::fs::metadata(path) {
+                walk.seen_files.entry(file_id(&meta)).or_insert_with(|| path.clone());
+            }
             files.push(path.clone());
         }
     }
-    Ok(files)
+    Ok((files, walk.skipped))
+}
+
+/// What a directory walk has seen: files and directories by device and inode, with the path each
+/// was first met at, and the messages for what was skipped.
+#[derive(Default)]
+struct Walk {
+    seen_files: HashMap<(u64, u64), PathBuf>,
+    seen_dirs: HashMap<(u64, u64), PathBuf>,
+    skipped: Vec<String>,
+}
+
+impl Walk {
+    /// Adds the PGN files below `dir` to `found`, depth first, each directory's entries sorted by
+    /// name (the order of a sort of the whole paths).
+    fn dir(&mut self, dir: &Path, found: &mut Vec<PathBuf>) -> Result<(), String> {
+        let meta = std::fs::metadata(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        if let Some(first) = self.seen_dirs.get(&file_id(&meta)) {
+            self.skipped.push(format!(
+                "{}: skipped, the directory {} is read already",
+                dir.display(),
+                first.display()
+            ));
+            return Ok(());
+        }
+        self.seen_dirs.insert(file_id(&meta), dir.to_path_buf());
+        let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let mut entries = entries
+            .map(|entry| entry.map_err(|e| format!("{}: {e}", dir.display())))
+            .collect::<Result<Vec<_>, String>>()?;
+        entries.sort_by_key(|entry| entry.file_name());
+        for entry in entries {
+            let path = entry.path();
+            let is_link = entry.file_type().is_ok_and(|t| t.is_symlink());
+            // Links followed (a FIFO is only looked at, never opened).
+            let meta = match std::fs::metadata(&path) {
+                Ok(meta) => meta,
+                // A dangling link or an unreadable entry: opening it reports it.
+                Err(_) if is_pgn_name(&path) => {
+                    found.push(path);
+                    continue;
+                }
+                Err(_) => continue,
+            };
+            if meta.is_dir() {
+                if is_link && self.is_loop(dir, &path) {
+                    self.skipped.push(format!(
+                        "{}: skipped, a symbolic link to a directory that holds {} (a loop)",
+                        path.display(),
+                        dir.display()
+                    ));
+                } else {
+                    self.dir(&path, found)?;
+                }
+            } else if !is_pgn_name(&path) {
+                continue;
+            } else if !meta.is_file() {
+                self.skipped.push(format!(
+                    "{}: skipped, not a regular file (name a FIFO or device on the command line to read it)",
+                    path.display()
+                ));
+            } else if let Some(first) = self.seen_files.get(&file_id(&meta)) {
+                self.skipped.push(format!(
+                    "{}: skipped, the same file as {}",
+                    path.display(),
+                    first.display()
+                ));
+            } else {
+                self.seen_files.insert(file_id(&meta), path.clone());
+                found.push(path);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the directory that `link` names holds `dir` (or is it).
+    fn is_loop(&self, dir: &Path, link: &Path) -> bool {
+        match (std::fs::canonicalize(dir), std::fs::canonicalize(link)) {
+            (Ok(dir), Ok(target)) => dir.starts_with(target),
+            // Not resolvable: the walk's directory set still stops a loop.
+            _ => false,
+        }
+    }
+}
+
+/// A file's identity: device and inode (elsewhere than Unix, none: nothing is deduplicated but
+/// loops, which the paths still catch).
+#[cfg(unix)]
+fn file_id(meta: &std::fs::Metadata) -> (u64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    (meta.dev(), meta.ino())
+}
+
+#[cfg(not(unix))]
+fn file_id(_meta: &std::fs::Metadata) -> (u64, u64) {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    (u64::MAX, NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
 }
 
 /// Opens `path`, or standard input for `-`, advancing `bar` by the bytes read from it (compressed
@@ -117,19 +232,6 @@ pub fn total_len(files: &[PathBuf]) -> Option<u64> {
         .sum()
 }
 
-fn collect_pgn_files(dir: &Path, found: &mut Vec<PathBuf>) -> Result<(), String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    for entry in entries {
-        let path = entry.map_err(|e| format!("{}: {e}", dir.display()))?.path();
-        if path.is_dir() {
-            collect_pgn_files(&path, found)?;
-        } else if is_pgn_name(&path) {
-            found.push(path);
-        }
-    }
-    Ok(())
-}
-
 /// Whether the file name ends in `.pgn`, `.pgn.gz` or `.pgn.zst` (any case).
 fn is_pgn_name(path: &Path) -> bool {
     let name = path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase());
@@ -167,6 +269,51 @@ mod tests {
     fn missing_paths_are_kept_for_the_caller_to_report() {
         let missing = PathBuf::from("/nonexistent/chessbits/none.pgn");
         assert_eq!(expand_inputs(std::slice::from_ref(&missing)).unwrap(), vec![missing]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_lead_to_each_file_and_directory_once_and_loops_are_skipped() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().join("d");
+        std::fs::create_dir_all(d.join("sub")).unwrap();
+        std::fs::write(d.join("a.pgn"), "").unwrap();
+        std::fs::write(d.join("sub/c.pgn"), "").unwrap();
+        std::fs::write(dir.path().join("outside.pgn"), "").unwrap();
+        for (target, link) in [
+            ("a.pgn", "b.pgn"),
+            (".", "self"),
+            (".", "self2"),
+            ("..", "sub/up"),
+            ("../..", "sub/top"),
+            ("sub", "sub2"),
+            ("nowhere.pgn", "dangling.pgn"),
+        ] {
+            symlink(target, d.join(link)).unwrap();
+        }
+        assert!(std::process::Command::new("mkfifo")
+            .arg(d.join("fifo.pgn"))
+            .status()
+            .unwrap()
+            .success());
+        let (files, skipped) = expand(std::slice::from_ref(&d)).unwrap();
+        // A dangling link is kept: opening it reports it.
+        assert_eq!(files, [d.join("a.pgn"), d.join("dangling.pgn"), d.join("sub/c.pgn")]);
+        let said = |name: &str, why: &str| {
+            let prefix = format!("{}: skipped, ", d.join(name).display());
+            skipped.iter().any(|s| s.starts_with(&prefix) && s.contains(why))
+        };
+        assert!(said("b.pgn", "the same file as"), "{skipped:?}");
+        assert!(said("fifo.pgn", "not a regular file"), "{skipped:?}");
+        for link in ["self", "self2", "sub/up", "sub/top"] {
+            assert!(said(link, "(a loop)"), "{link}: {skipped:?}");
+        }
+        assert!(said("sub2", "is read already"), "{skipped:?}");
+        assert_eq!(skipped.len(), 7, "{skipped:?}");
+        // A file named on the command line is not read again from a directory.
+        let (files, _) = expand(&[d.join("sub/c.pgn"), d.clone()]).unwrap();
+        assert_eq!(files, [d.join("sub/c.pgn"), d.join("a.pgn"), d.join("dangling.pgn")]);
     }
 
     fn read_all(path: &Path) -> Result<Vec<u8>, String> {

@@ -143,7 +143,8 @@ pub struct CheckReport {
 }
 
 /// `chessbits pgn check FILE... [--json] [--threads N]`: prints the report; exit code 0 if
-/// every game is valid, 1 if some are not. `threads == 0` uses all cores.
+/// every game is valid, 1 if some are not; an error (status 2) for a file that cannot be
+/// opened. `threads == 0` uses all cores.
 pub fn check(files: &[PathBuf], json: bool, threads: usize) -> Result<ExitCode, String> {
     let threads = match threads {
         0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -156,6 +157,12 @@ pub fn check(files: &[PathBuf], json: bool, threads: usize) -> Result<ExitCode, 
     bar.finish_and_clear();
     let report = report?;
     let seconds = start.elapsed().as_secs_f64().max(1e-9);
+    // Each rejected game on standard error, as every command reports bad input (the text
+    // summary or the JSON report, which lists them too, on standard output).
+    let mut err = io::stderr().lock();
+    for error in &report.errors {
+        let _ = writeln!(err, "{error}");
+    }
     let mut out = io::stdout().lock();
     let result = if json {
         writeln!(out, "{}", report_json(&report, seconds, threads))
@@ -171,9 +178,6 @@ pub fn check(files: &[PathBuf], json: bool, threads: usize) -> Result<ExitCode, 
 }
 
 fn print_text(out: &mut impl Write, report: &CheckReport, seconds: f64) -> io::Result<()> {
-    for error in &report.errors {
-        writeln!(out, "{error}")?;
-    }
     writeln!(
         out,
         "{} games, {} plies, {} errors; {:.1} MB in {:.3} s: {:.1} MB/s, {:.2} M moves/s",
@@ -229,14 +233,9 @@ fn check_files(files: &[PathBuf], threads: usize, bar: &ProgressBar) -> Result<C
     let mut report = CheckReport::default();
     for path in files {
         let name = path.display().to_string();
-        // A file that cannot be read is reported like a bad game, and the other files are still checked.
-        let input = match open_input(path, bar) {
-            Ok(input) => input,
-            Err(message) => {
-                report.errors.push(message);
-                continue;
-            }
-        };
+        // A file that cannot be opened is an I/O error (status 2, on standard error), as in every
+        // other command; damage found while reading is reported with the games (status 1).
+        let input = open_input(path, bar)?;
         let file_report = match threads {
             0 | 1 => check_stream(input, &name),
             _ => check_parallel(input, &name, threads),
@@ -486,24 +485,20 @@ mod tests {
     }
 
     #[test]
-    fn directories_are_read_and_an_unreadable_file_does_not_stop_the_others() {
-        let missing = testdata("pgn/no-such-file.pgn");
-        let files = expand_inputs(&[missing.clone(), testdata("pgn")]).unwrap();
+    fn directories_are_read_and_an_unreadable_file_is_an_error() {
+        let files = expand_inputs(&[testdata("pgn")]).unwrap();
         assert!(files.len() > 5, "{files:?}");
         let report = check_report(&files, 2).unwrap();
         // Every file of the directory was read: the games add up to those of each file alone.
-        let each: u64 = files[1..]
+        let each: u64 = files
             .iter()
             .map(|file| check_report(std::slice::from_ref(file), 1).unwrap().games)
             .sum();
-        assert_eq!(files[0], missing);
         assert!(files.contains(&testdata("pgn/notnil_Carlsen.pgn")));
         assert_eq!(report.games, each);
-        assert!(
-            report.errors[0].starts_with(&format!("{}: ", missing.display())),
-            "{:?}",
-            report.errors[0]
-        );
+        let missing = testdata("pgn/no-such-file.pgn");
+        let error = check_report(&[files[0].clone(), missing.clone()], 2).unwrap_err();
+        assert!(error.starts_with(&format!("{}: ", missing.display())), "{error}");
     }
 
     #[test]

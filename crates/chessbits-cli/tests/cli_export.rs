@@ -165,3 +165,198 @@ fn export_with_the_index_moves_codec() {
     assert_eq!(code, 2, "{stderr}");
     assert!(!out.exists());
 }
+
+/// Every file below `dir`, relative, with its bytes (a directory's whole contents).
+#[cfg(feature = "parquet")]
+fn contents(dir: &std::path::Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(next) = stack.pop() {
+        for entry in std::fs::read_dir(&next).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                files.push((
+                    path.strip_prefix(dir).unwrap().to_path_buf(),
+                    std::fs::read(&path).unwrap(),
+                ));
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+/// Two exports started together into the same new directory: the one that finishes second must
+/// not move the first one's output aside and delete it, but fail as it would if started
+/// afterwards. Both pass the start-up check, so every try races at the rename.
+#[cfg(all(feature = "parquet", unix))]
+#[test]
+fn two_exports_into_one_new_directory_one_wins_and_nothing_is_deleted() {
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read(testdata_path().join("pgn/shakmaty_lichess_db_1000k.pgn")).unwrap();
+    // Different inputs, so the survivor says which export it is: its reference, made alone.
+    let inputs = [dir.path().join("a.pgn"), dir.path().join("b.pgn")];
+    std::fs::write(&inputs[0], text.repeat(4)).unwrap();
+    std::fs::write(&inputs[1], text.repeat(3)).unwrap();
+    let mut references = Vec::new();
+    for (i, input) in inputs.iter().enumerate() {
+        let out = dir.path().join(format!("ref{i}"));
+        let (code, _, stderr) = chessbits(&["export", input.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+        assert_eq!(code, 0, "{stderr}");
+        references.push(contents(&out));
+    }
+    assert_ne!(references[0], references[1]);
+    let races = dir.path().join("races");
+    std::fs::create_dir(&races).unwrap();
+    for attempt in 0..4 {
+        let out = races.join(format!("out{attempt}"));
+        let children: Vec<_> = inputs
+            .iter()
+            .map(|input| {
+                Command::new(env!("CARGO_BIN_EXE_chessbits"))
+                    .args(["export", input.to_str().unwrap(), "-o", out.to_str().unwrap()])
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        let results: Vec<_> = children.into_iter().map(|c| c.wait_with_output().unwrap()).collect();
+        let codes: Vec<_> = results.iter().map(|r| r.status.code()).collect();
+        let winner = codes.iter().position(|c| *c == Some(0));
+        let loser = codes.iter().position(|c| *c == Some(2));
+        let (Some(winner), Some(loser)) = (winner, loser) else {
+            panic!("attempt {attempt}: exactly one must succeed: {codes:?}");
+        };
+        let message = String::from_utf8_lossy(&results[loser].stderr);
+        assert!(message.contains("exists and is not an empty directory"), "{message}");
+        assert!(
+            contents(&out) == references[winner],
+            "attempt {attempt}: the surviving export is not the winner's, complete"
+        );
+        // Nothing left beside it: no temporary directory, no old export moved aside.
+        let names: Vec<_> = std::fs::read_dir(&races)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names.len(), attempt + 1, "{names:?}");
+    }
+}
+
+/// `-o LINK`: the link stays a link and the directory it names gets the export (replaced with
+/// --force, refused if not empty without it, created when the link dangles), as for file
+/// outputs.
+#[cfg(all(feature = "parquet", unix))]
+#[test]
+fn an_output_directory_that_is_a_symbolic_link_stays_a_link() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let pgn = testdata_path().join("pgn/notnil_Carlsen.pgn");
+    let export = |out: &str, force: bool| {
+        let out = d.join(out);
+        let mut args = vec!["export", pgn.to_str().unwrap(), "-o", out.to_str().unwrap()];
+        if force {
+            args.push("--force");
+        }
+        chessbits(&args)
+    };
+    let is_link = |name: &str| {
+        std::fs::symlink_metadata(d.join(name))
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    };
+    // A link to an empty directory.
+    std::fs::create_dir(d.join("target")).unwrap();
+    symlink("target", d.join("link")).unwrap();
+    let (code, _, stderr) = export("link", false);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(is_link("link"));
+    assert!(d.join("target/part-0.parquet").exists());
+    // Not empty now: refused, untouched.
+    std::fs::write(d.join("target/mine.txt"), "mine").unwrap();
+    let (code, _, stderr) = export("link", false);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("exists and is not an empty directory"), "{stderr}");
+    assert!(is_link("link") && d.join("target/mine.txt").exists());
+    // --force replaces what the link names; the link stays.
+    let (code, _, stderr) = export("link", true);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(is_link("link"));
+    assert!(!d.join("target/mine.txt").exists());
+    assert!(d.join("target/part-0.parquet").exists());
+    // A chain of links, the last one dangling: the directory it names is created.
+    symlink("dangling", d.join("chain")).unwrap();
+    symlink("new", d.join("dangling")).unwrap();
+    let (code, _, stderr) = export("chain", false);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(is_link("chain") && is_link("dangling"));
+    assert!(d.join("new/part-0.parquet").exists());
+    // Nothing else was left: no temporary directory.
+    let mut names: Vec<_> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["chain", "dangling", "link", "new", "target"]);
+}
+
+/// A directory input with links back into itself, a second link to a file and a FIFO: each game
+/// exported once, and the export ends.
+#[cfg(all(feature = "parquet", unix))]
+#[test]
+fn export_reads_each_game_of_a_hostile_directory_once() {
+    let (dir, d) = common::hostile_dir();
+    let out = dir.path().join("out");
+    let (code, _, stderr) = chessbits(&["export", d.to_str().unwrap(), "-o", out.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let summary: serde_json::Value = serde_json::from_str(stderr.lines().last().unwrap()).unwrap();
+    assert_eq!(summary["games"], 1, "{stderr}");
+    assert!(stderr.contains("fifo.pgn: skipped"), "{stderr}");
+}
+
+/// The same race, made certain: an export reading standard input is held open past its start-up
+/// check while a second one fills the directory; once its input ends it must fail and leave the
+/// second one's export as it is.
+#[cfg(all(feature = "parquet", unix))]
+#[test]
+fn an_export_finishing_into_a_directory_filled_meanwhile_fails_and_deletes_nothing() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let mut first = Command::new(env!("CARGO_BIN_EXE_chessbits"))
+        .args(["export", "-", "-o", out.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = first.stdin.take().unwrap();
+    stdin.write_all(b"[Event \"first\"]\n\n1. e4 e5 *\n\n").unwrap();
+    stdin.flush().unwrap();
+    // Past its start-up check: its temporary directory is there.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while std::fs::read_dir(dir.path()).unwrap().count() == 0 {
+        assert!(std::time::Instant::now() < deadline, "no temporary directory");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let pgn = testdata_path().join("pgn/notnil_Carlsen.pgn");
+    let (code, _, stderr) = chessbits(&["export", pgn.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    let second = contents(&out);
+    drop(stdin);
+    let result = first.wait_with_output().unwrap();
+    let message = String::from_utf8_lossy(&result.stderr);
+    assert_eq!(result.status.code(), Some(2), "{message}");
+    assert!(message.contains("exists and is not an empty directory"), "{message}");
+    assert!(contents(&out) == second, "the second export was changed");
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, ["out"]);
+}

@@ -389,3 +389,74 @@ fn a_closed_standard_output_ends_quietly() {
         assert!(!message.to_lowercase().contains("pipe"), "{args:?}: {message}");
     }
 }
+
+/// Two runs started together writing the same new file, each from its own input: a file output is
+/// replaced by design (no `--force` to ask for it), so both succeed as they would one after the
+/// other, and the file is one of the two outputs whole, never a mix or a half, with no temporary
+/// file left. For `pack`, `unpack`, `pgn filter`, `pgn convert` and `pgn positions`.
+#[test]
+fn two_runs_writing_one_new_file_leave_one_whole_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let text = fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../testdata/pgn/shakmaty_lichess_db_1000k.pgn"
+    ))
+    .unwrap();
+    fs::write(d.join("a.pgn"), text.repeat(2)).unwrap();
+    fs::write(d.join("b.pgn"), GAMES.repeat(200)).unwrap();
+    for input in ["a", "b"] {
+        let out = run_in(d, &["pack", &format!("{input}.pgn"), "-o", &format!("{input}.cbits")]);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    let commands: [&[&str]; 5] = [
+        &["pack", "{}.pgn"],
+        &["unpack", "{}.cbits"],
+        &["pgn", "filter", "{}.pgn"],
+        &["pgn", "convert", "{}.pgn", "--to", "uci"],
+        &["pgn", "positions", "{}.pgn"],
+    ];
+    for command in commands {
+        let args = |input: &str, output: &str| -> Vec<String> {
+            let mut args: Vec<String> = command.iter().map(|a| a.replace("{}", input)).collect();
+            args.extend(["-o".to_string(), output.to_string()]);
+            args
+        };
+        let references: Vec<Vec<u8>> = ["a", "b"]
+            .iter()
+            .map(|input| {
+                let args = args(input, "ref.out");
+                let out = run_in(d, &args.iter().map(String::as_str).collect::<Vec<_>>());
+                assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+                fs::read(d.join("ref.out")).unwrap()
+            })
+            .collect();
+        assert_ne!(references[0], references[1]);
+        for attempt in 0..3 {
+            let output = format!("race{attempt}.out");
+            let children: Vec<_> = ["a", "b"]
+                .iter()
+                .map(|input| {
+                    Command::new(exe())
+                        .args(args(input, &output))
+                        .current_dir(d)
+                        .stdout(Stdio::null())
+                        .stderr(Stdio::piped())
+                        .spawn()
+                        .unwrap()
+                })
+                .collect();
+            for child in children {
+                let out = child.wait_with_output().unwrap();
+                assert!(out.status.success(), "{command:?}: {}", stderr(&out));
+            }
+            let written = fs::read(d.join(&output)).unwrap();
+            assert!(
+                references.contains(&written),
+                "{command:?}, attempt {attempt}: the output is neither run's whole output"
+            );
+            assert!(temp_files(d).is_empty(), "{:?}", temp_files(d));
+            fs::remove_file(d.join(&output)).unwrap();
+        }
+    }
+}

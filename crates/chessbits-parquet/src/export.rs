@@ -27,6 +27,9 @@ use crate::blocks::{parse_block, too_long_reason, BlockParse, Carry, Chunk, Feed
 use crate::row::GameRow;
 use crate::{MovesCode, MOVES_CODE_KEY};
 
+mod out_dir;
+use out_dir::{check_output, commit_dir, resolve_output};
+
 /// The partition value of an unknown year or month (Hive's, read as null by DuckDB, pyarrow,
 /// Spark).
 pub const DEFAULT_PARTITION: &str = "__HIVE_DEFAULT_PARTITION__";
@@ -201,7 +204,9 @@ pub(crate) struct Pending {
 /// assert_eq!(std::fs::read(out.join("_rejected.pgn")).unwrap(), b"[Event \"b\"]\n\n1. e4 e4 *\n");
 /// ```
 pub struct ParquetExporter {
+    /// Symbolic links resolved (see `resolve_output`).
     out_dir: PathBuf,
+    force: bool,
     temp: Option<tempfile::TempDir>,
     chunk_size: usize,
     chunk: Vec<Pending>,
@@ -213,8 +218,10 @@ pub struct ParquetExporter {
 
 impl ParquetExporter {
     /// Starts an export into `out_dir`, which must not exist or be an empty directory (unless
-    /// `options.force`). Its parent directory must exist.
+    /// `options.force`). Its parent directory must exist. A symbolic link is followed (through
+    /// chains; a dangling one names the directory to create): the link stays a link.
     pub fn create(out_dir: &Path, options: ExportOptions) -> Result<ParquetExporter, ExportError> {
+        let out_dir = &resolve_output(out_dir)?;
         check_output(out_dir, options.force)?;
         let parent = match out_dir.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -231,6 +238,7 @@ impl ParquetExporter {
             .spawn(move || worker.run(parser, receiver))?;
         Ok(ParquetExporter {
             out_dir: out_dir.to_path_buf(),
+            force: options.force,
             temp: Some(temp),
             chunk_size: options.row_group_size.clamp(1, MAX_CHUNK),
             chunk: Vec::new(),
@@ -337,38 +345,21 @@ impl ParquetExporter {
     }
 
     /// Writes what is left, closes the files and moves the directory into place (replacing an
-    /// empty directory, or with `force` any directory, which is then removed).
+    /// empty directory, or with `force` any directory, which is then removed). Without `force`,
+    /// an output directory that another process filled since [`create`](Self::create) is
+    /// refused ([`ExportError::OutputExists`]) and left as it is.
     pub fn finish(mut self) -> Result<ExportSummary, ExportError> {
         if !self.chunk.is_empty() {
             self.send_games()?;
         }
         let summary = self.join()?;
         let temp = self.temp.take().expect("the temporary directory lives until finish");
-        let old = if fs::symlink_metadata(&self.out_dir).is_ok() {
-            if fs::read_dir(&self.out_dir)?.next().is_none() {
-                fs::remove_dir(&self.out_dir)?;
-                None
-            } else {
-                // Kept until the new directory is in place (force: checked by create).
-                let aside = temp.path().with_extension("old");
-                fs::rename(&self.out_dir, &aside)?;
-                Some(aside)
-            }
-        } else {
-            None
-        };
         let path = temp.keep();
-        if let Err(e) = fs::rename(&path, &self.out_dir) {
-            if let Some(aside) = &old {
-                let _ = fs::rename(aside, &self.out_dir);
-            }
+        let committed = commit_dir(&path, &self.out_dir, self.force);
+        if committed.is_err() {
             let _ = fs::remove_dir_all(&path);
-            return Err(e.into());
         }
-        if let Some(aside) = old {
-            fs::remove_dir_all(aside)?;
-        }
-        Ok(summary)
+        committed.map(|()| summary)
     }
 }
 
@@ -385,17 +376,6 @@ impl Drop for ParquetExporter {
 /// The Parquet path of the items of the list column `name`.
 fn list_items(name: &str) -> ColumnPath {
     ColumnPath::new(vec![name.to_string(), "list".to_string(), "item".to_string()])
-}
-
-/// Refuses an output that exists and is not an empty directory (unless `force`; a file, never).
-fn check_output(out_dir: &Path, force: bool) -> Result<(), ExportError> {
-    match fs::metadata(out_dir) {
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(e.into()),
-        Ok(meta) if !meta.is_dir() => Err(ExportError::OutputExists(out_dir.to_path_buf())),
-        Ok(_) if force || fs::read_dir(out_dir)?.next().is_none() => Ok(()),
-        Ok(_) => Err(ExportError::OutputExists(out_dir.to_path_buf())),
-    }
 }
 
 /// The partition of a row: year and month.

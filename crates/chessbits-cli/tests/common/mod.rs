@@ -29,3 +29,31 @@ pub fn chessbits(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// One game of four plies.
+pub const GAME: &str = "[Event \"one\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n";
+
+/// A directory `d` holding `a.pgn` (one game), `b.pgn` (a link to it), `self` and `again` (links
+/// to `.`), `sub/up` (a link to `..`), `sub/top` (a link to the directory holding `d`, where
+/// `outside.pgn` must not be read) and `fifo.pgn` (a FIFO, never written to: opening it would
+/// hang). Returns the temporary directory and `d`.
+#[cfg(unix)]
+pub fn hostile_dir() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().join("d");
+    std::fs::create_dir_all(d.join("sub")).unwrap();
+    std::fs::write(d.join("a.pgn"), GAME).unwrap();
+    std::fs::write(dir.path().join("outside.pgn"), GAME).unwrap();
+    for (target, link) in [
+        ("a.pgn", "b.pgn"),
+        (".", "self"),
+        (".", "again"),
+        ("..", "sub/up"),
+        ("../..", "sub/top"),
+    ] {
+        std::os::unix::fs::symlink(target, d.join(link)).unwrap();
+    }
+    let status = Command::new("mkfifo").arg(d.join("fifo.pgn")).status().unwrap();
+    assert!(status.success());
+    (dir, d)
+}
