@@ -8,11 +8,12 @@
 Reads every PGN file below the input paths with python-chess, in the order `chessbits` reads
 them (sorted, per directory), and compares, game by game, with the rows of the export (read
 with pyarrow, the partition columns dropped, each game's row found by `Site`, `White`, `Black`,
-`plies` and its main line): tags, plies, the main line (UCI moves of python-chess against `movetext` read
-again), `%clk` clocks and `%eval` evals. Then counts rows by year and month with DuckDB over the
-Hive-partitioned files. Games python-chess reads with errors, and variant games, are skipped
-(`chessbits` rejects them); every other game must have its row. The number compared is printed;
-any difference stops the check with a non-zero status.
+`plies` and its main line): tags, `latin1_fields` against `non_utf8`, plies, the main line
+(UCI moves of python-chess against `movetext` read again), `%clk` clocks and `%eval` evals.
+Then counts rows by year and month with DuckDB over the Hive-partitioned files. Games
+python-chess reads with errors, and variant games, are skipped (`chessbits` rejects them); every
+other game must have its row. The number compared is printed; any difference stops the check
+with a non-zero status.
 Run by `.ci/run` on testdata/pgn and ../shared/data/pgn (about 15 s there; python-chess is the slow part).
 """
 
@@ -135,11 +136,12 @@ def main():
                 for name in ("WhiteElo", "BlackElo"):
                     value = game.headers.get(name, "")
                     assert row[name] == (int(value) if value.isdigit() else None), (path, name)
-                utc_time = row["UTCTime"].strftime("%H:%M:%S") if row["UTCTime"] else None
-                assert utc_time == game.headers.get("UTCTime"), (path, "UTCTime", utc_time)
+                # UTCTime is the tag's text, hh:mm:ss (the bundled files write it so).
+                assert row["UTCTime"] == game.headers.get("UTCTime"), (path, "UTCTime", row["UTCTime"])
                 utc_date = row["UTCDate"].strftime("%Y.%m.%d") if row["UTCDate"] else None
                 want_date = game.headers.get("UTCDate")
                 assert utc_date == (want_date if want_date and "?" not in want_date else None), (path, "UTCDate")
+                latin1_check(path, row)
                 others = {k: v for k, v in game.headers.items() if k not in COLUMNS + TYPED}
                 assert dict(row["other_tags"]) == others, (path, "other_tags", row["other_tags"], others)
                 nodes = list(game.mainline())
@@ -162,6 +164,22 @@ def main():
     total = sum(c[-1] for c in counts)
     assert total == len(rows), (total, len(rows))
     print(f"DuckDB reads {total} rows in {len(counts)} partitions")
+
+
+def latin1_check(path, row):
+    """`latin1_fields` as the crate documents it: null exactly when `non_utf8` is false, and each
+    field it names one of the row's strings, all of whose characters are bytes (U+0000 to U+00FF)."""
+    fields = row["latin1_fields"]
+    assert (fields is not None) == row["non_utf8"], (path, "latin1_fields", fields, row["non_utf8"])
+    others = row["other_tags"]
+    for field in fields or []:
+        if field.startswith("other_tags["):
+            index, part = field[len("other_tags["):].split("].")
+            value = others[int(index)][0 if part == "key" else 1]
+        else:
+            value = row[field]
+        assert value is not None, (path, "latin1_fields names a null", field)
+        value.encode("latin-1")
 
 
 def replay(row):

@@ -29,8 +29,8 @@ from pyspark.sql import SparkSession
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
-# Only the columns the job needs, given explicitly: Spark 3.5 cannot read the export's `UTCTime`
-# (Parquet TIME(MILLIS)), and with a schema it neither infers nor touches the other columns.
+# Only the columns the job needs, given explicitly: with a schema Spark neither infers nor touches
+# the other columns.
 INPUT_SCHEMA = T.StructType([
     T.StructField("Site", T.StringType()),
     T.StructField("White", T.StringType()),

@@ -1,10 +1,11 @@
 //! Rows to an Arrow [`RecordBatch`] of the [schema](crate::schema).
 
+use std::fmt::Write;
 use std::sync::Arc;
 
 use arrow_array::builder::{
     BinaryBuilder, BooleanBuilder, Date32Builder, Int16Builder, Int32Builder, ListBuilder, MapBuilder, MapFieldNames,
-    StringBuilder, Time32MillisecondBuilder,
+    StringBuilder,
 };
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_schema::{ArrowError, SchemaRef};
@@ -18,7 +19,7 @@ use crate::row::GameRow;
 /// use chessbits_parquet::{rows_to_batch, GameRow};
 /// let game = PgnReader::new(&b"1. e4 *"[..]).read_owned_game().unwrap().unwrap().unwrap();
 /// let batch = rows_to_batch(&[GameRow::from_game(&game, b"1. e4 *")]).unwrap();
-/// assert_eq!((batch.num_rows(), batch.num_columns()), (1, 25));
+/// assert_eq!((batch.num_rows(), batch.num_columns()), (1, 26));
 /// ```
 pub fn rows_to_batch(rows: &[GameRow]) -> Result<RecordBatch, ArrowError> {
     rows_to_batch_with(rows, crate::schema())
@@ -66,11 +67,12 @@ pub fn rows_to_batch_with(rows: &[GameRow], schema: SchemaRef) -> Result<RecordB
     };
 
     let mut utc_date = Date32Builder::with_capacity(n);
-    let mut utc_time = Time32MillisecondBuilder::with_capacity(n);
+    let mut utc_time = StringBuilder::with_capacity(n, n * 8);
     let mut movetext = StringBuilder::with_capacity(n, rows.iter().map(|r| r.movetext.len()).sum());
     let mut moves = BinaryBuilder::with_capacity(n, n * 24);
     let mut plies = Int32Builder::with_capacity(n);
     let mut non_utf8 = BooleanBuilder::with_capacity(n);
+    let mut latin1_fields = ListBuilder::new(StringBuilder::new()).with_field(crate::name_item());
     let names = MapFieldNames {
         entry: "entries".to_string(),
         key: "keys".to_string(),
@@ -79,11 +81,21 @@ pub fn rows_to_batch_with(rows: &[GameRow], schema: SchemaRef) -> Result<RecordB
     let mut other_tags = MapBuilder::new(Some(names), StringBuilder::new(), StringBuilder::new());
     for row in rows {
         utc_date.append_option(row.utc_date);
-        utc_time.append_option(row.utc_time.map(|s| s * 1000));
+        match row.utc_time {
+            Some(s) => {
+                // Written into the builder's current value, which `append_value("")` ends.
+                write!(utc_time, "{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+                    .map_err(|e| ArrowError::ExternalError(Box::new(e)))?;
+                utc_time.append_value("");
+            }
+            None => utc_time.append_null(),
+        }
         movetext.append_value(&row.movetext);
         moves.append_option(row.moves.as_deref());
         plies.append_value(row.plies);
         non_utf8.append_value(row.non_utf8);
+        latin1_fields.values().extend(row.latin1_fields.iter().map(Some));
+        latin1_fields.append(row.non_utf8);
         for (name, value) in &row.other_tags {
             other_tags.keys().append_value(name);
             other_tags.values().append_value(value);
@@ -117,6 +129,7 @@ pub fn rows_to_batch_with(rows: &[GameRow], schema: SchemaRef) -> Result<RecordB
         text(|r| &r.start_fen),
         Arc::new(other_tags.finish()),
         Arc::new(non_utf8.finish()),
+        Arc::new(latin1_fields.finish()),
     ];
     RecordBatch::try_new(schema, columns)
 }

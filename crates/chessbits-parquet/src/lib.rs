@@ -3,7 +3,8 @@
 //! The first 18 columns are those of the lichess Parquet dataset
 //! ([`Lichess/standard-chess-games`](https://huggingface.co/datasets/Lichess/standard-chess-games)),
 //! with its names and types (but `UTCTime`, see below), so queries written for it work on an
-//! export; the others are ours.
+//! export; the others are ours. Every column has a type that pyarrow, pandas, polars, DuckDB and
+//! Spark (3.5 and 4) read (`scripts/reader_matrix.sh` checks it).
 //!
 //! # Schema
 //!
@@ -13,20 +14,30 @@
 //! | `WhiteElo`, `BlackElo` | int16 | the tag as a number (int16 as in the lichess dataset) | no tag, or not a whole number in int16 (`?`, `-`) |
 //! | `WhiteRatingDiff`, `BlackRatingDiff` | int16 | the tag as a number (`+11` is 11) | same |
 //! | `UTCDate` | date32 | the `UTCDate` tag (`yyyy.mm.dd`) | no tag, or not a complete valid date |
-//! | `UTCTime` | time32\[ms\] | the `UTCTime` tag (`hh:mm:ss`); the dataset card says time32\[s\], but Parquet has no time in seconds: pyarrow writes time32\[s\] as milliseconds and reads back time32\[ms\], which we write directly (a seconds column would come back as a bare int32 in pyarrow and DuckDB) | no tag, or not a valid time |
+//! | `UTCTime` | utf8 | the `UTCTime` tag as `hh:mm:ss` (zero-padded: `1:2:3` is `01:02:03`). The dataset's column is a Parquet TIME (pyarrow's time32), which Spark cannot read (3.5 and 4.x stop with `Illegal Parquet type: INT32 (TIME(MILLIS,false))` on every query), so ours holds the tag's text: a dataset value `t` is `t.strftime("%H:%M:%S")` here, and `CAST("UTCTime" AS TIME)` (DuckDB) or `datetime.time.fromisoformat` (Python) turns ours into the dataset's; as text it sorts in time order | no tag, or not a valid time (hours 0–23, minutes 0–59, seconds 0–60) |
 //! | `ECO`, `Opening`, `Termination`, `TimeControl` | utf8 | the tag's value | no such tag |
 //! | `movetext` | utf8, not null | the movetext as in the file: from the first token after the tags to the last one (the result token included), comments, variations and line breaks as written | never |
 //! | `moves` | binary | the main line in a move code of the library, from the start position: the entropy code ([`chessbits::codec::moves::entropy`]) by default, or one byte a move (see [`MovesCode`]); the field's metadata `chessbits.moves_code` names it | the main line has a null move (`--`), which the codes cannot hold |
 //! | `plies` | int32, not null | the number of moves of the main line | never |
-//! | `clocks` | list\<int32\> | per ply of the main line, the first `[%clk h:mm:ss]` in the comments after that move, in whole seconds (tenths dropped) | the list: no ply has a clock; an item: that ply has none |
-//! | `evals` | list\<int32\> | per ply, the first `[%eval]` after the move: centipawns from White's view (`[%eval -1.5]` is −150), or a mate as `±(100000 − n)` (see [`mate_score`]) | the list: no ply has an eval; an item: that ply has none |
+//! | `clocks` | list\<int32\> | per ply of the main line, the first `%clk` command in the comments after that move whose value [`chessbits::pgn::parse_clock`] reads (`h:mm:ss` or `m:ss`, unsigned, minutes and seconds below 60), in whole seconds (the fraction dropped) | the list: no ply has a clock; an item: that ply has none (`[%clk -0:00:01]`, `[%clk 0:61:00]` are none) |
+//! | `evals` | list\<int32\> | per ply, the first `%eval` after the move that [`chessbits::pgn::Eval::parse`] reads: centipawns from White's view (`[%eval -1.5]` is −150; digits past the hundredths cut off), or a mate as `±(100000 − n)` (see [`mate_score`]) | the list: no ply has an eval; an item: that ply has none |
 //! | `start_fen` | utf8 | the FEN of the start position (from the `[FEN]` tag, normalised) | the game starts from the standard position |
 //! | `other_tags` | map\<utf8, utf8\> | every other tag, name → value, in the file's order (`Date`, `Round`, `FEN`, `Variant`, `Annotator`, ...; a second tag of a column's name too) | never (an empty map) |
-//! | `non_utf8` | bool, not null | some tag or movetext bytes were not UTF-8 | never |
+//! | `non_utf8` | bool, not null | some tag (name or value) or the movetext was not UTF-8 | never |
+//! | `latin1_fields` | list\<utf8\> | the strings of the row read as Latin-1 (see [Text](#text)): column names (`White`, `movetext`, ...), `other_tags[i].key`, `other_tags[i].value` (`i` the entry's index, from 0) | `non_utf8` is false |
 //!
-//! Tag values are unescaped (`\"` is `"`). Bytes that are not UTF-8 (old Latin-1 files) are read
-//! as Latin-1, every byte one character (U+0000 to U+00FF), and the row has `non_utf8 = true`: for
-//! those rows, the original bytes are each string's characters as bytes, so nothing is lost.
+//! # Text
+//!
+//! Tag values are unescaped (`\"` is `"`). Each string is decoded on its own: each tag name, each
+//! tag value and the movetext. One that is UTF-8 is kept as it is; one that is not (old Latin-1
+//! files, or files that mix both) is read as Latin-1, every byte one character (U+0000 to U+00FF),
+//! and `latin1_fields` names it. So the original bytes of every string are recoverable, field by
+//! field: the UTF-8 bytes of a string `latin1_fields` does not name, the characters as bytes of
+//! one it names (in Python: `s.encode("latin-1")`). A UTF-8 `café` and a Latin-1 `caf\xe9` in one
+//! row thus stay apart. Rows whose bytes are all UTF-8 (nearly all) have `non_utf8 = false` and a
+//! null `latin1_fields`; `non_utf8` is true exactly when `latin1_fields` is not null, which may be
+//! an empty list when only a tag stored as a number, a date or a time (`WhiteElo`, `UTCDate`,
+//! ...) was not UTF-8.
 //!
 //! Decoding `moves` (Rust; the Python package will wrap the same):
 //!
@@ -50,7 +61,11 @@
 //!
 //! An export is a directory (see [`ParquetExporter`]): `part-0.parquet`, or with partitioning
 //! `year=YYYY/month=MM/part-0.parquet` (Hive style, from `UTCDate`, else `Date`; an unknown year
-//! or month is `__HIVE_DEFAULT_PARTITION__`, what Hive, Spark, DuckDB and pyarrow read as null);
+//! or month is `__HIVE_DEFAULT_PARTITION__`, what Hive, Spark, DuckDB, polars and pyarrow read as
+//! null; pandas needs the partitions' schema for it, `pd.read_parquet(dir,
+//! partitioning=pyarrow.dataset.partitioning(pa.schema([("year", pa.int32()), ("month",
+//! pa.int32())]), flavor="hive"))`, else it fails with "Cannot yet unify dictionaries with nulls",
+//! pandas issue 55400);
 //! games that cannot be read go, byte for byte, to `_rejected.pgn`, with `_rejected.tsv` saying
 //! where they came from and why. Files are zstd-compressed, written in row groups of
 //! [`ExportOptions::row_group_size`] games; the items of `clocks` are delta-encoded
@@ -65,7 +80,7 @@ mod row;
 
 use std::sync::Arc;
 
-use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef, TimeUnit};
+use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef};
 
 pub use batch::{rows_to_batch, rows_to_batch_with};
 pub use export::{ExportError, ExportOptions, ExportSummary, ParquetExporter, DEFAULT_BLOCK_SIZE, DEFAULT_PARTITION};
@@ -98,6 +113,11 @@ pub(crate) fn list_item() -> Arc<Field> {
     Arc::new(Field::new("item", DataType::Int32, true))
 }
 
+/// The item field of the `latin1_fields` list.
+pub(crate) fn name_item() -> Arc<Field> {
+    Arc::new(Field::new("item", DataType::Utf8, false))
+}
+
 /// The entries field of the `other_tags` map.
 pub(crate) fn map_entries() -> Arc<Field> {
     let fields = Fields::from(vec![
@@ -116,7 +136,8 @@ pub(crate) fn map_entries() -> Arc<Field> {
 /// assert_eq!(schema.field(0).name(), "Event");
 /// assert_eq!(schema.field_with_name("WhiteElo").unwrap().data_type(), &DataType::Int16);
 /// assert_eq!(schema.field_with_name("UTCDate").unwrap().data_type(), &DataType::Date32);
-/// assert_eq!(schema.fields().len(), 25);
+/// assert_eq!(schema.field_with_name("UTCTime").unwrap().data_type(), &DataType::Utf8);
+/// assert_eq!(schema.fields().len(), 26);
 /// ```
 pub fn schema() -> SchemaRef {
     schema_with(MovesCode::default())
@@ -147,7 +168,7 @@ pub fn schema_with(code: MovesCode) -> SchemaRef {
         int16("WhiteRatingDiff"),
         int16("BlackRatingDiff"),
         Field::new("UTCDate", DataType::Date32, true),
-        Field::new("UTCTime", DataType::Time32(TimeUnit::Millisecond), true),
+        text("UTCTime"),
         text("ECO"),
         text("Opening"),
         text("Termination"),
@@ -164,6 +185,7 @@ pub fn schema_with(code: MovesCode) -> SchemaRef {
         text("start_fen"),
         Field::new("other_tags", DataType::Map(map_entries(), false), false),
         Field::new("non_utf8", DataType::Boolean, false),
+        Field::new("latin1_fields", DataType::List(name_item()), true),
     ];
     Arc::new(Schema::new(fields))
 }

@@ -33,10 +33,12 @@ def as_date(text):
 
 
 def as_time(text):
+    """The export's UTCTime: the tag as zero-padded hh:mm:ss text, None if not a valid time."""
     try:
-        return datetime.time(*(int(part) for part in text.split(":")))
+        h, m, s = (int(part) for part in text.split(":"))
     except (ValueError, TypeError):
         return None
+    return f"{h:02}:{m:02}:{s:02}" if 0 <= h < 24 and 0 <= m < 60 and 0 <= s <= 60 else None
 
 
 def row_tags(row):
