@@ -66,8 +66,8 @@ fn with(prefix: &[u8], bytes: &[u8]) -> Vec<u8> {
 }
 
 fn main() {
-    for (i, fen) in FENS.iter().enumerate() {
-        let start = Position::from_fen(fen).unwrap();
+    for i in 0..FENS.len() {
+        let start = chessbits_fuzz::position(i as u8);
         let sel = i as u8;
         let moves = random_game(&start, 24, 0x9E37_79B9_7F4A_7C15 ^ i as u64);
         let name = format!("seed-{i}");

@@ -1,9 +1,11 @@
-//! FEN: `Position::from_fen` on arbitrary text. What parses writes back (`fen()`) to text that
-//! parses to the same position (same FEN, same key, same setup), and the position is usable:
-//! its legal moves generate and play.
+//! FEN: `Position::from_fen_with` on arbitrary text, composed positions accepted. What parses
+//! writes back (`fen()`) to text that parses to the same position (same FEN, same key, same
+//! setup), and the position is usable: its legal moves generate and play. `Position::from_fen`
+//! (positions a game reaches) gives the same position, or rejects it for material or checks only.
 #![no_main]
 
-use chessbits::position::Position;
+use chessbits::notation::fen::FenError;
+use chessbits::position::{Position, PositionError, Validation};
 use chessbits_fuzz::legal_moves;
 use libfuzzer_sys::fuzz_target;
 
@@ -11,11 +13,18 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let Ok(pos) = Position::from_fen(text) else {
+    let Ok(pos) = Position::from_fen_with(text, Validation::Composed) else {
+        assert!(Position::from_fen(text).is_err(), "{text:?}");
         return;
     };
+    match Position::from_fen(text) {
+        Ok(strict) => assert!(strict == pos, "{text:?}"),
+        Err(FenError::Position(PositionError::ImpossibleMaterial(_) | PositionError::ImpossibleCheck)) => {}
+        Err(e) => panic!("{text:?}: {e}"),
+    }
     let written = pos.fen();
-    let again = Position::from_fen(&written).unwrap_or_else(|e| panic!("{text:?} -> {written:?}: {e}"));
+    let again = Position::from_fen_with(&written, Validation::Composed)
+        .unwrap_or_else(|e| panic!("{text:?} -> {written:?}: {e}"));
     assert_eq!(again.fen(), written, "{text:?}");
     assert_eq!(again.key(), pos.key(), "{text:?}");
     assert_eq!(again.key(), again.compute_key(), "{text:?}");

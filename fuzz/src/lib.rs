@@ -3,7 +3,7 @@
 
 use chessbits::lists::MoveList;
 use chessbits::moves::Move;
-use chessbits::position::Position;
+use chessbits::position::{Position, Validation};
 
 /// Positions the move decoders and notation parsers start from: the start position, the perft
 /// favourites (castling, en passant, promotions, pins), a Chess960 start, an endgame, many
@@ -20,11 +20,13 @@ pub const FENS: [&str; 8] = [
 ];
 
 /// The position named by `selector` (taken modulo the number of [`FENS`], plus one extra: the
-/// 270-move position where the one-byte codes need their wide forms).
+/// 270-move position where the one-byte codes need their wide forms). Two of them hold more
+/// material than a game can give: they are read as composed positions.
 pub fn position(selector: u8) -> Position {
     const WIDE: &str = "kBQQQQQQ/BR5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1";
     let i = selector as usize % (FENS.len() + 1);
-    Position::from_fen(FENS.get(i).copied().unwrap_or(WIDE)).expect("fixed FENs parse")
+    let fen = FENS.get(i).copied().unwrap_or(WIDE);
+    Position::from_fen_with(fen, Validation::Composed).expect("fixed FENs parse")
 }
 
 /// The legal moves of `pos`.

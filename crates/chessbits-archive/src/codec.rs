@@ -325,4 +325,92 @@ mod tests {
             assert_eq!(reader.expect_end(), Ok(()));
         }
     }
+
+    /// The entropy moves of `games` (each a ply count and a move picker) played from the start.
+    fn entropy_section(games: &[(usize, usize)]) -> (Vec<Vec<Move>>, Vec<u8>) {
+        let mut list = MoveList::new();
+        let mut writer = MoveWriter::new(MoveCodec::Entropy);
+        let mut played = Vec::new();
+        for &(plies, pick) in games {
+            writer.start_game();
+            let mut pos = Position::startpos();
+            let mut game = Vec::new();
+            for ply in 0..plies {
+                pos.legal_moves_into(&mut list);
+                let m = list[(ply * pick) % list.len()];
+                writer.write(&pos, &mut list, m).unwrap();
+                game.push(m);
+                pos.play_unchecked(m);
+            }
+            played.push(game);
+        }
+        (played, writer.finish())
+    }
+
+    /// Reads games of the given ply counts out of `bytes` to its end: the moves, or the error.
+    fn read_section(bytes: &[u8], plies: &[usize]) -> DecodeResult<Vec<Vec<Move>>> {
+        let mut list = MoveList::new();
+        let mut reader = MoveReader::new(MoveCodec::Entropy, bytes);
+        let mut games = Vec::new();
+        for &count in plies {
+            reader.start_game();
+            let mut pos = Position::startpos();
+            let mut game = Vec::new();
+            for _ in 0..count {
+                let m = reader.read(&pos, &mut list)?;
+                game.push(m);
+                pos.play_unchecked(m);
+            }
+            games.push(game);
+        }
+        reader.expect_end()?;
+        Ok(games)
+    }
+
+    #[test]
+    fn cut_entropy_sections_and_extra_plies_are_errors_unless_another_sections_code() {
+        // The block's checksums catch damage first; behind them, the moves section itself stops
+        // at bytes no writer makes for these ply counts. What passes is exactly the section of
+        // other games of those lengths: the code stores no length, no reader can tell.
+        // (accepted, tried): one ply more in the last game, the section cut by one byte, by more.
+        let mut outcomes = [(0, 0); 3];
+        for pick in 1..40 {
+            let shape = [(12, pick), (30 + pick % 7, pick + 3), (21, 2 * pick + 1)];
+            let (played, bytes) = entropy_section(&shape);
+            let plies: Vec<usize> = shape.iter().map(|s| s.0).collect();
+            assert_eq!(read_section(&bytes, &plies), Ok(played.clone()));
+            let mut longer = plies.clone();
+            *longer.last_mut().unwrap() += 1;
+            let n = bytes.len();
+            let mut cases = vec![(0, &bytes[..], longer), (1, &bytes[..n - 1], plies.clone())];
+            cases.extend((0..n - 1).map(|len| (2, &bytes[..len], plies.clone())));
+            for (kind, code, counts) in cases {
+                outcomes[kind].1 += 1;
+                if let Ok(games) = read_section(code, &counts) {
+                    outcomes[kind].0 += 1;
+                    assert_ne!(games, played);
+                    assert_eq!(games.iter().map(Vec::len).collect::<Vec<_>>(), counts);
+                    // Re-encoding what was read gives exactly the bytes read.
+                    let mut writer = MoveWriter::new(MoveCodec::Entropy);
+                    let mut list = MoveList::new();
+                    for game in &games {
+                        writer.start_game();
+                        let mut pos = Position::startpos();
+                        for &m in game {
+                            writer.write(&pos, &mut list, m).unwrap();
+                            pos.play_unchecked(m);
+                        }
+                    }
+                    assert_eq!(writer.finish(), code);
+                }
+            }
+        }
+        // One ply more passes here every time (the flush leaves room for a likely move); a cut
+        // by one byte is caught in part, a cut by more nearly always.
+        assert!(outcomes[1].0 < outcomes[1].1, "{outcomes:?}");
+        assert!(
+            outcomes[2].1 > 1000 && outcomes[2].0 * 40 < outcomes[2].1,
+            "{outcomes:?}"
+        );
+    }
 }

@@ -20,7 +20,7 @@ use chessbits::lists::MoveList;
 use chessbits::moves::Move;
 use chessbits::notation::san::{san_of, San, SanPlus};
 use chessbits::pgn::{Comment, GameResult, GameTree, Line, Nag, Node};
-use chessbits::position::Position;
+use chessbits::position::{Position, Validation};
 use chessbits::types::Color;
 
 /// Decodes every game of a block payload.
@@ -91,7 +91,9 @@ impl BlockDecoder<'_> {
         let start = if header & START_FEN != 0 {
             let fen = core::str::from_utf8(self.positions.prefixed()?)
                 .map_err(|_| Corrupt::new("start position is not UTF-8"))?;
-            let mut pos = Position::from_fen(fen).map_err(|e| Corrupt(format!("bad start position {fen}: {e}")))?;
+            // Composed positions too, as the writer stores what the PGN reader accepts.
+            let mut pos = Position::from_fen_with(fen, Validation::Composed)
+                .map_err(|e| Corrupt(format!("bad start position {fen}: {e}")))?;
             pos.set_chess960(chess960);
             pos
         } else {

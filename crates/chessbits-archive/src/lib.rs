@@ -156,6 +156,13 @@
 //! per block ([`range_coder`](chessbits::codec::range_coder)) coding each move
 //! with the frequencies of [`MoveModel`](chessbits::codec::moves::entropy::model::MoveModel),
 //! reset at each game start and fed every coded move in visiting order (see [`MoveCodec`]).
+//! A moves section must end exactly where its moves end: for `entropy`, bytes the writer would
+//! not have written for the block's move counts (a read that needs bytes past the section's
+//! end, beyond what the coder's final flush leaves out, or bytes left over) are a
+//! [`ArchiveError::CorruptPayload`]. The one thing the section cannot show is bytes that are
+//! exactly the section of other moves of the same counts (the code stores no length: see
+//! [`entropy`](chessbits::codec::moves::entropy#what-decoding-detects)); the block's CRC-32s
+//! catch that damage.
 
 mod block;
 mod codec;

@@ -26,7 +26,7 @@ use super::varint::{put_bytes, put_varint};
 use chessbits::lists::MoveList;
 use chessbits::notation::fen::CastlingNotation;
 use chessbits::pgn::{Comment, GameResult, GameTree, Line, Node};
-use chessbits::position::Position;
+use chessbits::position::{Position, Validation};
 use chessbits::types::Color;
 
 /// Variations nested deeper than this are refused (the decoder recurses once per level): the
@@ -63,7 +63,9 @@ pub(crate) fn standard_start(chess960: bool) -> Position {
 /// The FEN the archive stores for `pos`, checked to read back as `pos`.
 fn start_fen(pos: &Position) -> Result<String, String> {
     let fen = pos.fen_with(CastlingNotation::Shredder);
-    let mut back = Position::from_fen(&fen).map_err(|e| format!("start position does not read back: {e}"))?;
+    // A game's start may be a composed position (the PGN reader accepts those): same rules here.
+    let mut back = Position::from_fen_with(&fen, Validation::Composed)
+        .map_err(|e| format!("start position does not read back: {e}"))?;
     back.set_chess960(pos.is_chess960());
     if back == *pos {
         Ok(fen)

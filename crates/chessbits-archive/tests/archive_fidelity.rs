@@ -145,6 +145,18 @@ fn hostile_games_come_back_byte_for_byte() {
     );
 }
 
+#[test]
+fn games_from_composed_positions_are_stored_as_games() {
+    // Positions no game reaches, set up by a [FEN] tag as problem collections do: nine white
+    // pawns; a triple check.
+    let pgn = b"[Event \"pawns\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1\"]\n\n\
+1. a4 Kd7 2. b4 *\n\n[Event \"triple\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/3N4/8/B3R3/8/8/4K3 b - - 0 1\"]\n\n1... Kf8 *\n";
+    let (games, texts) = round_trip(pgn, "composed");
+    assert_eq!((games.len(), texts), (2, 0));
+    assert_eq!(games[0].game().unwrap().start.board().occupied().count(), 11);
+    assert_eq!(games[1].game().unwrap().start.checkers().count(), 3);
+}
+
 /// Returns the number of files and of games.
 fn every_file_comes_back(root: &std::path::Path) -> (usize, usize) {
     let mut files = common::files_below(root, "pgn");

@@ -17,12 +17,16 @@ pub struct BookArgs {
     /// Print one JSON object: `{"fen", "key", "entries": [{"move", "weight", "learn"}]}`.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    validation: crate::fen_arg::ValidationArg,
 }
 
 /// Prints one line per entry of the position, in file order: move (UCI), weight, learn.
 pub fn run(args: BookArgs) -> Result<ExitCode, String> {
     let pos = match &args.fen {
-        Some(fen) => crate::fen_arg::position_of(fen).map_err(|e| format!("--fen: {e}"))?,
+        Some(fen) => {
+            crate::fen_arg::position_of_with(fen, args.validation.validation()).map_err(|e| format!("--fen: {e}"))?
+        }
         None => Position::startpos(),
     };
     let book = Book::open(&args.file).map_err(|e| format!("{}: {e}", args.file.display()))?;

@@ -4,7 +4,30 @@
 //! EPD clocks come from the `hmvc` and `fmvn` operations when the line has them; a FEN's clock
 //! fields followed by operations (`FEN 0 1 ;D1 20`, as perft suites write them) are read too.
 
-use chessbits::position::Position;
+use chessbits::notation::fen::FenError;
+use chessbits::position::{Position, PositionError, Validation};
+
+/// `--allow-impossible`, for the commands that take a position: accept material and checks no
+/// game can reach (composed problems), which are rejected by default.
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub struct ValidationArg {
+    /// Accept a position no game can reach (a composed problem): more material than promotions
+    /// give (nine pawns, a third bishop, ...) or a check no move could have given (a triple
+    /// check, an en passant square the check contradicts).
+    #[arg(long)]
+    pub allow_impossible: bool,
+}
+
+impl ValidationArg {
+    /// The validation the flag asks for.
+    pub fn validation(self) -> Validation {
+        if self.allow_impossible {
+            Validation::Composed
+        } else {
+            Validation::Game
+        }
+    }
+}
 
 /// One EPD operation: `bm e4;` is `("bm", "e4")`, `id "x";` is `("id", "\"x\"")` (operands as
 /// written, quotes kept).
@@ -21,8 +44,9 @@ pub struct PositionArg {
     pub operations: Vec<Operation>,
 }
 
-/// Parses a FEN or an EPD line. Errors say what was wrong (`FEN/EPD: ...`).
-pub fn parse_position(text: &str) -> Result<PositionArg, String> {
+/// Parses a FEN or an EPD line, validating the position as `validation` says. Errors say what
+/// was wrong (`FEN/EPD: ...`).
+pub fn parse_position_with(text: &str, validation: Validation) -> Result<PositionArg, String> {
     let mut rest = text.trim();
     let mut fields = Vec::with_capacity(6);
     while fields.len() < 4 {
@@ -68,13 +92,21 @@ pub fn parse_position(text: &str) -> Result<PositionArg, String> {
         fen.push(' ');
         fen.push_str(clock);
     }
-    let position = Position::from_fen(&fen).map_err(|e| format!("FEN/EPD {text:?}: {e}"))?;
+    let position = Position::from_fen_with(&fen, validation).map_err(|e| {
+        let hint = match e {
+            FenError::Position(PositionError::ImpossibleMaterial(_) | PositionError::ImpossibleCheck) => {
+                " (--allow-impossible accepts it)"
+            }
+            _ => "",
+        };
+        format!("FEN/EPD {text:?}: {e}{hint}")
+    })?;
     Ok(PositionArg { position, operations })
 }
 
-/// Parses a FEN or EPD argument, ignoring its operations.
-pub fn position_of(text: &str) -> Result<Position, String> {
-    parse_position(text).map(|arg| arg.position)
+/// Parses a FEN or EPD argument as `validation` says, ignoring its operations.
+pub fn position_of_with(text: &str, validation: Validation) -> Result<Position, String> {
+    parse_position_with(text, validation).map(|arg| arg.position)
 }
 
 /// The first whitespace-separated token of `text` and what follows it.
@@ -143,6 +175,10 @@ fn parse_operations(text: &str) -> Result<Vec<Operation>, String> {
 mod tests {
     use super::*;
 
+    fn parse_position(text: &str) -> Result<PositionArg, String> {
+        parse_position_with(text, Validation::Game)
+    }
+
     const START_EPD: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -";
 
     #[test]
@@ -167,6 +203,17 @@ mod tests {
         assert_eq!(ops, [("bm", "e4"), ("id", "\"start; pos\"")]);
         let arg = parse_position(&format!("{START_EPD} hmvc 7; fmvn 12;")).unwrap();
         assert_eq!((arg.position.halfmove_clock(), arg.position.fullmove_number()), (7, 12));
+    }
+
+    #[test]
+    fn impossible_positions_need_the_flag() {
+        // Nine white pawns.
+        let fen = "4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1";
+        let error = parse_position(fen).unwrap_err();
+        assert!(error.contains("more material than a game can give") && error.contains("--allow-impossible"));
+        let flag = ValidationArg { allow_impossible: true };
+        assert_eq!(position_of_with(fen, flag.validation()).unwrap().fen(), fen);
+        assert!(position_of_with(fen, ValidationArg::default().validation()).is_err());
     }
 
     #[test]

@@ -2,7 +2,6 @@
 
 use std::process::ExitCode;
 
-use crate::fen_arg::position_of;
 use crate::json::Json;
 use crate::output::say;
 use crate::show_cmd::status;
@@ -21,13 +20,17 @@ pub struct MovesArgs {
     /// Print one JSON object: `{"fen", "status", "count", "moves": [...]}`.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    validation: crate::fen_arg::ValidationArg,
 }
 
 /// One move per line on standard output. With no legal move, nothing there and `checkmate` or
 /// `stalemate` on standard error (status 0).
 pub fn run(args: MovesArgs) -> Result<ExitCode, String> {
     let pos = match &args.fen {
-        Some(fen) => position_of(fen).map_err(|e| format!("--fen: {e}"))?,
+        Some(fen) => {
+            crate::fen_arg::position_of_with(fen, args.validation.validation()).map_err(|e| format!("--fen: {e}"))?
+        }
         None => Position::startpos(),
     };
     let mut list = MoveList::new();

@@ -4,7 +4,6 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use crate::fen_arg::position_of;
 use crate::json::Json;
 use crate::output::say;
 use chessbits::lists::MoveList;
@@ -39,6 +38,8 @@ pub struct PerftArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    validation: crate::fen_arg::ValidationArg,
 }
 
 #[derive(Copy, Clone, clap::ValueEnum)]
@@ -119,7 +120,9 @@ fn run_position(args: &PerftArgs) -> Result<ExitCode, String> {
         ));
     }
     let pos = match &args.fen {
-        Some(fen) => position_of(fen).map_err(|e| format!("--fen: {e}"))?,
+        Some(fen) => {
+            crate::fen_arg::position_of_with(fen, args.validation.validation()).map_err(|e| format!("--fen: {e}"))?
+        }
         None => Position::startpos(),
     };
     let mode = PerftMode::from(args.mode);
@@ -165,7 +168,7 @@ fn run_suite(path: &PathBuf, args: &PerftArgs) -> Result<ExitCode, String> {
     let (mut total_nodes, started) = (0u64, Instant::now());
     let mut rows = Vec::new();
     for case in &cases {
-        let pos = match Position::from_fen(&case.fen) {
+        let pos = match Position::from_fen_with(&case.fen, args.validation.validation()) {
             Ok(pos) => pos,
             Err(e) => {
                 if args.json {

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use chessbits::position::Position;
 use chessbits::types::Color;
 
-use crate::fen_arg::{parse_position, Operation};
+use crate::fen_arg::{parse_position_with, Operation};
 use crate::json::Json;
 use crate::output::say;
 
@@ -16,6 +16,8 @@ pub struct ShowArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    validation: crate::fen_arg::ValidationArg,
 }
 
 /// The state of the side to move: `checkmate`, `stalemate`, `check` or `normal`.
@@ -37,7 +39,7 @@ fn color_name(color: Color) -> &'static str {
 }
 
 pub fn run(args: ShowArgs) -> Result<ExitCode, String> {
-    let arg = parse_position(&args.position)?;
+    let arg = parse_position_with(&args.position, args.validation.validation())?;
     let pos = &arg.position;
     let fen = pos.fen();
     let fields: Vec<&str> = fen.split(' ').collect();

@@ -100,6 +100,7 @@ fn perft_json() {
     let v = json(&out);
     assert_eq!(v["nodes"], 8902);
     assert_eq!(v["divide"].as_array().unwrap().len(), 20);
+    // The suite holds one composed position (two bishops checking along one diagonal).
     let suite = common::testdata_path().join("perft/ethereal_standard.epd");
     let (code, out, err) = chessbits(&[
         "perft",
@@ -108,6 +109,7 @@ fn perft_json() {
         "--max-depth",
         "2",
         "--json",
+        "--allow-impossible",
     ]);
     assert_eq!(code, 0, "{err}");
     let v = json(&out);

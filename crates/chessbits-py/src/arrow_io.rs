@@ -10,7 +10,7 @@ use arrow_array::{make_array, Array, ArrayRef, BinaryArray, BooleanArray, Int64A
 use arrow_data::ArrayData;
 use arrow_pyarrow::{FromPyArrow, ToPyArrow};
 use arrow_schema::{DataType, Field};
-use chessbits::position::Position;
+use chessbits::position::{Position, Validation};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -121,7 +121,7 @@ impl Starts {
             None => Fens::Standard,
             Some(value) if value.is_none() => Fens::Standard,
             Some(value) => match value.extract::<String>() {
-                Ok(fen) => Fens::One(parse_fen(&fen).map_err(InvalidFenError::new_err)?),
+                Ok(fen) => Fens::One(parse_start_fen(&fen).map_err(InvalidFenError::new_err)?),
                 Err(_) => {
                     let fens = strings(value, "start_fens")?;
                     check_len(fens.len(), rows, "start_fens")?;
@@ -151,7 +151,7 @@ impl Starts {
             Fens::Standard => Position::startpos(),
             Fens::One(pos) => pos.clone(),
             Fens::Each(fens) if fens.is_null(row) => Position::startpos(),
-            Fens::Each(fens) => parse_fen(fens.value(row))?,
+            Fens::Each(fens) => parse_start_fen(fens.value(row))?,
         };
         let chess960 = match &self.chess960 {
             Flags::One(flag) => *flag,
@@ -164,7 +164,13 @@ impl Starts {
     }
 }
 
-/// A FEN's position, or the error's message quoting it.
-pub fn parse_fen(fen: &str) -> Result<Position, String> {
-    Position::from_fen(fen).map_err(|e| format!("invalid FEN '{fen}': {e}"))
+/// A game's start position (the `start_fen` column), or the error's message quoting it: a
+/// composed position too, as `read_pgn` reads a `[FEN]` tag.
+fn parse_start_fen(fen: &str) -> Result<Position, String> {
+    parse_fen_with(fen, Validation::Composed)
+}
+
+/// A FEN's position validated as `validation` says, or the error's message quoting it.
+pub fn parse_fen_with(fen: &str, validation: Validation) -> Result<Position, String> {
+    Position::from_fen_with(fen, validation).map_err(|e| format!("invalid FEN '{fen}': {e}"))
 }

@@ -144,12 +144,20 @@ fn string_lists(rows: Vec<Option<Vec<String>>>) -> ArrayRef {
 /// Decodes a `moves` column (the entropy move code of `read_pgn` and the Parquet export) into
 /// lists of moves.
 ///
+/// The entropy code stores no length: `plies` is trusted. Bytes that are not the code of a
+/// game of that many plies are a DecodeError (a decode that needs bytes past the end of the
+/// code, bytes left over, a move past the end of the game). Bytes that are the code of another
+/// game of that length decode to that game: no decoder can tell them apart, and a code cut by
+/// one byte, or plies one or two too high, most often is such bytes. So plies must be the
+/// column the code came with.
+///
 /// Args:
 ///     moves: binary array (or ChunkedArray, or sequence of bytes); a null row gives a null list.
 ///     plies: the number of moves of each row (the `plies` column; the code does not store it).
 ///     notation: "uci" (castling e1g1, or king takes rook in Chess960) or "san" (with + and #).
 ///     start_fens: None (standard start), one FEN for all rows, or one per row (the
-///         `start_fen` column; null is the standard start).
+///         `start_fen` column; null is the standard start). Like read_pgn's [FEN] tags, a
+///         composed position (one no game reaches: see Position's allow_impossible) is accepted.
 ///     chess960: None/False, True, or one bool per row (Chess960 games, whose castling moves
 ///         the code holds as king takes rook).
 ///     on_error: "raise" (a DecodeError naming the row and ply) or "null" (the row is null).

@@ -5,11 +5,12 @@ use chessbits::game::{Game, Termination};
 use chessbits::moves::Move;
 use chessbits::notation::san::san_of;
 use chessbits::notation::uci::parse_uci;
+use chessbits::position::Validation;
 use chessbits::types::Color;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-use crate::arrow_io::parse_fen;
+use crate::arrow_io::parse_fen_with;
 use crate::{IllegalMoveError, InvalidFenError};
 
 /// The FEN (or with `epd`, its first four fields) as python-chess's `board.fen()` writes it:
@@ -82,9 +83,13 @@ fn termination_name(reason: Termination) -> &'static str {
 /// Args:
 ///     fen: the start position (None: the standard one).
 ///     chess960: castling in Chess960 style (UCI castling written king takes rook).
+///     allow_impossible: accept a position no game can reach (a composed problem): more
+///         material than promotions give (nine pawns, a third bishop, ...) or a check no move
+///         could have given (a triple check, an en passant square the check contradicts).
 ///
 /// Raises:
-///     InvalidFenError: the FEN is malformed or not a legal position.
+///     InvalidFenError: the FEN is malformed or not a legal position (or, without
+///         allow_impossible, one no game can reach).
 ///
 /// >>> import chessbits
 /// >>> pos = chessbits.Position()
@@ -96,6 +101,8 @@ fn termination_name(reason: Termination) -> &'static str {
 /// Position('rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2')
 /// >>> len(pos.legal_moves()), pos.is_check(), pos.turn
 /// (30, False, 'white')
+/// >>> len(chessbits.Position("4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1", allow_impossible=True).legal_moves())
+/// 17
 #[pyclass(module = "chessbits")]
 #[derive(Clone)]
 pub struct Position {
@@ -115,10 +122,15 @@ impl Position {
 #[pymethods]
 impl Position {
     #[new]
-    #[pyo3(signature = (fen = None, chess960 = false))]
-    fn new(fen: Option<&str>, chess960: bool) -> PyResult<Position> {
+    #[pyo3(signature = (fen = None, chess960 = false, *, allow_impossible = false))]
+    fn new(fen: Option<&str>, chess960: bool, allow_impossible: bool) -> PyResult<Position> {
+        let validation = if allow_impossible {
+            Validation::Composed
+        } else {
+            Validation::Game
+        };
         let mut start = match fen {
-            Some(fen) => parse_fen(fen).map_err(InvalidFenError::new_err)?,
+            Some(fen) => parse_fen_with(fen, validation).map_err(InvalidFenError::new_err)?,
             None => chessbits::position::Position::startpos(),
         };
         if chess960 {

@@ -115,8 +115,18 @@ impl PgnBatches {
                     }
                     Err(e) => {
                         self.done = true;
-                        let message = format!("{}: line {}: read error: {e}", self.path, self.reader.line());
-                        self.pending = Some(ArrowError::IoError(message, e));
+                        self.pending = Some(match InputError::of(&e) {
+                            // Strict: a game that passed the size limit, reported there.
+                            Some(InputError::GameTooLong { first_line }) => ArrowError::ParseError(format!(
+                                "{}: line {first_line}: {}",
+                                self.path,
+                                too_long_message()
+                            )),
+                            _ => {
+                                let message = format!("{}: line {}: read error: {e}", self.path, self.reader.line());
+                                ArrowError::IoError(message, e)
+                            }
+                        });
                         break;
                     }
                 }
@@ -127,7 +137,7 @@ impl PgnBatches {
                 .with_max_len(1)
                 .map(|(bytes, raw)| {
                     if raw.too_long {
-                        return Err((raw.first_line, format!("game longer than {MAX_GAME_BYTES} bytes")));
+                        return Err((raw.first_line, too_long_message()));
                     }
                     GameRow::from_raw(bytes, raw).map_err(|e| (e.line, e.kind.to_string()))
                 })
@@ -162,6 +172,11 @@ impl PgnBatches {
         }
         self.pending.take().map(Err)
     }
+}
+
+/// Why a game over the size limit is not a row.
+fn too_long_message() -> String {
+    format!("game longer than {MAX_GAME_BYTES} bytes")
 }
 
 impl Iterator for PgnBatches {
@@ -200,13 +215,16 @@ fn open_error(e: io::Error, path: &str) -> PyErr {
 /// Reads the games of a PGN file (plain, gzip or zstd, recognised by content) as a stream of
 /// record batches with the schema of the Parquet export (`chessbits export`): one row per game,
 /// tags in columns, the movetext, the main line entropy-coded in `moves` (see decode_moves),
-/// `plies`, `clocks`, `evals`, `start_fen`, `other_tags`, `non_utf8`.
+/// `plies`, `clocks`, `evals`, `start_fen`, `other_tags`, `non_utf8`, `latin1_fields`.
 ///
 /// Games that cannot be read (illegal move, bad FEN, unsupported variant) are not rows. With
 /// `errors` (a list) each is appended to it as a RejectedGame (line, error, pgn); with
 /// `strict=True` the first one raises (pyarrow.ArrowInvalid, a ValueError, "path: line N:
 /// why") once the rows before it have been handed out; otherwise one chessbits.PgnWarning at
-/// the end of the file says how many were skipped and why the first was.
+/// the end of the file says how many were skipped and why the first was. A game longer than
+/// 32 MiB is such a game: `strict=True` raises as soon as the game passes that size (so an
+/// endless input like /dev/zero raises too); otherwise it is skipped to its end without being
+/// kept in memory.
 ///
 /// Args:
 ///     path: the file (str or os.PathLike).
@@ -244,9 +262,13 @@ pub fn read_pgn(
     let name = path.display().to_string();
     let file = File::open(&path).map_err(|e| open_error(e, &name))?;
     let input = decompress(file).map_err(|e| open_error(e, &name))?;
+    let mut reader = PgnReader::new(input);
+    // Strict stops at the first bad game: one over the size limit is reported once it passes
+    // the limit, not after reading it to its end (which may never come: /dev/zero).
+    reader.stop_at_too_long_game(strict);
     let batches = PgnBatches {
         path: name,
-        reader: PgnReader::new(input),
+        reader,
         batch_size,
         strict,
         errors: errors.map(Bound::unbind),

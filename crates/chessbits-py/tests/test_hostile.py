@@ -61,6 +61,30 @@ def test_strict(tmp_path):
         reader.read_next_batch()
 
 
+def test_strict_stops_at_an_endless_game():
+    # /dev/zero is one game that never ends: strict raises once it passes the size limit.
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    with pytest.raises(ValueError, match=r"/dev/zero: line 1: game longer than 33554432 bytes"):
+        chessbits.read_pgn("/dev/zero", strict=True).read_all()
+
+
+def test_strict_reports_an_oversized_game_after_the_games_before_it(tmp_path):
+    path = tmp_path / "huge.pgn"
+    with open(path, "wb") as f:
+        f.write((GOOD + GOOD).encode())
+        f.write(b"\0" * (33 << 20))
+        f.write(b" *\n\n" + GOOD.encode())
+    reader = chessbits.read_pgn(path, batch_size=10, strict=True)
+    assert reader.read_next_batch().num_rows == 2
+    with pytest.raises(ValueError, match=r"line 11: game longer than 33554432 bytes"):
+        reader.read_next_batch()
+    # Not strict: skipped to its end and listed, the game after it read.
+    errors = []
+    assert chessbits.read_pgn(path, errors=errors).read_all().num_rows == 3
+    assert [(e.line, e.error, e.pgn) for e in errors] == [(11, "game longer than 33554432 bytes", "")]
+
+
 def test_warning(tmp_path):
     path = write(tmp_path, "mixed.pgn", GOOD + BAD + BAD)
     with pytest.warns(chessbits.PgnWarning, match=r"2 game\(s\) could not be read.*line 8"):
@@ -107,6 +131,8 @@ def test_non_utf8(tmp_path):
     path = write(tmp_path, "latin1.pgn", '[White "Tal, Mikha\xefl"]\n\n1. e4 *\n'.encode("latin-1"))
     row = chessbits.read_pgn(path).read_all().to_pylist()[0]
     assert row["White"] == "Tal, Mikha\xefl" and row["non_utf8"]
+    # Only the field that was not UTF-8 is named; its bytes come back as Latin-1.
+    assert row["latin1_fields"] == ["White"] and row["White"].encode("latin-1") == b"Tal, Mikha\xefl"
 
 
 def test_garbage_moves_column():
@@ -121,6 +147,28 @@ def test_garbage_moves_column():
     with pytest.raises(chessbits.DecodeError):
         chessbits.positions(codes, plies)
     assert chessbits.positions(codes, plies, on_error="null").null_count > 0
+
+
+def test_cut_codes_and_extra_plies(corpus):
+    # The code stores no length: bytes that are the code of another game of the asked length
+    # decode (to that game), which a code cut by a byte or plies one or two too high often
+    # are; everything else is a DecodeError, as a code cut in half nearly always is.
+    table = corpus[0][1]
+    codes, plies = table["moves"].to_pylist(), table["plies"].to_pylist()
+    cases = [(code[:-1], n) for code, n in zip(codes, plies) if code]
+    cases += [(code, n + extra) for code, n in zip(codes, plies) for extra in (1, 2)]
+    halves = [(code[: len(code) // 2], n) for code, n in zip(codes, plies) if len(code) > 4]
+    decoded = chessbits.decode_moves([c for c, _ in cases + halves], [n for _, n in cases + halves],
+                                     on_error="null").to_pylist()
+    accepted = [(code, moves) for (code, _), moves in zip(cases + halves, decoded) if moves is not None]
+    assert 0 < len(accepted) < len(cases)
+    assert sum(moves is not None for moves in decoded[len(cases):]) * 10 < len(halves)
+    # What decodes is exactly another game's code.
+    again = chessbits.encode_moves([moves for _, moves in accepted]).to_pylist()
+    assert again == [code for code, _ in accepted]
+    failed = decoded.index(None)
+    with pytest.raises(chessbits.DecodeError, match=f"row {failed}: "):
+        chessbits.decode_moves([c for c, _ in cases], [n for _, n in cases])
 
 
 @pytest.mark.parametrize("plies, error", [([-1], ValueError), ([1, 2], ValueError), ([None], ValueError)])

@@ -112,6 +112,17 @@ def test_bad_fen(fen):
     assert isinstance(info.value, ValueError) and str(info.value)
 
 
+@pytest.mark.parametrize("fen, why", [
+    ("4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1", "more material than a game can give"),
+    ("4k3/8/3N4/8/B3R3/8/8/4K3 b - - 0 1", "a check that no move could have given"),
+])
+def test_impossible_positions_need_allow_impossible(fen, why):
+    with pytest.raises(chessbits.InvalidFenError, match=why):
+        chessbits.Position(fen)
+    pos = chessbits.Position(fen, allow_impossible=True)
+    assert pos.fen() == fen and pos.legal_moves()
+
+
 @pytest.mark.parametrize("push, move", [("push_san", "Ke2"), ("push_san", "Nd4"), ("push_san", "xyz"),
                                         ("push_san", "--"), ("push_uci", "e2e5"), ("push_uci", "0000"),
                                         ("push_uci", "zz"), ("san", "e1e2")])

@@ -139,3 +139,73 @@ fn forced_moves_cost_nothing() {
     assert!(bytes.is_empty());
     assert_eq!(entropy::decode_game(&start, &bytes, 1).unwrap(), list[..1]);
 }
+
+/// How often bytes that are not a game's code pass for another game's code: a code cut by one
+/// byte, by more, and the whole code decoded with one or two plies more than it holds (accepted,
+/// tried). Each case that decodes must be, exactly, the code of the game it decodes to (no
+/// decoder can tell it from that game's code: the code stores no length); every other case is a
+/// typed error.
+fn wrong_length_outcomes(games: &[(Position, Vec<Move>)]) -> [(usize, usize); 4] {
+    let mut outcomes = [(0, 0); 4];
+    let mut decoder = entropy::GameDecoder::new();
+    let mut out = Vec::new();
+    for (start, moves) in games {
+        let bytes = entropy::encode_game(start, moves).unwrap();
+        assert_eq!(entropy::decode_game(start, &bytes, moves.len()).as_ref(), Ok(moves));
+        let n = bytes.len();
+        let mut cases = Vec::new();
+        if n > 0 {
+            cases.push((0, &bytes[..n - 1], moves.len()));
+        }
+        cases.extend((0..n.saturating_sub(1)).map(|len| (1, &bytes[..len], moves.len())));
+        cases.push((2, &bytes[..], moves.len() + 1));
+        cases.push((3, &bytes[..], moves.len() + 2));
+        for (kind, code, plies) in cases {
+            out.clear();
+            let result = decoder.decode_into(start, code, plies, &mut out);
+            outcomes[kind].1 += 1;
+            match result {
+                Ok(()) => {
+                    outcomes[kind].0 += 1;
+                    assert_ne!(&out, moves);
+                    assert_eq!(entropy::encode_game(start, &out).unwrap(), code, "another game's code");
+                }
+                Err(e) => assert!(
+                    matches!(
+                        e,
+                        entropy::EntropyError::Truncated { .. }
+                            | entropy::EntropyError::NonCanonical
+                            | entropy::EntropyError::Corrupt { .. }
+                            | entropy::EntropyError::NoLegalMove { .. }
+                    ),
+                    "{e}"
+                ),
+            }
+        }
+    }
+    outcomes
+}
+
+#[test]
+fn cut_codes_and_extra_plies_are_errors_unless_they_are_another_games_code() {
+    let root = common::testdata_path();
+    let games: Vec<(Position, Vec<Move>)> = common::PGN_FILES
+        .iter()
+        .flat_map(|(name, _)| common::load_pgn(&root, name))
+        .map(|game| (game.start, game.moves))
+        .collect();
+    let real = wrong_length_outcomes(&games);
+    let random: Vec<(Position, Vec<Move>)> = (0..300).map(|seed| random_game(seed as usize, seed, 80)).collect();
+    let random = wrong_length_outcomes(&random);
+    eprintln!(
+        "accepted / tried (cut by one byte, by more, one ply more, two plies more): real {real:?}, random {random:?}"
+    );
+    for (accepted, tried) in real.into_iter().chain(random) {
+        // Every kind of damage is caught in part (most cuts by more than a byte), and none is
+        // caught always: the final flush leaves up to a byte's worth of room in which a
+        // further move, or a shorter code's last moves, may fit.
+        assert!(tried >= 300 && accepted > 0 && accepted < tried, "{real:?} {random:?}");
+    }
+    assert!(real[1].0 * 40 < real[1].1, "cut by more than a byte: {real:?}");
+    assert!(random[1].0 * 40 < random[1].1, "cut by more than a byte: {random:?}");
+}

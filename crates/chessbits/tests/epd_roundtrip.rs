@@ -5,6 +5,7 @@ mod common;
 
 use chessbits::movegen::suite::parse_suite;
 use chessbits::notation::epd::Epd;
+use chessbits::position::Validation;
 
 fn check_file(text: &str, name: &str) -> usize {
     let cases = parse_suite(text).unwrap();
@@ -14,10 +15,14 @@ fn check_file(text: &str, name: &str) -> usize {
         .collect();
     assert_eq!(lines.len(), cases.len(), "{name}");
     for (line, case) in lines.iter().zip(&cases) {
-        let epd = Epd::parse(line).unwrap_or_else(|e| panic!("{name}: {line}: {e}"));
+        let epd = Epd::parse_with(line, Validation::Composed).unwrap_or_else(|e| panic!("{name}: {line}: {e}"));
         let written = epd.to_string();
-        assert_eq!(Epd::parse(&written).unwrap(), epd, "{name}: {line} -> {written}");
-        assert_eq!(epd.position, case.fen.parse().unwrap(), "{name}: {line}");
+        assert_eq!(
+            Epd::parse_with(&written, Validation::Composed).unwrap(),
+            epd,
+            "{name}: {line} -> {written}"
+        );
+        assert_eq!(epd.position, common::composed_position(&case.fen), "{name}: {line}");
         for &(depth, nodes) in &case.expected {
             assert_eq!(epd.perft(depth), Some(nodes), "{name}: {line}");
         }

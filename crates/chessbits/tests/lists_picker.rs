@@ -205,7 +205,7 @@ fn suite_positions_and_random_walks(root: &Path, fischer_step: usize) {
     );
     for fen in &fens {
         let history = random_history(&mut rng);
-        let mut pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        let mut pos = common::composed_position(fen);
         let mut previous = MoveList::new();
         for _ in 0..16 {
             check_position(&pos, &previous, &mut rng, &history, &mut totals);

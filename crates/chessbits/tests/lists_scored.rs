@@ -20,7 +20,7 @@ fn load_suite_positions() -> Vec<Position> {
     let mut positions = Vec::new();
     for name in ["shakmaty_tricky.perft", "ethereal_standard.epd"] {
         for case in common::perft_suite(&common::testdata_path(), name) {
-            positions.push(Position::from_fen(&case.fen).unwrap());
+            positions.push(common::composed_position(&case.fen));
         }
     }
     positions

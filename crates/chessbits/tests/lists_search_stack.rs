@@ -72,7 +72,7 @@ fn check_suite(root: &Path, name: &str, max_nodes: u64, step: usize) -> usize {
     let mut stack = SearchStack::new();
     let mut checked = 0;
     for (i, case) in perft_suite(root, name).into_iter().step_by(step).enumerate() {
-        let pos = Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.fen));
+        let pos = common::composed_position(&case.fen);
         let order = [Order::Best, Order::Generated, Order::Staged][i % 3];
         for &(depth, expected) in case.expected.iter().filter(|&&(_, n)| n <= max_nodes) {
             let mut work = pos.clone();
@@ -109,7 +109,7 @@ fn shared_data_stack_perft_equals_movegen_perft_on_the_suites() {
 
 #[test]
 fn a_deep_path_of_270_move_positions_overflows_into_an_error() {
-    let pos = Position::from_fen(MOST_MOVES).unwrap();
+    let pos = common::composed_position(MOST_MOVES);
     assert_eq!(pos.count_legal_moves(), 270);
     let mut stack = SearchStack::new();
     let full_plies = SearchStack::DEFAULT_CAPACITY / 270;

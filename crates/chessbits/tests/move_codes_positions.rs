@@ -29,7 +29,7 @@ const MAX_LEGALS: &str = "kBQQQQQQ/BR5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1";
 fn suite(root: &Path, name: &str) -> Vec<Position> {
     common::perft_suite(root, name)
         .iter()
-        .map(|case| Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("{}: {e}", case.fen)))
+        .map(|case| common::composed_position(&case.fen))
         .collect()
 }
 
@@ -262,7 +262,7 @@ fn shared_data_every_code_decodes_to_exactly_the_legal_moves() {
 
 #[test]
 fn the_270_move_position_uses_the_fallbacks() {
-    let pos = Position::from_fen(MAX_LEGALS).unwrap();
+    let pos = common::composed_position(MAX_LEGALS);
     let moves = legal(&pos);
     assert_eq!(moves.len(), 270);
     assert!(per_square::total_bound(&pos) > 256);
@@ -300,17 +300,17 @@ fn the_270_move_position_uses_the_fallbacks() {
 #[test]
 fn queens_decide_between_one_and_two_bytes() {
     // Four queens and five pawns, no castling: 5*12 + 2*8 + 2*13 + 2*14 + 4*27 + 8 = 246.
-    let four_queens = Position::from_fen("4k3/8/8/8/8/QQQQ4/PPPPP3/RNBNBRK1 w - - 0 1").unwrap();
+    let four_queens = common::composed_position("4k3/8/8/8/8/QQQQ4/PPPPP3/RNBNBRK1 w - - 0 1");
     assert_eq!(per_square::total_bound(&four_queens), 246);
     // All eight pawns promoted, four queens and seven rooks: the seed's f(3) = 217 + 13 * 3 = 256,
     // the largest one-byte bound.
-    let at_limit = Position::from_fen("7k/8/8/8/8/RRRRRRR1/QQQQ4/1NBNB1K1 w - - 0 1").unwrap();
+    let at_limit = common::composed_position("7k/8/8/8/8/RRRRRRR1/QQQQ4/1NBNB1K1 w - - 0 1");
     assert_eq!(per_square::total_bound(&at_limit), 256);
     // One rook more a queen: 269, two bytes.
-    let over = Position::from_fen("7k/8/8/8/8/RRRRRR2/QQQQQ3/1NBNB1K1 w - - 0 1").unwrap();
+    let over = common::composed_position("7k/8/8/8/8/RRRRRR2/QQQQQ3/1NBNB1K1 w - - 0 1");
     assert_eq!(per_square::total_bound(&over), 256 - 14 + 27);
     // Castling rights count the king's two castles: the same army as `four_queens` plus two.
-    let castling = Position::from_fen("4k3/8/8/8/8/QQQQ4/PPPPP3/RNBNBK1R w K - 0 1").unwrap();
+    let castling = common::composed_position("4k3/8/8/8/8/QQQQ4/PPPPP3/RNBNBK1R w K - 0 1");
     assert_eq!(per_square::total_bound(&castling), 246 + 2);
     assert!(per_square::fits_in_byte(&four_queens) && per_square::fits_in_byte(&at_limit));
     assert!(!per_square::fits_in_byte(&over));

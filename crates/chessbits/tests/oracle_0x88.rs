@@ -13,7 +13,7 @@ use std::path::Path;
 use chessbits::lists::MoveList;
 use chessbits::movegen::perft;
 use chessbits::movegen::suite::PerftCase;
-use chessbits::position::Position;
+use chessbits::position::{Position, Validation};
 use common::{perft_suite as suite, shared_path, testdata_path};
 use oracle::Board;
 use rayon::prelude::*;
@@ -28,7 +28,8 @@ const SUITES: [&str; 4] = [
 /// Both sides of one position, each read by its own FEN parser.
 fn load(fen: &str) -> (Board, Position) {
     let board = Board::from_fen(fen).unwrap_or_else(|e| panic!("oracle: {e}"));
-    let pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("library: {fen}: {e}"));
+    // The suites hold composed positions too.
+    let pos = Position::from_fen_with(fen, Validation::Composed).unwrap_or_else(|e| panic!("library: {fen}: {e}"));
     assert_eq!(board.chess960, pos.is_chess960(), "Chess960 mode differs: {fen}");
     (board, pos)
 }

@@ -24,7 +24,7 @@ fn run(root: &Path, name: &str, max_nodes: u64) -> usize {
         .collect();
     checks.sort_by_key(|&(_, _, nodes)| std::cmp::Reverse(nodes));
     checks.par_iter().for_each(|&(case, depth, nodes)| {
-        let pos = Position::from_fen(&case.fen).unwrap_or_else(|e| panic!("{name} {}: {e}", case.id));
+        let pos = common::composed_position(&case.fen);
         assert_eq!(
             perft(&pos, depth),
             nodes,

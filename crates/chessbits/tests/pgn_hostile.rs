@@ -9,8 +9,8 @@ use common::Trickle;
 use std::io::Read;
 
 use chessbits::pgn::{
-    GameError, GameErrorKind, GameSummary, PgnReader, SyntaxError, Validator, MAX_GAME_BYTES, MAX_TOKEN_BYTES,
-    MAX_VARIATION_DEPTH,
+    GameError, GameErrorKind, GameSummary, InputError, PgnReader, SyntaxError, Validator, MAX_GAME_BYTES,
+    MAX_TOKEN_BYTES, MAX_VARIATION_DEPTH,
 };
 
 type Outcome = Result<GameSummary, GameError>;
@@ -277,6 +277,63 @@ fn an_oversized_game_is_reported_at_its_first_line() {
     let outcomes = check(pgn.as_bytes());
     assert_eq!(errors(&outcomes), ["line 3: game longer than 32 MiB"]);
     assert_eq!(plies(&outcomes), [1, 0, 1]);
+}
+
+/// Counts the bytes its reader hands out.
+struct Counted<R> {
+    inner: R,
+    read: std::rc::Rc<std::cell::Cell<u64>>,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.set(self.read.get() + n as u64);
+        Ok(n)
+    }
+}
+
+#[test]
+fn a_reader_told_to_stop_reports_an_endless_game_once_it_passes_the_limit() {
+    // A game, then zero bytes (`/dev/zero`), far more than the limit.
+    let total = 8 * MAX_GAME_BYTES;
+    let read = std::rc::Rc::default();
+    let input = Counted {
+        inner: (&b"1. e4 *\n\n"[..]).chain(std::io::repeat(0).take(total)),
+        read: std::rc::Rc::clone(&read),
+    };
+    let mut reader = PgnReader::new(input);
+    reader.stop_at_too_long_game(true);
+    let mut bytes = Vec::new();
+    let first = reader.read_raw_game(&mut bytes).unwrap().unwrap();
+    assert_eq!(
+        (first.first_line, first.too_long, &bytes[..]),
+        (1, false, &b"1. e4 *"[..])
+    );
+    bytes.clear();
+    let error = reader.read_raw_game(&mut bytes).unwrap_err();
+    assert_eq!(InputError::of(&error), Some(&InputError::GameTooLong { first_line: 3 }));
+    assert_eq!(error.to_string(), "line 3: game longer than 32 MiB");
+    // Reported at the limit (plus at most a buffer), with nothing of the game kept.
+    assert!(
+        read.get() > MAX_GAME_BYTES && read.get() < MAX_GAME_BYTES + (1 << 20),
+        "{}",
+        read.get()
+    );
+    assert!(bytes.is_empty() && bytes.capacity() <= 1 << 20, "{}", bytes.capacity());
+    assert!(reader.read_raw_game(&mut bytes).unwrap().is_none());
+}
+
+#[test]
+fn a_reader_not_told_to_stop_skips_a_long_game_to_its_end() {
+    let long = std::io::repeat(0).take(MAX_GAME_BYTES + (1 << 20));
+    let input = long.chain(&b" *\n\n1. d4 *"[..]);
+    let mut reader = PgnReader::new(input);
+    let mut bytes = Vec::new();
+    let raw = reader.read_raw_game(&mut bytes).unwrap().unwrap();
+    assert!(raw.too_long && bytes.is_empty());
+    reader.read_raw_game(&mut bytes).unwrap().unwrap();
+    assert_eq!(bytes, b"1. d4 *");
 }
 
 /// Cutting into games agrees with the stream on inputs built from traps: every piece of

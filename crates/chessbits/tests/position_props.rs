@@ -3,7 +3,7 @@
 //! move, and the move classes partition the legal moves.
 
 use chessbits::lists::MoveList;
-use chessbits::position::Position;
+use chessbits::position::{Position, Validation};
 use proptest::prelude::*;
 
 const STARTS: [&str; 5] = [
@@ -93,7 +93,9 @@ fn null_move_round_trip() {
 
 #[test]
 fn max_moves_position_fits() {
-    let pos = Position::from_fen("kBQQQQQQ/BR5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - -").unwrap();
+    // Composed: far more queens than promotions give.
+    let pos =
+        Position::from_fen_with("kBQQQQQQ/BR5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - -", Validation::Composed).unwrap();
     let mut list = MoveList::new();
     pos.legal_moves_into(&mut list);
     assert_eq!(list.len(), 270);

@@ -11,7 +11,7 @@ use chessbits::moves::Move;
 use chessbits::notation::lan::lan_of;
 use chessbits::notation::san::{san_of, San, SanError, SanPlus, Suffix};
 use chessbits::pgn::PgnReader;
-use chessbits::position::Position;
+use chessbits::position::{Position, Validation};
 use chessbits::types::{CastlingSide, Role};
 use common::{shared_path, testdata_path};
 
@@ -152,7 +152,7 @@ fn san_on_perft_positions_and_children(root: &Path) -> usize {
     let mut checked = 0;
     for suite in ["shakmaty_tricky.perft", "ethereal_standard.epd", "ethereal_fischer.epd"] {
         for case in common::perft_suite(root, suite) {
-            let Ok(pos) = Position::from_fen(&case.fen) else {
+            let Ok(pos) = Position::from_fen_with(&case.fen, Validation::Composed) else {
                 continue;
             };
             checked += check_with_children(&pos);

@@ -12,7 +12,7 @@ use core::fmt;
 use super::fen::{CastlingNotation, FenError};
 use super::san::InvalidSan;
 use crate::moves::Move;
-use crate::position::Position;
+use crate::position::{Position, Validation};
 
 /// One operand of an [`Operation`].
 ///
@@ -178,8 +178,23 @@ impl Epd {
     /// assert_eq!(epd.operations[1].opcode, "D2");
     /// ```
     pub fn parse(line: &str) -> Result<Epd, EpdError> {
+        Epd::parse_with(line, Validation::Game)
+    }
+
+    /// Parses an EPD line, validating its position as `validation` says: test suites hold
+    /// composed positions too (see [`Position::from_setup_with`]).
+    ///
+    /// ```
+    /// use chessbits::notation::epd::Epd;
+    /// use chessbits::position::Validation;
+    /// // 270 legal moves, and far more queens than promotions give.
+    /// let line = "kBQQQQQQ/BR5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - ;D1 270";
+    /// assert!(Epd::parse(line).is_err());
+    /// assert_eq!(Epd::parse_with(line, Validation::Composed).unwrap().perft(1), Some(270));
+    /// ```
+    pub fn parse_with(line: &str, validation: Validation) -> Result<Epd, EpdError> {
         let (fen, operations) = split(line)?;
-        let position = Position::from_fen(fen).map_err(EpdError::Fen)?;
+        let position = Position::from_fen_with(fen, validation).map_err(EpdError::Fen)?;
         Ok(Epd { position, operations })
     }
 

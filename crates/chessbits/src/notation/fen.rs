@@ -7,7 +7,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::position::{Board, Position, PositionError, Setup};
+use crate::position::{Board, Position, PositionError, Setup, Validation};
 use crate::types::{Bitboard, CastlingRights, CastlingSide, Color, File, Piece, Rank, Role, Square};
 
 /// Why a FEN could not be read. Every way a FEN can be wrong has its own variant.
@@ -265,7 +265,22 @@ impl Position {
     /// assert_eq!(pos.fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
     /// ```
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
-        Ok(Position::from_setup(parse_setup(fen)?)?)
+        Position::from_fen_with(fen, Validation::Game)
+    }
+
+    /// Parses a FEN, validating the position as `validation` says
+    /// ([`Position::from_setup_with`]).
+    ///
+    /// ```
+    /// use chessbits::notation::fen::FenError;
+    /// use chessbits::position::{Position, PositionError, Validation};
+    /// // White in check from a rook: the pawn that just moved two squares could not have uncovered it.
+    /// let fen = "4k3/8/8/3p4/8/8/8/r3K3 w - d6 0 1";
+    /// assert_eq!(Position::from_fen(fen), Err(FenError::Position(PositionError::ImpossibleCheck)));
+    /// assert!(Position::from_fen_with(fen, Validation::Composed).is_ok());
+    /// ```
+    pub fn from_fen_with(fen: &str, validation: Validation) -> Result<Position, FenError> {
+        Ok(Position::from_setup_with(parse_setup(fen)?, validation)?)
     }
 
     /// The FEN, with X-FEN castling letters.

@@ -282,7 +282,8 @@ mod tests {
         ];
         let mut list = crate::lists::MoveList::new();
         for fen in fens {
-            let pos = Position::from_fen(fen).unwrap();
+            // The third has nine white pawns: a composed position.
+            let pos = Position::from_fen_with(fen, crate::position::Validation::Composed).unwrap();
             pos.legal_moves_into(&mut list);
             for &m in list.iter() {
                 let text = lan_of(&pos, m).to_string();

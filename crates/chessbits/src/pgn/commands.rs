@@ -103,17 +103,22 @@ pub fn parse_clock(text: &[u8]) -> Option<Duration> {
         Some((whole, fraction)) => (whole, fraction_nanos(fraction)?),
         None => (text, 0),
     };
-    let fields: Vec<&str> = whole.split(':').collect();
-    if !(2..=3).contains(&fields.len()) {
-        return None;
-    }
+    // Two or three fields (`m:ss`, `h:mm:ss`), counted on the way: the export reads one clock a ply.
+    let mut fields = 0;
     let mut seconds: u64 = 0;
-    for (i, field) in fields.iter().enumerate() {
+    for field in whole.split(':') {
         let value = digits(field)?;
-        if i > 0 && value >= 60 {
+        if fields > 0 && value >= 60 {
+            return None;
+        }
+        fields += 1;
+        if fields > 3 {
             return None;
         }
         seconds = seconds.checked_mul(60)?.checked_add(value)?;
+    }
+    if fields < 2 {
+        return None;
     }
     Some(Duration::new(seconds, nanos))
 }

@@ -103,6 +103,13 @@ pub enum InputError {
     /// UTF-16 text (a byte-order mark, or ASCII with every other byte zero), not PGN's UTF-8 or
     /// Latin-1.
     Utf16,
+    /// A game longer than [`MAX_GAME_BYTES`](super::MAX_GAME_BYTES), starting on `first_line`,
+    /// reported as soon as it passed the limit: only by a reader told to stop there
+    /// ([`PgnReader::stop_at_too_long_game`](super::PgnReader::stop_at_too_long_game)).
+    GameTooLong {
+        /// The line the game starts on.
+        first_line: u32,
+    },
 }
 
 impl InputError {
@@ -129,6 +136,9 @@ impl fmt::Display for InputError {
             InputError::Utf16 => f.write_str(
                 "the text is UTF-16, not PGN's UTF-8 or Latin-1: convert it first (iconv -f UTF-16 -t UTF-8)",
             ),
+            InputError::GameTooLong { first_line } => {
+                write!(f, "line {first_line}: {}", super::SyntaxError::GameTooLong)
+            }
         }
     }
 }

@@ -10,7 +10,7 @@ use super::visitor::{GameResult, Nag};
 use crate::moves::Move;
 use crate::notation::fen::FenError;
 use crate::notation::san::{SanError, SanPlus};
-use crate::position::Position;
+use crate::position::{Position, Validation};
 
 /// The Seven Tag Roster, in export order, with the default value of each.
 ///
@@ -336,7 +336,9 @@ fn variant_kind(value: &str) -> VariantKind {
     }
 }
 
-/// The start position the `[FEN]` and `[Variant]` tags (value, line) ask for.
+/// The start position the `[FEN]` and `[Variant]` tags (value, line) ask for. A `[FEN]` may set
+/// up a composed position (problem collections: more material than promotions give, a check no
+/// move gave): it is read with [`Validation::Composed`], every other rule checked.
 pub(crate) fn start_position(
     fen: Option<&(String, u32)>,
     variant: Option<&(String, u32)>,
@@ -355,13 +357,15 @@ pub(crate) fn start_position(
         }
     }
     let mut pos = match fen {
-        Some((fen, line)) => Position::from_fen(&lenient_fen(fen)).map_err(|error| GameError {
-            line: *line,
-            kind: GameErrorKind::Fen {
-                fen: fen.clone(),
-                error,
-            },
-        })?,
+        Some((fen, line)) => {
+            Position::from_fen_with(&lenient_fen(fen), Validation::Composed).map_err(|error| GameError {
+                line: *line,
+                kind: GameErrorKind::Fen {
+                    fen: fen.clone(),
+                    error,
+                },
+            })?
+        }
         None => Position::startpos(),
     };
     if chess960 {

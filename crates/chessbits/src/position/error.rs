@@ -3,6 +3,7 @@
 use core::fmt;
 
 use super::Setup;
+use crate::attacks;
 use crate::types::{Bitboard, CastlingSide, Color, Piece, Rank, Role, Square};
 
 /// Why a [`Setup`] is not a valid position.
@@ -27,6 +28,42 @@ pub enum PositionError {
     InvalidEpSquare(Square),
     /// The side not to move is in check.
     OppositeCheck,
+    /// A side has more pieces than a game can give it: its pawns plus the pieces beyond the
+    /// starting set (a second queen, a third rook or knight, a second bishop on one square
+    /// colour), each of which took a promotion, number more than eight. Accepted by
+    /// [`Validation::Composed`].
+    ImpossibleMaterial(Color),
+    /// The side to move is in a check no move could have given: three checkers or more, two
+    /// checkers that no single move uncovers (on one line through the king, or neither a
+    /// bishop, rook or queen), or, with an en passant square, a checker other than the pawn
+    /// that just moved two squares or a line that move opened. Accepted by
+    /// [`Validation::Composed`].
+    ImpossibleCheck,
+}
+
+/// How much of the rules a [`Setup`] must satisfy to become a
+/// [`Position`](super::Position): see [`Position::from_setup_with`](super::Position::from_setup_with).
+///
+/// ```
+/// use chessbits::position::{Position, PositionError, Validation};
+/// // Nine white pawns.
+/// let fen = "4k3/8/8/8/8/P7/PPPPPPPP/4K3 w - - 0 1";
+/// let error = Position::from_fen(fen).unwrap_err();
+/// assert_eq!(error.to_string(), "invalid position: white has more material than a game can give");
+/// assert!(Position::from_fen_with(fen, Validation::Composed).is_ok());
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Validation {
+    /// Everything [`PositionError`] names: the position could arise in a game (as far as
+    /// material and checks tell; the default).
+    #[default]
+    Game,
+    /// Only what moves need (one king a side, no pawn on a back rank, castling rights and en
+    /// passant square that make sense, the side not to move not in check): composed problems
+    /// and studies with material or checks no game reaches are accepted
+    /// ([`PositionError::ImpossibleMaterial`], [`PositionError::ImpossibleCheck`] are not
+    /// checked).
+    Composed,
 }
 
 impl fmt::Display for PositionError {
@@ -43,13 +80,15 @@ impl fmt::Display for PositionError {
             }
             PositionError::InvalidEpSquare(sq) => write!(f, "impossible en passant square {sq}"),
             PositionError::OppositeCheck => f.write_str("the side not to move is in check"),
+            PositionError::ImpossibleMaterial(c) => write!(f, "{c} has more material than a game can give"),
+            PositionError::ImpossibleCheck => f.write_str("a check that no move could have given"),
         }
     }
 }
 
 impl std::error::Error for PositionError {}
 
-pub(super) fn validate(setup: &Setup) -> Result<(), PositionError> {
+pub(super) fn validate(setup: &Setup, validation: Validation) -> Result<(), PositionError> {
     let board = &setup.board;
     for color in Color::ALL {
         match board.by_piece(Piece::new(color, Role::King)).count() {
@@ -105,5 +144,63 @@ pub(super) fn validate(setup: &Setup) -> Result<(), PositionError> {
     if attackers.any() {
         return Err(PositionError::OppositeCheck);
     }
+    if validation == Validation::Game {
+        for color in Color::ALL {
+            if !is_possible_material(board, color) {
+                return Err(PositionError::ImpossibleMaterial(color));
+            }
+        }
+        if !is_possible_check(setup) {
+            return Err(PositionError::ImpossibleCheck);
+        }
+    }
     Ok(())
+}
+
+/// Whether `color`'s pawns and the promotions its pieces need fit the eight pawns it started with.
+fn is_possible_material(board: &super::Board, color: Color) -> bool {
+    let ours = board.by_color(color);
+    let count = |role, squares: Bitboard| (board.by_role(role) & ours & squares).count();
+    // Beyond one queen, two rooks, two knights and one bishop per square colour, a piece was
+    // promoted. This also bounds a side to 16 pieces.
+    let promoted = count(Role::Queen, Bitboard::FULL).saturating_sub(1)
+        + count(Role::Rook, Bitboard::FULL).saturating_sub(2)
+        + count(Role::Knight, Bitboard::FULL).saturating_sub(2)
+        + count(Role::Bishop, Bitboard::LIGHT_SQUARES).saturating_sub(1)
+        + count(Role::Bishop, Bitboard::DARK_SQUARES).saturating_sub(1);
+    count(Role::Pawn, Bitboard::FULL) + promoted <= 8
+}
+
+/// Whether the check on the side to move (if any) is one the last move could have given.
+fn is_possible_check(setup: &Setup) -> bool {
+    let board = &setup.board;
+    let Some(king) = board.king_of(setup.turn) else {
+        return true;
+    };
+    let checkers = board.attackers_to(king, !setup.turn, board.occupied());
+    let sliders = board.by_role(Role::Bishop) | board.by_role(Role::Rook) | board.by_role(Role::Queen);
+    if let Some(ep) = setup.ep_square {
+        // The last move was a double push over `ep`, from `source` to `pushed`: the pawn
+        // checks, or its source square was on the line of the one slider that checks.
+        let (to, from) = if setup.turn == Color::White { (-8, 8) } else { (8, -8) };
+        let (Some(pushed), Some(source)) = (ep.offset(to), ep.offset(from)) else {
+            return true; // not a square a double push skips: `validate` refused it before
+        };
+        return match checkers.single_square() {
+            None => checkers.is_empty(),
+            Some(checker) => checker == pushed || attacks::between(checker, king).contains(source),
+        };
+    }
+    match checkers.count() {
+        0 | 1 => true,
+        // One move uncovered a line and gave the other check: the uncovered piece is a slider,
+        // and the two are not on one line through the king (the mover would have blocked it).
+        2 => {
+            let (Some(a), Some(b)) = (checkers.first(), checkers.last()) else {
+                return true;
+            };
+            (checkers & sliders).any() && !attacks::aligned(a, king, b)
+        }
+        _ => false,
+    }
 }

@@ -14,7 +14,7 @@ mod setup;
 pub mod zobrist;
 
 pub use board::Board;
-pub use error::PositionError;
+pub use error::{PositionError, Validation};
 pub use make::Undo;
 pub use setup::Setup;
 
@@ -70,7 +70,24 @@ impl Position {
     /// assert!(matches!(Position::from_setup(setup), Err(PositionError::MissingKing(_))));
     /// ```
     pub fn from_setup(setup: Setup) -> Result<Position, PositionError> {
-        error::validate(&setup)?;
+        Position::from_setup_with(setup, Validation::Game)
+    }
+
+    /// Validates `setup` as `validation` says and builds a position from it:
+    /// [`Validation::Composed`] also accepts material and checks no game can reach (composed
+    /// problems), which [`from_setup`](Position::from_setup) rejects.
+    ///
+    /// ```
+    /// use chessbits::notation::fen::parse_setup;
+    /// use chessbits::position::{Position, PositionError, Validation};
+    /// // A triple check.
+    /// let setup = parse_setup("4k3/8/3N4/8/B3R3/8/8/4K3 b - - 0 1").unwrap();
+    /// assert_eq!(Position::from_setup(setup.clone()), Err(PositionError::ImpossibleCheck));
+    /// let pos = Position::from_setup_with(setup, Validation::Composed).unwrap();
+    /// assert_eq!(pos.checkers().count(), 3);
+    /// ```
+    pub fn from_setup_with(setup: Setup, validation: Validation) -> Result<Position, PositionError> {
+        error::validate(&setup, validation)?;
         let Setup {
             board,
             turn,

@@ -12,7 +12,7 @@ use chessbits::lists::MoveList;
 use chessbits::movegen::suite::{parse_suite, PerftCase};
 use chessbits::moves::Move;
 use chessbits::pgn::PgnReader;
-use chessbits::position::{Position, Setup};
+use chessbits::position::{Position, Setup, Validation};
 
 /// The PGN files with real games, in both data directories: (file name, is lichess online play).
 /// In `testdata/` each is a prefix of the file of `../shared/data` (see `testdata/README.md`).
@@ -79,6 +79,13 @@ pub fn perft_suite(root: &Path, name: &str) -> Vec<PerftCase> {
     let cases = parse_suite(&text).unwrap_or_else(|e| panic!("{relative}: {e}"));
     assert!(!cases.is_empty(), "{relative}: no positions");
     cases
+}
+
+/// A position of a perft suite or a test list. These hold composed positions too (the one with
+/// 270 legal moves, nine pawns, ...), which [`Position::from_fen`] rejects as unreachable in a
+/// game: they are read with [`Validation::Composed`].
+pub fn composed_position(fen: &str) -> Position {
+    Position::from_fen_with(fen, Validation::Composed).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
 /// A reader that hands out one byte per read: every buffer boundary falls everywhere.

@@ -129,8 +129,9 @@ pub fn bound(pos: &Position, role: Role) -> u16 {
 ///
 /// ```
 /// use chessbits::codec::moves::per_square::total_bound;
-/// use chessbits::position::Position;
-/// let pos = Position::from_fen("kBQQQQQQ/BR5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1").unwrap();
+/// use chessbits::position::{Position, Validation};
+/// let fen = "kBQQQQQQ/BR5Q/Q6Q/Q6Q/Q6Q/Q6Q/Q6Q/KQQQQQQQ w - - 0 1"; // composed
+/// let pos = Position::from_fen_with(fen, Validation::Composed).unwrap();
 /// assert!(total_bound(&pos) > 256);
 /// ```
 pub fn total_bound(pos: &Position) -> u32 {

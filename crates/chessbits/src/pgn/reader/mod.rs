@@ -21,6 +21,7 @@ mod tags;
 
 use std::io::{self, Read};
 
+use super::input::InputError;
 use super::scan::{count_line_breaks, find_either, is_line_break};
 use super::syntax::{SyntaxError, MAX_GAME_BYTES, MAX_TOKEN_BYTES};
 use super::visitor::{Skip, Visitor};
@@ -105,6 +106,8 @@ pub struct PgnReader<R> {
     ended_on_result: bool,
     /// Where the last game read starts: position, line, at a line start.
     game_start: (u64, u32, bool),
+    /// A raw game passing [`MAX_GAME_BYTES`] ends the input with [`InputError::GameTooLong`].
+    stop_at_too_long: bool,
 }
 
 /// Where the last game read by [`PgnReader::read_game`] or [`PgnReader::read_raw_game`] stands
@@ -188,7 +191,30 @@ impl<R: Read> PgnReader<R> {
             at_end: false,
             ended_on_result: false,
             game_start: (0, line, true),
+            stop_at_too_long: false,
         }
+    }
+
+    /// Makes [`read_raw_game`](Self::read_raw_game) fail with [`InputError::GameTooLong`] as
+    /// soon as a game passes [`MAX_GAME_BYTES`] (within a buffer's length, 64 KiB), instead of
+    /// skipping it to its end and returning it as `too_long`: for a caller that stops at the
+    /// first bad game, so that a game that never ends (`/dev/zero`) is reported rather than
+    /// read forever. The games before it are returned first; the reader then stays at the end
+    /// of its input.
+    ///
+    /// ```
+    /// use std::io::Read;
+    /// use chessbits::pgn::{InputError, PgnReader, MAX_GAME_BYTES};
+    /// let endless = std::io::repeat(b'x').take(u64::MAX);
+    /// let mut reader = PgnReader::new(endless);
+    /// reader.stop_at_too_long_game(true);
+    /// let error = reader.read_raw_game(&mut Vec::new()).unwrap_err();
+    /// assert_eq!(InputError::of(&error), Some(&InputError::GameTooLong { first_line: 1 }));
+    /// assert!(reader.position() < MAX_GAME_BYTES + (1 << 20));
+    /// assert!(reader.read_raw_game(&mut Vec::new()).unwrap().is_none());
+    /// ```
+    pub fn stop_at_too_long_game(&mut self, stop: bool) {
+        self.stop_at_too_long = stop;
     }
 
     /// Where the last game returned by [`read_game`](Self::read_game) or
@@ -306,6 +332,14 @@ impl<R: Read> PgnReader<R> {
                             capture.too_long = true;
                             capture.bytes.truncate(capture.kept);
                             capture.bytes.shrink_to(capture.kept.max(INITIAL_CAPACITY));
+                            if self.stop_at_too_long {
+                                // Held back like a read error: the lexer ends the game at the
+                                // bytes it has, then `cut_by_error` returns this instead.
+                                let first_line = self.game_start.1;
+                                self.error = Some(InputError::GameTooLong { first_line }.into());
+                                self.eof = true;
+                                break;
+                            }
                         }
                     }
                     capture.from = 0;
