@@ -1,5 +1,6 @@
 //! The position argument of `show`, `moves`, `perft --fen` and `book --fen`: a FEN (4 to 6
-//! fields) or an EPD line (the 4 position fields, then operations `opcode operands;`).
+//! fields), an EPD line (the 4 position fields, then operations `opcode operands;`), or
+//! `startpos` (the start position, as UCI names it).
 //!
 //! EPD clocks come from the `hmvc` and `fmvn` operations when the line has them; a FEN's clock
 //! fields followed by operations (`FEN 0 1 ;D1 20`, as perft suites write them) are read too.
@@ -47,6 +48,13 @@ pub struct PositionArg {
 /// Parses a FEN or an EPD line, validating the position as `validation` says. Errors say what
 /// was wrong (`FEN/EPD: ...`).
 pub fn parse_position_with(text: &str, validation: Validation) -> Result<PositionArg, String> {
+    // `startpos`, as UCI spells the start position.
+    if text.trim() == "startpos" {
+        return Ok(PositionArg {
+            position: Position::startpos(),
+            operations: Vec::new(),
+        });
+    }
     let mut rest = text.trim();
     let mut fields = Vec::with_capacity(6);
     while fields.len() < 4 {

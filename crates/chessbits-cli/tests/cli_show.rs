@@ -209,3 +209,17 @@ fn show_json_escapes_what_it_echoes() {
         assert!(!err.contains("panicked"));
     }
 }
+
+#[test]
+fn startpos_names_the_start_position() {
+    let (code, out, err) = chessbits(&["show", "startpos"]);
+    assert_eq!(code, 0, "{err}");
+    let (_, expected, _) = chessbits(&["show", START_EPD]);
+    assert_eq!(out, expected);
+    let (code, out, err) = chessbits(&["moves", "--fen", "startpos"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("e4") || out.contains("e2e4"), "{out}");
+    // Only the whole argument: `startpos moves e2e4` is not a position.
+    let (code, _, _) = chessbits(&["show", "startpos e2e4"]);
+    assert_eq!(code, 2);
+}

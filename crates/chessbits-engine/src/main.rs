@@ -8,8 +8,37 @@ use std::io::BufReader;
 use chessbits_engine::bench::{bench, DEFAULT_DEPTH};
 use chessbits_engine::uci::{run_uci, Stdout};
 
+const USAGE: &str = "\
+chessbits-engine: a UCI chess engine (speaks UCI on standard input and output when started
+without arguments, as a GUI starts it).
+
+Usage:
+  chessbits-engine                       the UCI loop (type 'uci', 'isready', 'go depth 10', 'quit')
+  chessbits-engine bench [DEPTH] [THREADS] [HASH_MIB]
+                                         search the benchmark positions; prints nodes and nodes/s
+  chessbits-engine tune [--passes N] FILE.pgn...
+  chessbits-engine tune --pst ITERATIONS [--lambda L] FILE.pgn...
+                                         tune the evaluation on the games of FILE.pgn
+  chessbits-engine --help | --version";
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            return;
+        }
+        Some("-V" | "--version") => {
+            println!("chessbits-engine {}", env!("CARGO_PKG_VERSION"));
+            return;
+        }
+        None | Some("bench" | "tune") => {}
+        Some(other) => {
+            // A typo must not silently start the UCI loop and wait for input.
+            eprintln!("chessbits-engine: unknown argument '{other}'\n\n{USAGE}");
+            std::process::exit(2);
+        }
+    }
     if args.first().map(String::as_str) == Some("bench") {
         let depth = args.get(1).and_then(|d| d.parse().ok()).unwrap_or(DEFAULT_DEPTH);
         let threads = args.get(2).and_then(|t| t.parse().ok()).unwrap_or(1);

@@ -165,3 +165,102 @@ fn a_long_perft_does_not_block_the_input_loop() {
     assert!(!lines.iter().any(|l| l.starts_with("Nodes searched")));
     e.quit();
 }
+
+/// A line of 160 MiB without a line feed (a runaway GUI or a file piped in by mistake) is skipped
+/// as it streams: an `info string`, then the engine answers as before, its memory bounded.
+#[test]
+fn an_endless_line_is_skipped_in_bounded_memory() {
+    let mut e = Engine::start();
+    let chunk = vec![b'x'; 1 << 20];
+    for _ in 0..160 {
+        e.send_raw(&chunk);
+    }
+    e.send("position startpos moves e2e4");
+    let lines = e.expect("info string", 10 * SECOND);
+    assert!(lines[0].contains("a line longer than"), "{lines:?}");
+    e.send("isready");
+    e.expect("readyok", 5 * SECOND);
+    // The line after the long one is read whole: the position is the start position.
+    e.send("position startpos moves e2e4");
+    e.send("go depth 1");
+    let lines = e.expect("bestmove", 10 * SECOND);
+    assert_legal(&["e2e4"], &best_move(&lines));
+    #[cfg(target_os = "linux")]
+    {
+        let peak = common::peak_memory_kib(e.child.id()).expect("VmHWM in /proc/PID/status");
+        assert!(peak < 128 * 1024, "peak memory {peak} KiB");
+    }
+    e.quit();
+}
+
+#[test]
+fn a_spin_value_out_of_range_is_refused() {
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 0");
+    let lines = e.expect("info string", 5 * SECOND);
+    assert!(lines.last().unwrap().contains("out of range 1 to 256"), "{lines:?}");
+    e.send("setoption name Hash value 100000");
+    let lines = e.expect("info string", 5 * SECOND);
+    assert!(lines.last().unwrap().contains("out of range"), "{lines:?}");
+    // The engine still searches, with the settings it had.
+    e.send("go depth 3");
+    let lines = e.expect("bestmove", 10 * SECOND);
+    assert_legal(&[], &best_move(&lines));
+    e.quit();
+}
+
+#[test]
+fn mated_and_stalemated_positions_answer_a_score_and_bestmove_0000() {
+    let mut e = Engine::start();
+    for (position, score) in [
+        (
+            "position startpos moves f2f3 e7e5 g2g4 d8h4",
+            "info depth 0 score mate 0",
+        ),
+        ("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "info depth 0 score cp 0"),
+    ] {
+        e.send(position);
+        e.send("go depth 5");
+        let lines = e.expect("bestmove", 5 * SECOND);
+        assert_eq!(
+            lines[lines.len() - 2..],
+            [score.to_string(), "bestmove 0000".to_string()]
+        );
+        // After `go infinite`, bestmove waits for `stop`.
+        e.send("go infinite");
+        let lines = e.expect("info depth 0", 5 * SECOND);
+        assert_eq!(lines.last().unwrap(), score);
+        e.send("isready");
+        let lines = e.expect("readyok", 5 * SECOND);
+        assert!(!lines.iter().any(|l| l.starts_with("bestmove")), "{lines:?}");
+        e.send("stop");
+        let lines = e.expect("bestmove", 5 * SECOND);
+        assert_eq!(lines.last().unwrap(), "bestmove 0000");
+    }
+    e.quit();
+}
+
+#[test]
+fn help_version_and_unknown_arguments() {
+    let run = |arg: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_chessbits-engine"))
+            .arg(arg)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let help = run("--help");
+    assert!(help.status.success());
+    assert!(String::from_utf8_lossy(&help.stdout).contains("chessbits-engine bench"));
+    let version = run("--version");
+    assert!(version.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&version.stdout).trim(),
+        format!("chessbits-engine {}", env!("CARGO_PKG_VERSION"))
+    );
+    // A typo does not start the UCI loop: exit 2, the reason on standard error, nothing on stdout.
+    let typo = run("--hepl");
+    assert_eq!(typo.status.code(), Some(2));
+    assert!(typo.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&typo.stderr).contains("unknown argument '--hepl'"));
+}

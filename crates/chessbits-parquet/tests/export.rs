@@ -17,26 +17,15 @@ use chessbits_parquet::{
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::basic::Encoding;
 
+mod common;
+use common::pgn_files;
+
 /// A game of the input: where it came from, its bytes, and what the reader made of it.
 struct Input {
     source: String,
     raw: RawGame,
     bytes: Vec<u8>,
     game: Result<GameTree, String>,
-}
-
-fn pgn_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for entry in fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            files.extend(pgn_files(&path));
-        } else if path.extension().is_some_and(|e| e == "pgn") {
-            files.push(path);
-        }
-    }
-    files.sort();
-    files
 }
 
 fn bundled() -> Vec<PathBuf> {

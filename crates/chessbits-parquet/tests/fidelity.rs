@@ -11,6 +11,9 @@ use chessbits::pgn::{GameTree, PgnReader};
 use chessbits_parquet::{ExportOptions, GameRow, ParquetExporter, MATE_BASE, TAG_COLUMNS};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
+mod common;
+use common::pgn_files;
+
 /// The tag columns that hold the tag's text (the others hold a number, a date or a time).
 const TEXT_COLUMNS: [&str; 11] = [
     "Event",
@@ -334,20 +337,6 @@ fn signed_or_out_of_range_clocks_are_null() {
         let clock = node.clock().and_then(|d| i32::try_from(d.as_secs()).ok());
         assert_eq!(clocks[ply], clock, "ply {ply}");
     }
-}
-
-fn pgn_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for entry in fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            files.extend(pgn_files(&path));
-        } else if path.extension().is_some_and(|e| e == "pgn") {
-            files.push(path);
-        }
-    }
-    files.sort();
-    files
 }
 
 /// On every bundled game, the export's clocks are the library's `Node::clock` in whole seconds,

@@ -27,7 +27,7 @@
 pub mod options;
 pub mod parse;
 
-use std::io::{BufRead, Write};
+use std::io::{BufRead, Read, Write};
 use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -297,6 +297,16 @@ impl<O: Output + Clone> Engine<O> {
             return;
         }
         let pos = self.game.position();
+        // No move to search: GUIs expect a score before `bestmove 0000` (mated: mate 0). After
+        // `go infinite` or `go ponder` the search thread still holds bestmove until `stop`.
+        if pos.is_checkmate() || pos.is_stalemate() {
+            let score = if pos.is_check() { "mate 0" } else { "cp 0" };
+            self.out.line(&format!("info depth 0 score {score}"));
+            if !go.infinite && !go.ponder {
+                self.out.line("bestmove 0000");
+                return;
+            }
+        }
         let mut searchmoves = Vec::new();
         for text in &go.searchmoves {
             match parse_uci(pos, text) {
@@ -396,19 +406,54 @@ impl<O: Output + Clone> Engine<O> {
     }
 }
 
+/// The longest input line the engine reads (1 MiB: a `position` command with 10,000 moves takes
+/// about 50 kB); a longer one is ignored with an `info string`.
+pub const MAX_LINE_BYTES: u64 = 1 << 20;
+
+/// Reads and drops `input` up to and including the next line feed (or the end of input).
+fn skip_line<R: BufRead>(input: &mut R) -> std::io::Result<()> {
+    loop {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(());
+        }
+        match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => {
+                input.consume(i + 1);
+                return Ok(());
+            }
+            None => {
+                let n = buf.len();
+                input.consume(n);
+            }
+        }
+    }
+}
+
 /// Runs the UCI loop on `input` until `quit` or the end of input, writing to `out`.
 pub fn run_uci<R: BufRead + Send + 'static, O: Output + Clone>(input: R, out: O) {
     let (tx, rx) = mpsc::channel::<Vec<u8>>();
     // The input thread: blocking reads never hold up the command loop. It is not joined: at
     // `quit` it may still be blocked in a read, and ends with the process. Lines are bytes:
-    // one that is not UTF-8 must not end the input.
+    // one that is not UTF-8 must not end the input. A line is held up to MAX_LINE_BYTES: the
+    // rest of a longer one is skipped as it streams (memory stays bounded) and reported.
+    let notices = out.clone();
     std::thread::spawn(move || {
         let mut input = input;
         loop {
             let mut line = Vec::new();
-            match input.read_until(b'\n', &mut line) {
+            match (&mut input).take(MAX_LINE_BYTES).read_until(b'\n', &mut line) {
                 Ok(0) | Err(_) => break,
                 Ok(_) => {}
+            }
+            if line.len() as u64 == MAX_LINE_BYTES && line.last() != Some(&b'\n') {
+                if skip_line(&mut input).is_err() {
+                    break;
+                }
+                notices.line(&format!(
+                    "info string error: a line longer than {MAX_LINE_BYTES} bytes; ignored"
+                ));
+                continue;
             }
             while line.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
                 line.pop();

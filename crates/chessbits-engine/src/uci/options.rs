@@ -63,12 +63,17 @@ pub enum Change {
     BookFile,
 }
 
+/// A spin option's value: a number within the range the option announced (`Threads 0` is
+/// refused, not read as 1: the GUI is told the setting did not take).
 fn spin(value: &str, min: u64, max: u64) -> Result<u64, String> {
     let v: u64 = value
         .trim()
         .parse()
         .map_err(|_| format!("expected a number, got '{value}'"))?;
-    Ok(v.clamp(min, max))
+    match (min..=max).contains(&v) {
+        true => Ok(v),
+        false => Err(format!("{v} is out of range {min} to {max}; unchanged")),
+    }
 }
 
 fn check(value: &str) -> Result<bool, String> {
@@ -88,6 +93,8 @@ impl Options {
     /// assert_eq!(o.set("hash", "64"), Ok(Change::Hash));
     /// assert_eq!(o.hash_mb, 64);
     /// assert!(o.set("Threads", "many").is_err());
+    /// assert!(o.set("Threads", "0").is_err());
+    /// assert_eq!(o.threads, 1);
     /// ```
     pub fn set(&mut self, name: &str, value: &str) -> Result<Change, String> {
         match name.to_ascii_lowercase().as_str() {

@@ -15,8 +15,8 @@ use crate::time::Clock;
 /// assert!(parse_position(&["startpos", "moves", "e2e5"], false).is_err());
 /// assert!(parse_position(&["fen", "bad"], false).is_err());
 /// assert!(parse_position(&["fen", "8/8/8/8/8/8/8/K6k", "w", "-", "-", "0", "0"], false).is_ok());
-/// // A composed position (ten white queens: no game reaches it) is searched too.
-/// assert!(parse_position(&["fen", "QQQQQQQQ/QQ6/8/8/8/8/8/K6k", "w", "-", "-", "0", "1"], false).is_ok());
+/// // A composed position (a triple check: no game reaches it) is searched too.
+/// assert!(parse_position(&["fen", "4k3/8/3N4/8/B3R3/8/8/4K3", "b", "-", "-", "0", "1"], false).is_ok());
 /// ```
 pub fn parse_position(args: &[&str], chess960: bool) -> Result<Game, String> {
     let moves_at = args.iter().position(|&t| t == "moves").unwrap_or(args.len());
@@ -30,7 +30,7 @@ pub fn parse_position(args: &[&str], chess960: bool) -> Result<Game, String> {
             if fields.len() == 6 && fields[5] == "0" {
                 fields[5] = "1";
             }
-            // A GUI sends composed studies and problems for analysis too (ten queens, a triple
+            // A GUI sends composed studies and problems for analysis too (nine pawns, a triple
             // check): the engine searches any position whose rules it can apply.
             Position::from_fen_with(&fields.join(" "), Validation::Composed)
                 .map_err(|e| format!("invalid FEN '{fen}': {e}"))?

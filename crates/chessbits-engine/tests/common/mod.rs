@@ -68,6 +68,12 @@ impl Engine {
         stdin.flush().unwrap();
     }
 
+    /// Sends raw bytes, no line feed added.
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("input still open");
+        stdin.write_all(bytes).unwrap();
+    }
+
     /// Closes the engine's input (end of file).
     pub fn close_input(&mut self) {
         self.stdin = None;
