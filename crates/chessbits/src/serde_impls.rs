@@ -17,7 +17,8 @@
 //! promotion), which UCI text alone cannot say without the position; the bits come back exactly.
 //! For text, serialize the [`SanPlus`] or [`UciParts`] of the move. A [`Position`] comes back from
 //! its FEN, so a Chess960 position whose castling rights look standard comes back as standard
-//! chess.
+//! chess; it is read with `Validation::Composed`, so a composed position (material or checks no
+//! game reaches) comes back too.
 //!
 //! ```
 //! use chessbits::{Color, Piece, Position, SanPlus, Square};
@@ -114,7 +115,11 @@ as_text!(SanPlus, "a move in SAN", |san| *san, |t| SanPlus::from_str(t).ok());
 as_text!(UciParts, "a move in UCI such as \"e7e8q\"", |uci| *uci, |t| {
     parse_parts(t).ok().flatten()
 });
-as_text!(Position, "a FEN", |pos| pos.fen(), |t| Position::from_fen(t).ok());
+// Any position the type can hold comes back, composed ones too (`Validation::Composed`): a
+// value serialized must deserialize.
+as_text!(Position, "a FEN", |pos| pos.fen(), |t| {
+    Position::from_fen_with(t, crate::position::Validation::Composed).ok()
+});
 
 impl Serialize for Move {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
