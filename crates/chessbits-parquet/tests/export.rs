@@ -18,7 +18,7 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::basic::Encoding;
 
 mod common;
-use common::pgn_files;
+use common::{pgn_files, TEXT_COLUMNS};
 
 /// A game of the input: where it came from, its bytes, and what the reader made of it.
 struct Input {
@@ -148,19 +148,7 @@ fn tag<'a>(game: &'a GameTree, name: &str) -> Option<std::borrow::Cow<'a, str>> 
 fn check_row(batch: &RecordBatch, row: usize, input: &Input) {
     let game = input.game.as_ref().unwrap();
     let at = format!("{}:{}", input.source, input.raw.first_line);
-    for name in [
-        "Event",
-        "Site",
-        "White",
-        "Black",
-        "Result",
-        "WhiteTitle",
-        "BlackTitle",
-        "ECO",
-        "Opening",
-        "Termination",
-        "TimeControl",
-    ] {
+    for name in TEXT_COLUMNS {
         assert_eq!(
             text(batch, name, row).as_deref(),
             tag(game, name).as_deref(),

@@ -12,22 +12,7 @@ use chessbits_parquet::{ExportOptions, GameRow, ParquetExporter, MATE_BASE, TAG_
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 mod common;
-use common::pgn_files;
-
-/// The tag columns that hold the tag's text (the others hold a number, a date or a time).
-const TEXT_COLUMNS: [&str; 11] = [
-    "Event",
-    "Site",
-    "White",
-    "Black",
-    "Result",
-    "WhiteTitle",
-    "BlackTitle",
-    "ECO",
-    "Opening",
-    "Termination",
-    "TimeControl",
-];
+use common::{pgn_files, TEXT_COLUMNS};
 
 /// A game to write: tags (name, value as meant, unescaped) and the movetext, as bytes.
 struct Game {
