@@ -1,0 +1,475 @@
+//! Building an index: games are cut from the input on the calling thread while the previous batch
+//! is parsed and replayed on all cores; their records are sorted in bounded memory (runs spilled
+//! to a temporary directory and merged) and written as the tables' Parquet files. The index
+//! appears at its path only when complete (a rename of the finished directory).
+
+pub(crate) mod records;
+pub(crate) mod sort;
+mod source;
+pub(crate) use source::modified_nanos as source_modified;
+
+use std::fs::{self, File};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use chessbits::pgn::{MainLineReader, PgnReader, SyntaxError};
+use parquet::arrow::ArrowWriter;
+use rayon::prelude::*;
+
+use crate::error::IndexError;
+use crate::manifest::{file_entry, Manifest, TABLES};
+use crate::model::game::GameRow;
+use crate::model::sources::SourceRow;
+use crate::model::{create_writer, explorer, games, positions, sources};
+use records::{game_records, game_row, ExplorerRecord, PositionRecord};
+use sort::{Record, Sorter};
+pub use source::SourceInfo;
+
+/// How to build.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    /// Worker threads (0: one per core).
+    pub threads: usize,
+    /// Bytes of records held in memory before a sorted run is written to disk (the build's
+    /// memory is about this plus a few batches of games).
+    pub memory: usize,
+    /// Replace an existing index (or any directory) at the output path.
+    pub force: bool,
+}
+
+impl Default for BuildOptions {
+    fn default() -> BuildOptions {
+        BuildOptions {
+            threads: 0,
+            memory: 1 << 30,
+            force: false,
+        }
+    }
+}
+
+/// What a build did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BuildSummary {
+    /// Games indexed.
+    pub games: u64,
+    /// Rows of the `positions` table (positions of all games, repeats included).
+    pub positions: u64,
+    /// Rows of the `explorer` table.
+    pub explorer_rows: u64,
+    /// Games that could not be read (not indexed), and the first messages (`file:line: reason`).
+    pub errors: u64,
+    pub error_messages: Vec<String>,
+    /// Bytes of the index's files.
+    pub bytes: u64,
+}
+
+/// Games cut from the input, not parsed yet.
+#[derive(Default)]
+struct RawBatch {
+    bytes: Vec<u8>,
+    /// Per game: its bytes in `bytes`, its place in the source, or the reason it has none.
+    games: Vec<RawEntry>,
+}
+
+struct RawEntry {
+    range: std::ops::Range<usize>,
+    raw: chessbits::pgn::RawGame,
+    offset: u64,
+}
+
+/// A batch parsed: per game its row (numbered within the batch) or its error, and the records.
+#[derive(Default)]
+struct ParsedBatch {
+    rows: Vec<Result<GameRow, String>>,
+    positions: Vec<PositionRecord>,
+    explorer: Vec<ExplorerRecord>,
+}
+
+/// Games per batch cut from the input.
+const BATCH_GAMES: usize = 4096;
+/// Error messages kept for the summary (all are counted).
+const KEPT_ERRORS: usize = 1000;
+/// Rows per record batch handed to a Parquet writer.
+const WRITE_ROWS: usize = 1 << 16;
+
+/// Builds an index from games added one source at a time.
+///
+/// ```
+/// use chessbits_index::{BuildOptions, Index, IndexBuilder, SourceInfo};
+/// let dir = tempfile::tempdir().unwrap();
+/// let out = dir.path().join("index");
+/// let mut builder = IndexBuilder::create(&out, BuildOptions::default()).unwrap();
+/// let pgn = b"[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+/// builder.add_reader(&pgn[..], SourceInfo::named("mate.pgn")).unwrap();
+/// let summary = builder.finish().unwrap();
+/// assert_eq!((summary.games, summary.positions), (1, 8));
+/// assert_eq!(Index::open(&out).unwrap().games(), 1);
+/// ```
+pub struct IndexBuilder {
+    out: PathBuf,
+    temp: tempfile::TempDir,
+    options: BuildOptions,
+    pool: rayon::ThreadPool,
+    games_writer: ArrowWriter<File>,
+    game_rows: Vec<GameRow>,
+    positions: Sorter<PositionRecord>,
+    explorer: Sorter<ExplorerRecord>,
+    sources: Vec<SourceRow>,
+    next_game: u64,
+    summary: BuildSummary,
+}
+
+impl IndexBuilder {
+    /// Starts a build whose index will be the directory `out` (which must not exist, or be an
+    /// empty directory, unless [`BuildOptions::force`]). The work happens in a temporary
+    /// directory beside it.
+    pub fn create(out: &Path, options: BuildOptions) -> Result<IndexBuilder, IndexError> {
+        check_target(out, options.force)?;
+        let parent = match out.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let name = out
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let temp = tempfile::Builder::new()
+            .prefix(&format!(".{name}.tmp-"))
+            .tempdir_in(&parent)
+            .map_err(|e| IndexError::io(&parent, e))?;
+        for table in TABLES {
+            let dir = temp.path().join(table);
+            fs::create_dir(&dir).map_err(|e| IndexError::io(&dir, e))?;
+        }
+        let runs = temp.path().join("runs");
+        fs::create_dir(&runs).map_err(|e| IndexError::io(&runs, e))?;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(options.threads)
+            .build()
+            .map_err(|e| IndexError::io(&parent, std::io::Error::other(e)))?;
+        let games_writer = create_writer(&temp.path().join("games/part-00000.parquet"), games::schema(), false)?;
+        // Two thirds of the memory for positions (a record per ply), a third for the explorer.
+        let positions = Sorter::new(&runs, "positions", options.memory * 2 / 3 / PositionRecord::BYTES);
+        let explorer = Sorter::new(&runs, "explorer", options.memory / 3 / ExplorerRecord::BYTES);
+        Ok(IndexBuilder {
+            out: out.to_path_buf(),
+            temp,
+            options,
+            pool,
+            games_writer,
+            game_rows: Vec::new(),
+            positions,
+            explorer,
+            sources: Vec::new(),
+            next_game: 0,
+            summary: BuildSummary::default(),
+        })
+    }
+
+    /// Adds the games of a PGN file (plain, gzip or zstd).
+    pub fn add_file(&mut self, path: &Path) -> Result<(), IndexError> {
+        let info = SourceInfo::of_file(path)?;
+        let file = File::open(path).map_err(|e| IndexError::io(path, e))?;
+        let input = chessbits::pgn::decompress(file).map_err(|e| IndexError::io(path, e))?;
+        self.add_reader(input, info)
+    }
+
+    /// Adds the games of PGN text read from `input` (already decompressed), recorded as coming
+    /// from the source `info`. A game that cannot be read is counted and reported in the summary,
+    /// and the rest are read; a read error of the input is returned.
+    pub fn add_reader(&mut self, input: impl Read, info: SourceInfo) -> Result<(), IndexError> {
+        let source = self.sources.len() as u32;
+        let first_game = self.next_game;
+        let name = info.path.clone();
+        let mut reader = PgnReader::new(input);
+        let mut batch = read_batch(&mut reader, &name)?;
+        while !batch.games.is_empty() {
+            let mut parsed = ParsedBatch::default();
+            let mut next = Ok(RawBatch::default());
+            let current = &batch;
+            let name = name.as_str();
+            self.pool.in_place_scope(|scope| {
+                scope.spawn(|_| parsed = parse_batch(current, name));
+                next = read_batch(&mut reader, name);
+            });
+            self.absorb(parsed, current, source)?;
+            batch = next?;
+        }
+        self.sources.push(SourceRow {
+            source,
+            path: info.path,
+            bytes: info.bytes,
+            modified: info.modified,
+            games: self.next_game - first_game,
+            first_game,
+        });
+        Ok(())
+    }
+
+    /// Numbers the batch's games, writes their rows and hands their records to the sorters.
+    fn absorb(&mut self, mut parsed: ParsedBatch, batch: &RawBatch, source: u32) -> Result<(), IndexError> {
+        let base = self.next_game;
+        let mut numbered = 0u64;
+        for (entry, row) in batch.games.iter().zip(parsed.rows) {
+            match row {
+                Ok(mut row) => {
+                    row.game = u32::try_from(base + numbered).map_err(|_| too_many_games(&self.out))?;
+                    row.source = source;
+                    row.offset = entry.offset;
+                    row.length = entry.range.len() as u32;
+                    row.line = entry.raw.first_line;
+                    self.game_rows.push(row);
+                    numbered += 1;
+                }
+                Err(message) => {
+                    self.summary.errors += 1;
+                    if self.summary.error_messages.len() < KEPT_ERRORS {
+                        self.summary.error_messages.push(message);
+                    }
+                }
+            }
+        }
+        let base = u32::try_from(base).map_err(|_| too_many_games(&self.out))?;
+        for r in &mut parsed.positions {
+            r.game += base;
+        }
+        for r in &mut parsed.explorer {
+            r.last_game += base;
+        }
+        self.next_game += numbered;
+        self.summary.positions += parsed.positions.len() as u64;
+        let (positions, explorer) = (&mut self.positions, &mut self.explorer);
+        self.pool.install(|| -> Result<(), IndexError> {
+            positions.extend(&mut parsed.positions)?;
+            explorer.extend(&mut parsed.explorer)
+        })?;
+        if self.game_rows.len() >= WRITE_ROWS {
+            self.flush_games()?;
+        }
+        Ok(())
+    }
+
+    fn flush_games(&mut self) -> Result<(), IndexError> {
+        if self.game_rows.is_empty() {
+            return Ok(());
+        }
+        let batch = games::to_batch(&self.game_rows);
+        let path = self.temp.path().join("games/part-00000.parquet");
+        self.games_writer
+            .write(&batch)
+            .map_err(|e| IndexError::parquet(&path, e))?;
+        self.game_rows.clear();
+        Ok(())
+    }
+
+    /// Sorts and writes everything, then moves the finished index to its path.
+    pub fn finish(mut self) -> Result<BuildSummary, IndexError> {
+        self.flush_games()?;
+        let dir = self.temp.path().to_path_buf();
+        let games_path = dir.join("games/part-00000.parquet");
+        self.games_writer
+            .close()
+            .map_err(|e| IndexError::parquet(&games_path, e))?;
+        let mut manifest = Manifest {
+            games: self.next_game,
+            created_by: format!("chessbits-index {}", env!("CARGO_PKG_VERSION")),
+            ..Manifest::default()
+        };
+        manifest
+            .files_mut("games")
+            .push(file_entry(&dir, "games/part-00000.parquet", self.next_game)?);
+
+        let (positions, explorer) = (self.positions, self.explorer);
+        let pool = &self.pool;
+        let rows =
+            pool.install(|| write_sorted(&dir, "positions", positions, positions::schema(), positions::to_batch))?;
+        manifest
+            .files_mut("positions")
+            .push(file_entry(&dir, "positions/part-00000.parquet", rows)?);
+        let rows = pool.install(|| write_sorted(&dir, "explorer", explorer, explorer::schema(), explorer::to_batch))?;
+        self.summary.explorer_rows = rows;
+        manifest
+            .files_mut("explorer")
+            .push(file_entry(&dir, "explorer/part-00000.parquet", rows)?);
+
+        let sources_file = "sources/part-00000.parquet";
+        let mut writer = create_writer(&dir.join(sources_file), sources::schema(), false)?;
+        let path = dir.join(sources_file);
+        writer
+            .write(&sources::to_batch(&self.sources))
+            .map_err(|e| IndexError::parquet(&path, e))?;
+        writer.close().map_err(|e| IndexError::parquet(&path, e))?;
+        manifest
+            .files_mut("sources")
+            .push(file_entry(&dir, sources_file, self.sources.len() as u64)?);
+
+        let runs = dir.join("runs");
+        fs::remove_dir_all(&runs).map_err(|e| IndexError::io(&runs, e))?;
+        manifest.write(&dir)?;
+        self.summary.games = self.next_game;
+        self.summary.bytes = manifest.tables.iter().flatten().map(|f| f.bytes).sum();
+        commit(self.temp, &self.out, self.options.force)?;
+        Ok(self.summary)
+    }
+}
+
+fn too_many_games(out: &Path) -> IndexError {
+    IndexError::format(
+        out,
+        "more than 4,294,967,295 games: split the input into several indexes",
+    )
+}
+
+/// Writes the sorted records of `sorter` as `dir/table/part-00000.parquet`; returns the rows.
+fn write_sorted<R: Record>(
+    dir: &Path,
+    table: &str,
+    sorter: Sorter<R>,
+    schema: arrow_schema::SchemaRef,
+    to_batch: fn(&[R]) -> arrow_array::RecordBatch,
+) -> Result<u64, IndexError> {
+    let path = dir.join(format!("{table}/part-00000.parquet"));
+    let mut writer = create_writer(&path, schema, true)?;
+    let mut pending = Vec::with_capacity(WRITE_ROWS);
+    let mut rows = 0u64;
+    sorter.drain(|record| {
+        pending.push(record);
+        if pending.len() == WRITE_ROWS {
+            writer
+                .write(&to_batch(&pending))
+                .map_err(|e| IndexError::parquet(&path, e))?;
+            rows += pending.len() as u64;
+            pending.clear();
+        }
+        Ok(())
+    })?;
+    if !pending.is_empty() {
+        writer
+            .write(&to_batch(&pending))
+            .map_err(|e| IndexError::parquet(&path, e))?;
+        rows += pending.len() as u64;
+    }
+    writer.close().map_err(|e| IndexError::parquet(&path, e))?;
+    Ok(rows)
+}
+
+/// Cuts up to [`BATCH_GAMES`] games from the input.
+fn read_batch<R: Read>(reader: &mut PgnReader<R>, name: &str) -> Result<RawBatch, IndexError> {
+    let mut batch = RawBatch::default();
+    while batch.games.len() < BATCH_GAMES {
+        let start = batch.bytes.len();
+        let line = reader.line();
+        let raw = match reader.read_raw_game(&mut batch.bytes) {
+            Ok(Some(raw)) => raw,
+            Ok(None) => break,
+            Err(e) => {
+                let reason = format!("read error at line {line}: {e}");
+                return Err(IndexError::io(Path::new(name), std::io::Error::new(e.kind(), reason)));
+            }
+        };
+        batch.games.push(RawEntry {
+            range: start..batch.bytes.len(),
+            raw,
+            offset: reader.last_game().start,
+        });
+    }
+    Ok(batch)
+}
+
+/// Parses and replays a batch on the pool's threads.
+fn parse_batch(batch: &RawBatch, name: &str) -> ParsedBatch {
+    let chunks: Vec<ParsedBatch> = batch
+        .games
+        .par_chunks(64)
+        .map(|entries| {
+            let mut out = ParsedBatch::default();
+            let mut main_line = MainLineReader::new();
+            let mut seen = Vec::new();
+            let mut local = 0u32;
+            for entry in entries {
+                let result = parse_game(entry, &batch.bytes, name, &mut main_line).map(|game| {
+                    let row = game_row(&game, local);
+                    game_records(&game, &row, &mut out.positions, &mut out.explorer, &mut seen);
+                    main_line.recycle(game);
+                    row
+                });
+                local += result.is_ok() as u32;
+                out.rows.push(result);
+            }
+            out
+        })
+        .collect();
+    // Game numbers so far count within a chunk: make them count within the batch.
+    let mut merged = ParsedBatch::default();
+    for mut chunk in chunks {
+        let base = merged.rows.iter().filter(|r| r.is_ok()).count() as u32;
+        chunk.positions.iter_mut().for_each(|r| r.game += base);
+        chunk.explorer.iter_mut().for_each(|r| r.last_game += base);
+        merged.rows.append(&mut chunk.rows);
+        merged.positions.append(&mut chunk.positions);
+        merged.explorer.append(&mut chunk.explorer);
+    }
+    merged
+}
+
+fn parse_game(
+    entry: &RawEntry,
+    bytes: &[u8],
+    name: &str,
+    main_line: &mut MainLineReader,
+) -> Result<chessbits::pgn::MainLineGame, String> {
+    if entry.raw.too_long {
+        return Err(format!("{name}:{}: {}", entry.raw.first_line, SyntaxError::GameTooLong));
+    }
+    match entry.raw.reader(&bytes[entry.range.clone()]).read_game(main_line) {
+        Ok(Some(Ok(game))) => Ok(game),
+        Ok(Some(Err(error))) => Err(format!("{name}:{}: {}", error.line, error.kind)),
+        Ok(None) | Err(_) => Err(format!("{name}:{}: unreadable game", entry.raw.first_line)),
+    }
+}
+
+/// Refuses a target that holds something, unless `force`.
+fn check_target(out: &Path, force: bool) -> Result<(), IndexError> {
+    match fs::read_dir(out) {
+        Ok(mut entries) => match entries.next().is_none() || force {
+            true => Ok(()),
+            false => Err(IndexError::Exists {
+                path: out.to_path_buf(),
+            }),
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(_) if out.exists() && !force => Err(IndexError::Exists {
+            path: out.to_path_buf(),
+        }),
+        Err(_) => Ok(()),
+    }
+}
+
+/// Moves the finished directory to `out`: a rename, which succeeds only onto nothing or an empty
+/// directory (two builds racing: one wins, the other gets `Exists`); with `force`, what stands
+/// there is moved aside first and removed after.
+fn commit(temp: tempfile::TempDir, out: &Path, force: bool) -> Result<(), IndexError> {
+    let finished = temp.keep();
+    match fs::rename(&finished, out) {
+        Ok(()) => Ok(()),
+        Err(_) if force && out.exists() => {
+            let aside = finished.with_extension("old");
+            fs::rename(out, &aside).map_err(|e| IndexError::io(out, e))?;
+            fs::rename(&finished, out).map_err(|e| IndexError::io(out, e))?;
+            if aside.is_dir() {
+                fs::remove_dir_all(&aside).map_err(|e| IndexError::io(&aside, e))
+            } else {
+                fs::remove_file(&aside).map_err(|e| IndexError::io(&aside, e))
+            }
+        }
+        Err(e) => {
+            let _ = fs::remove_dir_all(&finished);
+            match out.exists() {
+                true => Err(IndexError::Exists {
+                    path: out.to_path_buf(),
+                }),
+                false => Err(IndexError::io(out, e)),
+            }
+        }
+    }
+}

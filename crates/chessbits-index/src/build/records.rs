@@ -1,0 +1,182 @@
+//! A game cut into the records the index sorts: one [`PositionRecord`] per position of its main
+//! line, one [`ExplorerRecord`] per distinct position of a decided game.
+
+use chessbits::pgn::{MainLineGame, RawTag};
+use chessbits::position::Position;
+use chessbits::Move;
+
+use crate::key::PositionKey;
+use crate::model::game::{pack_date, packed_month, rating_band, GameRow, Outcome, Speed};
+
+/// No move: the game ended in this position.
+pub(crate) const NO_MOVE: u16 = u16::MAX;
+
+/// "Game `game` stands in position `key` at ply `ply` and plays `mv` there" (`NO_MOVE` at its
+/// end). Sorted by key, then game, then ply.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct PositionRecord {
+    pub key: u128,
+    pub game: u32,
+    pub ply: u16,
+    pub mv: u16,
+}
+
+/// One game's vote for a move of a position: counts of one group of the explorer table. Records
+/// with equal [`group`](Self::group) add up.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ExplorerRecord {
+    pub key: u128,
+    pub mv: u16,
+    /// [`Speed::code`].
+    pub speed: u8,
+    /// Index into `RATING_BANDS` plus one; 0 when the game has no average rating.
+    pub band: u8,
+    /// [`packed_month`]: 0 when unknown.
+    pub month: u16,
+    pub white: u32,
+    pub draws: u32,
+    pub black: u32,
+    /// Games with an average rating, and the sum of those averages.
+    pub rated: u32,
+    pub rating_sum: u64,
+    /// The latest game of the group: its packed date and number.
+    pub last_date: u32,
+    pub last_game: u32,
+}
+
+impl ExplorerRecord {
+    /// What records must share to add up.
+    pub fn group(&self) -> (u128, u16, u8, u8, u16) {
+        (self.key, self.mv, self.speed, self.band, self.month)
+    }
+
+    /// Adds `other` (same group) into `self`.
+    pub fn absorb(&mut self, other: &ExplorerRecord) {
+        self.white += other.white;
+        self.draws += other.draws;
+        self.black += other.black;
+        self.rated += other.rated;
+        self.rating_sum += other.rating_sum;
+        if (other.last_date, other.last_game) > (self.last_date, self.last_game) {
+            self.last_date = other.last_date;
+            self.last_game = other.last_game;
+        }
+    }
+}
+
+/// The tags of a game the index keeps, read into a [`GameRow`] (its place in the source is
+/// filled by the caller).
+pub(crate) fn game_row(game: &MainLineGame, number: u32) -> GameRow {
+    let mut row = GameRow {
+        game: number,
+        plies: game.moves.len().min(u16::MAX as usize) as u16,
+        ..GameRow::default()
+    };
+    let (mut utc_date, mut date, mut result_tag) = (None, None, None);
+    for (name, value) in game.tags() {
+        let text = || value.decode().into_owned();
+        match name {
+            b"White" => row.white = Some(text()),
+            b"Black" => row.black = Some(text()),
+            b"WhiteElo" => row.white_elo = elo(value),
+            b"BlackElo" => row.black_elo = elo(value),
+            b"Result" => result_tag = Outcome::from_pgn(text().trim()),
+            b"UTCDate" => utc_date = Some(pack_date(&text())),
+            b"Date" => date = Some(pack_date(&text())),
+            b"TimeControl" => {
+                let tc = text();
+                row.speed = Speed::from_time_control(&tc);
+                row.time_control = Some(tc);
+            }
+            b"Event" => row.event = Some(text()),
+            b"Site" => row.site = Some(text()),
+            b"FEN" => row.fen = Some(text()),
+            _ => {}
+        }
+    }
+    row.date = utc_date.filter(|&d| d != 0).or(date).unwrap_or(0);
+    // The Result tag decides; the movetext's result token when the tag says nothing.
+    let outcome = result_tag.or_else(|| game.result.and_then(Outcome::of));
+    row.result = Outcome::pgn(outcome).to_string();
+    row
+}
+
+fn elo(value: RawTag<'_>) -> Option<u16> {
+    let text = value.decode();
+    let text = text.trim();
+    (!text.is_empty() && text.len() <= 4 && text.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| text.parse::<u16>().ok())
+        .flatten()
+        .filter(|&elo| elo > 0)
+}
+
+/// Appends the records of a game: `row` says who played and how it ended, `game` its moves.
+pub(crate) fn game_records(
+    game: &MainLineGame,
+    row: &GameRow,
+    positions: &mut Vec<PositionRecord>,
+    explorer: &mut Vec<ExplorerRecord>,
+    seen: &mut Vec<u128>,
+) {
+    let outcome = row.outcome();
+    let average = row.average_rating();
+    let template = ExplorerRecord {
+        key: 0,
+        mv: NO_MOVE,
+        speed: Speed::code(row.speed),
+        band: average.map_or(0, |a| {
+            let band = rating_band(a);
+            crate::model::game::RATING_BANDS
+                .iter()
+                .position(|&b| b == band)
+                .unwrap_or(0) as u8
+                + 1
+        }),
+        month: packed_month(row.date),
+        white: (outcome == Some(Outcome::WhiteWins)) as u32,
+        draws: (outcome == Some(Outcome::Draw)) as u32,
+        black: (outcome == Some(Outcome::BlackWins)) as u32,
+        rated: average.is_some() as u32,
+        rating_sum: average.unwrap_or(0) as u64,
+        last_date: row.date,
+        last_game: row.game,
+    };
+    seen.clear();
+    let mut pos: Position = game.start.clone();
+    let plies = game.moves.len().min(u16::MAX as usize);
+    for ply in 0..=plies {
+        let key = PositionKey::of(&pos).0;
+        let mv = match game.moves.get(ply) {
+            Some(&m) if ply < plies && !m.is_null() => m.bits(),
+            _ => NO_MOVE,
+        };
+        positions.push(PositionRecord {
+            key,
+            game: row.game,
+            ply: ply as u16,
+            mv,
+        });
+        if outcome.is_some() && !seen.contains(&key) {
+            seen.push(key);
+            explorer.push(ExplorerRecord { key, mv, ..template });
+        }
+        match game.moves.get(ply) {
+            Some(&m) if ply < plies => {
+                if m.is_null() {
+                    // A null move (`--`) in the main line: the positions after it are not
+                    // positions of a game; stop here.
+                    break;
+                }
+                pos.play_unchecked(m);
+            }
+            _ => break,
+        }
+    }
+}
+
+/// The UCI text of a stored move: standard castling as the king's two-step (`e1g1`), Chess960
+/// castling as king takes rook (`e1h1`), as lichess writes them.
+pub(crate) fn uci_text(mv: u16) -> Option<String> {
+    let m = Move::from_bits(mv).filter(|_| mv != NO_MOVE)?;
+    Some(m.uci(!m.is_standard_castle()).to_string())
+}

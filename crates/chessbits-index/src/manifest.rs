@@ -1,0 +1,179 @@
+//! `INDEX/manifest.json`: which files make the index, with their sizes and checksums.
+//!
+//! ```json
+//! {
+//!   "format": "chessbits-index",
+//!   "version": 1,
+//!   "key": "chessbits-position-key-1",
+//!   "created_by": "chessbits-index 0.1.0",
+//!   "games": 1234,
+//!   "tables": {
+//!     "explorer":  [{"file": "explorer/part-00000.parquet", "rows": 5678, "bytes": 91011, "crc32": 1213141516}],
+//!     "positions": [...],
+//!     "games":     [...],
+//!     "sources":   [...]
+//!   }
+//! }
+//! ```
+//!
+//! The manifest is written last, by rename: a reader that opens the index sees the files it
+//! lists, all complete. `bytes` is checked when the index is opened (a truncated file is
+//! refused), `crc32` (CRC-32/ISO-HDLC of the whole file, as zlib computes it) by
+//! [`Index::verify`](crate::Index::verify).
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde_json::{json, Value};
+
+use crate::error::IndexError;
+
+/// The manifest's file name in the index directory.
+pub const MANIFEST: &str = "manifest.json";
+
+/// The key function the files are sorted by (see [`crate::key`]).
+pub const KEY_NAME: &str = "chessbits-position-key-1";
+
+/// The tables, in the order the manifest lists them.
+pub const TABLES: [&str; 4] = ["explorer", "positions", "games", "sources"];
+
+/// One file of a table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileEntry {
+    /// Relative to the index directory, `/`-separated.
+    pub file: String,
+    pub rows: u64,
+    pub bytes: u64,
+    pub crc32: u32,
+}
+
+/// The parsed manifest.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Manifest {
+    pub games: u64,
+    pub created_by: String,
+    /// Per table of [`TABLES`], its files in order.
+    pub tables: [Vec<FileEntry>; 4],
+}
+
+impl Manifest {
+    /// The files of `table` (one of [`TABLES`]).
+    pub fn files(&self, table: &str) -> &[FileEntry] {
+        let i = TABLES.iter().position(|t| *t == table).expect("a known table");
+        &self.tables[i]
+    }
+
+    pub(crate) fn files_mut(&mut self, table: &str) -> &mut Vec<FileEntry> {
+        let i = TABLES.iter().position(|t| *t == table).expect("a known table");
+        &mut self.tables[i]
+    }
+
+    /// Reads `dir/manifest.json`.
+    pub fn read(dir: &Path) -> Result<Manifest, IndexError> {
+        let path = dir.join(MANIFEST);
+        let text = fs::read(&path).map_err(|e| IndexError::io(&path, e))?;
+        let value: Value =
+            serde_json::from_slice(&text).map_err(|e| IndexError::format(&path, format!("not JSON: {e}")))?;
+        let bad = |reason: &str| IndexError::format(&path, reason.to_string());
+        if value["format"] != "chessbits-index" {
+            return Err(bad("`format` is not \"chessbits-index\""));
+        }
+        if value["version"] != 1 {
+            return Err(bad("unknown `version` (this build reads version 1)"));
+        }
+        if value["key"] != KEY_NAME {
+            return Err(bad("unknown `key` function"));
+        }
+        let mut manifest = Manifest {
+            games: value["games"].as_u64().ok_or_else(|| bad("`games` is not a number"))?,
+            created_by: value["created_by"].as_str().unwrap_or("").to_string(),
+            ..Manifest::default()
+        };
+        for (i, table) in TABLES.iter().enumerate() {
+            let files = value["tables"][table]
+                .as_array()
+                .ok_or_else(|| bad("a table is missing"))?;
+            for entry in files {
+                let file = entry["file"].as_str().ok_or_else(|| bad("a file without a name"))?;
+                // Only plain relative paths below the index: nothing outside it is read.
+                let safe = !file.is_empty()
+                    && !file.starts_with('/')
+                    && file
+                        .split('/')
+                        .all(|part| !part.is_empty() && part != ".." && part != ".");
+                if !safe {
+                    return Err(bad("a file path that leaves the index directory"));
+                }
+                let number = |name: &str| {
+                    entry[name]
+                        .as_u64()
+                        .ok_or_else(|| bad("a file entry without its numbers"))
+                };
+                manifest.tables[i].push(FileEntry {
+                    file: file.to_string(),
+                    rows: number("rows")?,
+                    bytes: number("bytes")?,
+                    crc32: u32::try_from(number("crc32")?).map_err(|_| bad("a crc32 over 32 bits"))?,
+                });
+            }
+        }
+        Ok(manifest)
+    }
+
+    /// Writes `dir/manifest.json` by rename (a reader sees the old manifest or the new one).
+    pub(crate) fn write(&self, dir: &Path) -> Result<(), IndexError> {
+        let mut tables = serde_json::Map::new();
+        for (i, table) in TABLES.iter().enumerate() {
+            let files: Vec<Value> = self.tables[i]
+                .iter()
+                .map(|f| json!({"file": f.file, "rows": f.rows, "bytes": f.bytes, "crc32": f.crc32}))
+                .collect();
+            tables.insert(table.to_string(), Value::Array(files));
+        }
+        let value = json!({
+            "format": "chessbits-index",
+            "version": 1,
+            "key": KEY_NAME,
+            "created_by": self.created_by,
+            "games": self.games,
+            "tables": tables,
+        });
+        let text = serde_json::to_vec_pretty(&value).expect("a JSON value serializes");
+        let temp = dir.join(format!(".{MANIFEST}.tmp"));
+        fs::write(&temp, &text).map_err(|e| IndexError::io(&temp, e))?;
+        let path = dir.join(MANIFEST);
+        fs::rename(&temp, &path).map_err(|e| IndexError::io(&path, e))
+    }
+}
+
+/// Size and CRC-32 of a file, read in pieces (files can be larger than memory).
+pub(crate) fn file_entry(dir: &Path, file: &str, rows: u64) -> Result<FileEntry, IndexError> {
+    let path: PathBuf = dir.join(file);
+    let (bytes, crc32) = checksum(&path)?;
+    Ok(FileEntry {
+        file: file.to_string(),
+        rows,
+        bytes,
+        crc32,
+    })
+}
+
+/// The length and CRC-32 of the file at `path`.
+pub(crate) fn checksum(path: &Path) -> Result<(u64, u32), IndexError> {
+    use std::io::Read;
+    let mut input = fs::File::open(path).map_err(|e| IndexError::io(path, e))?;
+    let mut hasher = crc32fast::Hasher::new();
+    let mut buffer = vec![0u8; 1 << 20];
+    let mut total = 0u64;
+    loop {
+        let n = match input.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(IndexError::io(path, e)),
+        };
+        hasher.update(&buffer[..n]);
+        total += n as u64;
+    }
+    Ok((total, hasher.finalize()))
+}

@@ -1,0 +1,172 @@
+//! The `explorer` table: for each position, the moves played from it and how those games
+//! ended, split by speed, rating band and month so that filters are sums of rows.
+//!
+//! | column | type | meaning |
+//! |---|---|---|
+//! | `key` | binary(16) | the [position key](crate::key), big-endian |
+//! | `uci` | utf8, null | the move (UCI; castling as `e1g1`, Chess960 castling as king takes rook); null: the games ended in the position |
+//! | `speed` | utf8, null | `ultraBullet` ... `correspondence` (from `TimeControl`); null: unknown |
+//! | `rating` | int32, null | the lichess rating band (0, 1000, 1200, ..., 2200, 2500) of the players' average rating; null: a rating missing |
+//! | `month` | utf8, null | `YYYY-MM` of `UTCDate` (else `Date`); null: unknown |
+//! | `white`, `draws`, `black` | int64 | games won by White, drawn, won by Black |
+//! | `rated` | int64 | games of the row with an average rating |
+//! | `rating_sum` | int64 | the sum of those averages |
+//! | `last_date` | utf8, null | the latest date among the row's games (`YYYY.MM.DD`) |
+//! | `last_game` | int64 | the latest game of the row (`games.game`) |
+//!
+//! Counts are per game: a game counts once per position, under the move it played at the
+//! position's first occurrence in it (null when it ended there). Games without a decided result
+//! (`*`) are not counted. Summing every row of a key gives the games that reached the position.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use arrow_array::builder::{BinaryBuilder, Int32Builder, Int64Builder, StringBuilder};
+use arrow_array::{ArrayRef, BinaryArray, Int32Array, Int64Array, RecordBatch, StringArray};
+use arrow_schema::{DataType, Field, SchemaRef};
+
+use super::game::{date_text, month_number, month_of, pack_date, Speed, RATING_BANDS};
+use super::{column, key_at, opt_i32, opt_str, schema_ref};
+use crate::build::records::{uci_text, ExplorerRecord};
+use crate::error::IndexError;
+
+/// The table's schema.
+pub fn schema() -> SchemaRef {
+    let count = |name: &str| Field::new(name, DataType::Int64, false);
+    schema_ref(vec![
+        Field::new("key", DataType::Binary, false),
+        Field::new("uci", DataType::Utf8, true),
+        Field::new("speed", DataType::Utf8, true),
+        Field::new("rating", DataType::Int32, true),
+        Field::new("month", DataType::Utf8, true),
+        count("white"),
+        count("draws"),
+        count("black"),
+        count("rated"),
+        count("rating_sum"),
+        Field::new("last_date", DataType::Utf8, true),
+        count("last_game"),
+    ])
+}
+
+/// One row, as read back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExplorerRow {
+    pub uci: Option<String>,
+    pub speed: Option<Speed>,
+    pub rating: Option<u16>,
+    /// [`month_number`] of the `month` column.
+    pub month: Option<u32>,
+    pub white: u64,
+    pub draws: u64,
+    pub black: u64,
+    pub rated: u64,
+    pub rating_sum: u64,
+    /// Packed (see [`pack_date`]).
+    pub last_date: u32,
+    pub last_game: u64,
+}
+
+pub(crate) fn to_batch(records: &[ExplorerRecord]) -> RecordBatch {
+    let n = records.len();
+    let mut key = BinaryBuilder::with_capacity(n, n * 16);
+    let mut uci = StringBuilder::with_capacity(n, n * 4);
+    let mut speed = StringBuilder::with_capacity(n, n * 5);
+    let mut rating = Int32Builder::with_capacity(n);
+    let mut month = StringBuilder::with_capacity(n, n * 7);
+    let mut counts: [Int64Builder; 5] = std::array::from_fn(|_| Int64Builder::with_capacity(n));
+    let mut last_date = StringBuilder::with_capacity(n, n * 10);
+    let mut last_game = Int64Builder::with_capacity(n);
+    for r in records {
+        key.append_value(r.key.to_be_bytes());
+        uci.append_option(uci_text(r.mv));
+        speed.append_option(Speed::from_code(r.speed).map(Speed::name));
+        rating.append_option(r.band.checked_sub(1).map(|b| RATING_BANDS[b as usize] as i32));
+        month.append_option(month_of_number(r.month));
+        for (builder, value) in counts.iter_mut().zip([
+            r.white as u64,
+            r.draws as u64,
+            r.black as u64,
+            r.rated as u64,
+            r.rating_sum,
+        ]) {
+            builder.append_value(value as i64);
+        }
+        last_date.append_option(date_text(r.last_date));
+        last_game.append_value(r.last_game as i64);
+    }
+    let [white, draws, black, rated, rating_sum] = counts;
+    let mut columns: Vec<ArrayRef> = vec![
+        Arc::new(key.finish()),
+        Arc::new(uci.finish()),
+        Arc::new(speed.finish()),
+        Arc::new(rating.finish()),
+        Arc::new(month.finish()),
+    ];
+    for mut builder in [white, draws, black, rated, rating_sum] {
+        columns.push(Arc::new(builder.finish()));
+    }
+    columns.push(Arc::new(last_date.finish()));
+    columns.push(Arc::new(last_game.finish()));
+    RecordBatch::try_new(schema(), columns).expect("columns match the schema")
+}
+
+/// `YYYY-MM` of a month number as records hold it (0: unknown).
+fn month_of_number(month: u16) -> Option<String> {
+    (month > 0).then(|| {
+        let (year, month) = (month as u32 / 12, month as u32 % 12 + 1);
+        month_of(year * 10000 + month * 100).expect("a known month")
+    })
+}
+
+/// The rows of `batch` whose key is `key`.
+pub(crate) fn rows_with_key(
+    batch: &RecordBatch,
+    key: u128,
+    path: &Path,
+    out: &mut Vec<ExplorerRow>,
+) -> Result<(), IndexError> {
+    let keys = column::<BinaryArray>(batch, "key", path)?;
+    let uci = column::<StringArray>(batch, "uci", path)?;
+    let speed = column::<StringArray>(batch, "speed", path)?;
+    let rating = column::<Int32Array>(batch, "rating", path)?;
+    let month = column::<StringArray>(batch, "month", path)?;
+    let count = |name| column::<Int64Array>(batch, name, path);
+    let (white, draws, black) = (count("white")?, count("draws")?, count("black")?);
+    let (rated, rating_sum, last_game) = (count("rated")?, count("rating_sum")?, count("last_game")?);
+    let last_date = column::<StringArray>(batch, "last_date", path)?;
+    let bad = |reason: String| IndexError::Format {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let non_negative = |a: &Int64Array, i: usize| -> Result<u64, IndexError> {
+        u64::try_from(a.value(i)).map_err(|_| bad(format!("a negative count ({})", a.value(i))))
+    };
+    for i in 0..batch.num_rows() {
+        if key_at(keys, i, path)? != key {
+            continue;
+        }
+        let speed = match opt_str(speed, i) {
+            Some(name) => Some(Speed::from_name(&name).ok_or_else(|| bad(format!("unknown speed `{name}`")))?),
+            None => None,
+        };
+        let month = match opt_str(month, i) {
+            Some(text) => Some(month_number(&text).ok_or_else(|| bad(format!("bad month `{text}`")))?),
+            None => None,
+        };
+        out.push(ExplorerRow {
+            uci: opt_str(uci, i),
+            speed,
+            rating: opt_i32(rating, i).map(|r| r.clamp(0, u16::MAX as i32) as u16),
+            month,
+            white: non_negative(white, i)?,
+            draws: non_negative(draws, i)?,
+            black: non_negative(black, i)?,
+            rated: non_negative(rated, i)?,
+            rating_sum: non_negative(rating_sum, i)?,
+            last_date: opt_str(last_date, i).map_or(0, |d| pack_date(&d)),
+            last_game: non_negative(last_game, i)?,
+        });
+    }
+    Ok(())
+}

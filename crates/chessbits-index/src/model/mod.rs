@@ -1,0 +1,117 @@
+//! The stored tables, one module each, and how their Parquet files are written.
+//!
+//! Every table is a directory of Parquet files (`part-NNNNN.parquet`); the files the index
+//! consists of are listed in its manifest (see [`crate::manifest`]). The tables:
+//!
+//! | directory | one row per | sorted by | module |
+//! |---|---|---|---|
+//! | `explorer/` | position × move × speed × rating band × month | `key` | [`explorer`] |
+//! | `positions/` | position of a game (every ply of every main line) | `key`, `game`, `ply` | [`positions`] |
+//! | `games/` | game | `game` | [`games`] |
+//! | `sources/` | input file | `source` | [`sources`] |
+//!
+//! Types are the ones Spark writes (signed integers, `BINARY` keys), so the index that the Spark
+//! job builds has the same schema. Files of sorted tables carry page-level statistics and page
+//! indexes (column index and offset index): a lookup by key reads the footer once and then only
+//! the pages whose key range holds the key.
+
+pub mod explorer;
+pub mod game;
+pub mod games;
+pub mod positions;
+pub mod sources;
+
+use std::fs::File;
+use std::path::Path;
+use std::sync::Arc;
+
+use arrow_array::{Array, BinaryArray, Int32Array, Int64Array, RecordBatch, StringArray};
+use arrow_schema::SchemaRef;
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, Encoding, ZstdLevel};
+use parquet::file::metadata::{KeyValue, SortingColumn};
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::schema::types::ColumnPath;
+
+use crate::error::IndexError;
+
+/// The `chessbits.index.format` value in every file's key-value metadata.
+pub const FORMAT_VERSION: &str = "1";
+
+/// Rows per page of the sorted tables: a lookup decodes about this many rows per column.
+pub(crate) const PAGE_ROWS: usize = 4096;
+
+/// A writer of one Parquet file of a table. `sorted_by_key`: the rows come in key order
+/// (column 0): the file says so and the key column gets page statistics without a dictionary.
+pub(crate) fn create_writer(
+    path: &Path,
+    schema: SchemaRef,
+    sorted_by_key: bool,
+) -> Result<ArrowWriter<File>, IndexError> {
+    let file = File::create(path).map_err(|e| IndexError::io(path, e))?;
+    let mut props = WriterProperties::builder()
+        .set_created_by(format!("chessbits-index {}", env!("CARGO_PKG_VERSION")))
+        .set_compression(Compression::ZSTD(ZstdLevel::try_new(3).expect("level 3 is valid")))
+        .set_max_row_group_size(1 << 20)
+        .set_data_page_row_count_limit(PAGE_ROWS)
+        .set_write_batch_size(1024)
+        .set_statistics_enabled(EnabledStatistics::Page)
+        .set_key_value_metadata(Some(vec![KeyValue::new(
+            "chessbits.index.format".to_string(),
+            FORMAT_VERSION.to_string(),
+        )]));
+    if sorted_by_key {
+        let key = ColumnPath::from("key");
+        props = props
+            .set_column_dictionary_enabled(key.clone(), false)
+            .set_column_encoding(key, Encoding::PLAIN)
+            .set_sorting_columns(Some(vec![SortingColumn {
+                column_idx: 0,
+                descending: false,
+                nulls_first: false,
+            }]));
+    }
+    ArrowWriter::try_new(file, schema, Some(props.build())).map_err(|e| IndexError::parquet(path, e))
+}
+
+/// The column `name` of `batch` as `T`, or a typed error naming the file.
+pub(crate) fn column<'a, T: Array + 'static>(
+    batch: &'a RecordBatch,
+    name: &str,
+    path: &Path,
+) -> Result<&'a T, IndexError> {
+    batch
+        .column_by_name(name)
+        .and_then(|c| c.as_any().downcast_ref::<T>())
+        .ok_or_else(|| IndexError::Format {
+            path: path.to_path_buf(),
+            reason: format!("column `{name}` is missing or of another type"),
+        })
+}
+
+/// Readers of nullable columns.
+pub(crate) fn opt_str(a: &StringArray, i: usize) -> Option<String> {
+    (!a.is_null(i)).then(|| a.value(i).to_string())
+}
+
+pub(crate) fn opt_i32(a: &Int32Array, i: usize) -> Option<i32> {
+    (!a.is_null(i)).then(|| a.value(i))
+}
+
+pub(crate) fn opt_i64(a: &Int64Array, i: usize) -> Option<i64> {
+    (!a.is_null(i)).then(|| a.value(i))
+}
+
+/// The 16-byte key at row `i`, or a format error.
+pub(crate) fn key_at(a: &BinaryArray, i: usize, path: &Path) -> Result<u128, IndexError> {
+    let bytes: [u8; 16] = a.value(i).try_into().map_err(|_| IndexError::Format {
+        path: path.to_path_buf(),
+        reason: format!("a key of {} bytes (keys have 16)", a.value(i).len()),
+    })?;
+    Ok(u128::from_be_bytes(bytes))
+}
+
+/// An Arrow schema shared by reference.
+pub(crate) fn schema_ref(fields: Vec<arrow_schema::Field>) -> SchemaRef {
+    Arc::new(arrow_schema::Schema::new(fields))
+}

@@ -1,0 +1,233 @@
+//! The explorer: the moves played from a position, with how those games ended, as the lichess
+//! opening explorer shows them.
+
+use std::collections::BTreeMap;
+
+use chessbits::notation::san::san_of;
+use chessbits::notation::uci::parse_uci;
+use chessbits::position::Position;
+
+use super::search::{sort_rows, SortOrder};
+use super::{Filters, GameHit, Index};
+use crate::error::IndexError;
+use crate::key::PositionKey;
+use crate::model::game::{date_text, GameRow, Outcome};
+
+/// What to show.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExploreOptions {
+    pub filters: Filters,
+    /// Moves listed at most (the most played first).
+    pub moves: usize,
+    /// Highest-rated games listed, and most recent games listed.
+    pub top_games: usize,
+    pub recent_games: usize,
+}
+
+impl Default for ExploreOptions {
+    fn default() -> ExploreOptions {
+        ExploreOptions {
+            filters: Filters::default(),
+            moves: usize::MAX,
+            top_games: 4,
+            recent_games: 4,
+        }
+    }
+}
+
+/// A position's move table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Explorer {
+    pub key: PositionKey,
+    pub position: Position,
+    /// Games that reached the position (and passed the filters), by result.
+    pub white: u64,
+    pub draws: u64,
+    pub black: u64,
+    /// The moves, most played first.
+    pub moves: Vec<ExplorerMove>,
+    /// The highest-rated games that reached the position, and the most recent ones.
+    pub top_games: Vec<GameHit>,
+    pub recent_games: Vec<GameHit>,
+}
+
+/// One move of the table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExplorerMove {
+    pub uci: String,
+    pub san: String,
+    pub white: u64,
+    pub draws: u64,
+    pub black: u64,
+    /// The average of the games' average ratings (games with both ratings).
+    pub average_rating: Option<u64>,
+    /// The date of its latest game (`YYYY.MM.DD`).
+    pub last_date: Option<String>,
+    /// The game, when the move was played in exactly one.
+    pub game: Option<GameRow>,
+}
+
+impl ExplorerMove {
+    /// Games that played the move.
+    pub fn games(&self) -> u64 {
+        self.white + self.draws + self.black
+    }
+}
+
+impl Explorer {
+    /// Games that reached the position.
+    pub fn games(&self) -> u64 {
+        self.white + self.draws + self.black
+    }
+
+    /// The position after one of the table's moves (`None` if `uci` is not legal here).
+    pub fn position_after(&self, uci: &str) -> Option<Position> {
+        let m = parse_uci(&self.position, uci).ok()?;
+        let mut pos = self.position.clone();
+        pos.play_unchecked(m);
+        Some(pos)
+    }
+}
+
+/// A move's counts while they add up.
+#[derive(Default)]
+struct Tally {
+    white: u64,
+    draws: u64,
+    black: u64,
+    rated: u64,
+    rating_sum: u64,
+    last: (u32, u64),
+}
+
+impl Index {
+    /// The move table of `pos`. Counts are per game: the games that reached the position, and
+    /// per move the games that played it at their first visit of the position. Games without a
+    /// decided result are not counted.
+    pub fn explore(&self, pos: &Position, options: &ExploreOptions) -> Result<Explorer, IndexError> {
+        let key = PositionKey::of(pos);
+        let filters = &options.filters;
+        let mut tallies: BTreeMap<Option<String>, Tally> = BTreeMap::new();
+        // The player filter needs the games themselves; the others are sums of explorer rows.
+        let listed = match filters.player.is_some() || options.top_games > 0 || options.recent_games > 0 {
+            true => Some(self.filtered_hits(key, filters)?),
+            false => None,
+        };
+        match (&filters.player, &listed) {
+            (Some(_), Some(hits)) => {
+                for hit in hits {
+                    let Some(outcome) = hit.row.outcome() else { continue };
+                    let tally = tallies.entry(hit.uci.clone()).or_default();
+                    match outcome {
+                        Outcome::WhiteWins => tally.white += 1,
+                        Outcome::Draw => tally.draws += 1,
+                        Outcome::BlackWins => tally.black += 1,
+                    }
+                    if let Some(average) = hit.row.average_rating() {
+                        tally.rated += 1;
+                        tally.rating_sum += average as u64;
+                    }
+                    tally.last = tally.last.max((hit.row.date, hit.row.game as u64));
+                }
+            }
+            _ => {
+                for row in self.explorer_rows(key)? {
+                    if !filters.admits_row(&row) {
+                        continue;
+                    }
+                    let tally = tallies.entry(row.uci.clone()).or_default();
+                    tally.white += row.white;
+                    tally.draws += row.draws;
+                    tally.black += row.black;
+                    tally.rated += row.rated;
+                    tally.rating_sum += row.rating_sum;
+                    tally.last = tally.last.max((row.last_date, row.last_game));
+                }
+            }
+        }
+        let mut explorer = Explorer {
+            key,
+            position: pos.clone(),
+            white: 0,
+            draws: 0,
+            black: 0,
+            moves: Vec::new(),
+            top_games: Vec::new(),
+            recent_games: Vec::new(),
+        };
+        let mut moves: Vec<(ExplorerMove, u64)> = Vec::new();
+        for (uci, tally) in tallies {
+            explorer.white += tally.white;
+            explorer.draws += tally.draws;
+            explorer.black += tally.black;
+            let Some(uci) = uci else { continue };
+            let san = match parse_uci(pos, &uci) {
+                Ok(m) => san_of(pos, m).to_string(),
+                Err(_) => {
+                    let path = self.dir().join(crate::manifest::MANIFEST);
+                    return Err(IndexError::format(
+                        &path,
+                        format!("the stored move {uci} is not legal in {}", pos.fen()),
+                    ));
+                }
+            };
+            moves.push((
+                ExplorerMove {
+                    uci,
+                    san,
+                    white: tally.white,
+                    draws: tally.draws,
+                    black: tally.black,
+                    average_rating: (tally.rated > 0).then(|| tally.rating_sum / tally.rated),
+                    last_date: date_text(tally.last.0),
+                    game: None,
+                },
+                tally.last.1,
+            ));
+        }
+        moves.sort_by(|(a, _), (b, _)| b.games().cmp(&a.games()).then_with(|| a.uci.cmp(&b.uci)));
+        moves.truncate(options.moves);
+        // A move played in one game shows that game (its latest game is the one).
+        let mut single: Vec<u64> = moves
+            .iter()
+            .filter(|(m, _)| m.games() == 1)
+            .map(|(_, game)| *game)
+            .collect();
+        single.sort_unstable();
+        single.dedup();
+        let rows = self.game_rows(&single)?;
+        for (mut m, game) in moves {
+            if m.games() == 1 {
+                m.game = rows.iter().find(|r| r.game as u64 == game).cloned();
+            }
+            explorer.moves.push(m);
+        }
+        if let Some(mut hits) = listed {
+            // Only decided games are listed, as only they are counted.
+            hits.retain(|h| h.row.outcome().is_some());
+            let mut rows: Vec<GameRow> = hits.iter().map(|h| h.row.clone()).collect();
+            let by_game: BTreeMap<u32, GameHit> = hits.into_iter().map(|h| (h.row.game, h)).collect();
+            let pick = |rows: &[GameRow], n: usize| rows.iter().take(n).map(|r| by_game[&r.game].clone()).collect();
+            sort_rows(&mut rows, SortOrder::Rating);
+            explorer.top_games = pick(&rows, options.top_games);
+            sort_rows(&mut rows, SortOrder::Date);
+            explorer.recent_games = pick(&rows, options.recent_games);
+        }
+        Ok(explorer)
+    }
+
+    /// The games that reached the key's position and pass the filters, in index order.
+    fn filtered_hits(&self, key: PositionKey, filters: &Filters) -> Result<Vec<GameHit>, IndexError> {
+        let hits = self.hits(key)?;
+        let ids: Vec<u64> = hits.keys().copied().collect();
+        let rows = self.game_rows(&ids)?;
+        Ok(rows
+            .into_iter()
+            .filter(|r| filters.admits_game(r))
+            .map(|row| {
+                let (plies, uci) = hits[&(row.game as u64)].clone();
+                GameHit { row, plies, uci }
+            })
+            .collect())
+    }
+}

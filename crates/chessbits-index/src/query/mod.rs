@@ -1,0 +1,248 @@
+//! Reading an index: [`Index::open`] once, then any number of [`Index::explore`] and
+//! [`Index::search`] queries (footers and page indexes are read at open, not per query).
+
+mod explore;
+mod filters;
+mod pgn_text;
+mod position;
+mod search;
+mod table;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+pub use explore::{ExploreOptions, Explorer, ExplorerMove};
+pub use filters::Filters;
+pub use position::resolve_position;
+pub use search::{SearchOptions, SearchResult, SortOrder};
+
+use crate::error::IndexError;
+use crate::key::PositionKey;
+use crate::manifest::{checksum, Manifest};
+use crate::model::game::GameRow;
+use crate::model::positions::{self, PositionRow};
+use crate::model::sources::SourceRow;
+use crate::model::{explorer, games, sources};
+use table::TableFile;
+
+/// An open index.
+///
+/// ```
+/// use chessbits::position::Position;
+/// use chessbits_index::{BuildOptions, ExploreOptions, Index, IndexBuilder, SearchOptions, SourceInfo};
+/// let dir = tempfile::tempdir().unwrap();
+/// let out = dir.path().join("index");
+/// let mut builder = IndexBuilder::create(&out, BuildOptions::default()).unwrap();
+/// let pgn = b"[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n[Result \"0-1\"]\n\n1. d4 d5 0-1\n";
+/// builder.add_reader(&pgn[..], SourceInfo::named("two.pgn")).unwrap();
+/// builder.finish().unwrap();
+///
+/// let index = Index::open(&out).unwrap();
+/// let explorer = index.explore(&Position::startpos(), &ExploreOptions::default()).unwrap();
+/// assert_eq!((explorer.white, explorer.draws, explorer.black), (1, 0, 1));
+/// assert_eq!(explorer.moves.iter().map(|m| m.san.as_str()).collect::<Vec<_>>(), ["d4", "e4"]);
+/// let found = index.search(&explorer.position_after("e2e4").unwrap(), &SearchOptions::default()).unwrap();
+/// assert_eq!((found.total, found.games[0].plies.clone()), (1, vec![1]));
+/// ```
+pub struct Index {
+    dir: PathBuf,
+    manifest: Manifest,
+    explorer: Vec<TableFile>,
+    positions: Vec<TableFile>,
+    games: Vec<TableFile>,
+    sources: Vec<SourceRow>,
+}
+
+/// A game as queries return it: its row of the `games` table, the plies at which it stands in
+/// the queried position, and the move it played there first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameHit {
+    pub row: GameRow,
+    /// Plies where the game stands in the position (ascending).
+    pub plies: Vec<u32>,
+    /// The move played at the first of them (UCI); `None` when the game ended there.
+    pub uci: Option<String>,
+}
+
+impl Index {
+    /// Opens the index in `dir`: reads its manifest and every file's footer and page index,
+    /// checking each file's length and row count against the manifest.
+    pub fn open(dir: &Path) -> Result<Index, IndexError> {
+        let manifest = Manifest::read(dir)?;
+        let open_table = |table: &str| -> Result<Vec<TableFile>, IndexError> {
+            let mut first_row = 0;
+            let mut files = Vec::new();
+            for entry in manifest.files(table) {
+                files.push(TableFile::open(dir, entry, first_row)?);
+                first_row += entry.rows;
+            }
+            Ok(files)
+        };
+        let (explorer, positions, games) = (open_table("explorer")?, open_table("positions")?, open_table("games")?);
+        let game_rows: u64 = games.iter().map(|f| f.rows).sum();
+        if game_rows != manifest.games {
+            return Err(IndexError::format(
+                &dir.join(crate::manifest::MANIFEST),
+                "the games table and `games` disagree",
+            ));
+        }
+        let mut source_rows = Vec::new();
+        for file in open_table("sources")? {
+            for batch in file.all_rows(&["source", "path", "bytes", "modified", "games", "first_game"])? {
+                sources::from_batch(&batch, &file.path, &mut source_rows)?;
+            }
+        }
+        Ok(Index {
+            dir: dir.to_path_buf(),
+            manifest,
+            explorer,
+            positions,
+            games,
+            sources: source_rows,
+        })
+    }
+
+    /// The index's directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Games in the index.
+    pub fn games(&self) -> u64 {
+        self.manifest.games
+    }
+
+    /// The manifest: files, rows, bytes.
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+
+    /// The input files the games came from.
+    pub fn sources(&self) -> &[SourceRow] {
+        &self.sources
+    }
+
+    /// Reads every file of the index and checks its CRC-32 against the manifest; the first file
+    /// that differs is the error.
+    pub fn verify(&self) -> Result<(), IndexError> {
+        for entry in self.manifest.tables.iter().flatten() {
+            let path = self.dir.join(&entry.file);
+            let (bytes, crc32) = checksum(&path)?;
+            if (bytes, crc32) != (entry.bytes, entry.crc32) {
+                return Err(IndexError::format(
+                    &path,
+                    "its checksum differs from the manifest's (the file is damaged)",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// The `positions` rows of a key, in order (by game, then ply).
+    pub(crate) fn position_rows(&self, key: PositionKey) -> Result<Vec<PositionRow>, IndexError> {
+        let mut rows = Vec::new();
+        for file in &self.positions {
+            for batch in file.pages_with_key(key.0, &["key", "game", "ply", "uci"])? {
+                positions::rows_with_key(&batch, key.0, &file.path, &mut rows)?;
+            }
+        }
+        Ok(rows)
+    }
+
+    /// The `explorer` rows of a key.
+    pub(crate) fn explorer_rows(&self, key: PositionKey) -> Result<Vec<explorer::ExplorerRow>, IndexError> {
+        let columns = [
+            "key",
+            "uci",
+            "speed",
+            "rating",
+            "month",
+            "white",
+            "draws",
+            "black",
+            "rated",
+            "rating_sum",
+            "last_date",
+            "last_game",
+        ];
+        let mut rows = Vec::new();
+        for file in &self.explorer {
+            for batch in file.pages_with_key(key.0, &columns)? {
+                explorer::rows_with_key(&batch, key.0, &file.path, &mut rows)?;
+            }
+        }
+        Ok(rows)
+    }
+
+    /// The games that stand in the position of `key`: per game, its plies there and the move it
+    /// played at the first.
+    pub(crate) fn hits(&self, key: PositionKey) -> Result<BTreeMap<u64, (Vec<u32>, Option<String>)>, IndexError> {
+        let mut hits: BTreeMap<u64, (Vec<u32>, Option<String>)> = BTreeMap::new();
+        for row in self.position_rows(key)? {
+            let entry = hits.entry(row.game).or_insert_with(|| (Vec::new(), row.uci.clone()));
+            entry.0.push(row.ply);
+        }
+        Ok(hits)
+    }
+
+    /// The rows of the games `ids` (sorted, distinct), in that order. An id the index does not
+    /// have is a format error (the positions table names a game the games table lacks).
+    pub fn game_rows(&self, ids: &[u64]) -> Result<Vec<GameRow>, IndexError> {
+        let mut out = Vec::with_capacity(ids.len());
+        let mut rest = ids;
+        for file in &self.games {
+            let end = file.first_row + file.rows;
+            let here = rest.partition_point(|&id| id < end);
+            let (mine, later) = rest.split_at(here);
+            rest = later;
+            if mine.is_empty() {
+                continue;
+            }
+            let rows: Vec<u64> = mine.iter().map(|&id| id.saturating_sub(file.first_row)).collect();
+            let before = out.len();
+            let columns = [
+                "game",
+                "source",
+                "offset",
+                "length",
+                "line",
+                "plies",
+                "white",
+                "black",
+                "white_elo",
+                "black_elo",
+                "result",
+                "date",
+                "time_control",
+                "speed",
+                "event",
+                "site",
+                "fen",
+            ];
+            for batch in file.rows(&rows, &columns)? {
+                games::from_batch(&batch, &file.path, &mut out)?;
+            }
+            let got: Vec<u64> = out[before..].iter().map(|r| r.game as u64).collect();
+            if got != mine {
+                return Err(IndexError::format(&file.path, "games are not numbered by their row"));
+            }
+        }
+        if out.len() != ids.len() {
+            let path = self.dir.join(crate::manifest::MANIFEST);
+            return Err(IndexError::format(&path, "a game number beyond the games table"));
+        }
+        Ok(out)
+    }
+
+    /// The PGN text of a game, exactly as it stands in its source file (the source must not
+    /// have changed since it was indexed).
+    pub fn game_text(&self, row: &GameRow) -> Result<Vec<u8>, IndexError> {
+        let source = self.sources.iter().find(|s| s.source == row.source).ok_or_else(|| {
+            IndexError::format(
+                &self.dir.join(crate::manifest::MANIFEST),
+                format!("no source {}", row.source),
+            )
+        })?;
+        pgn_text::read_game_text(source, row)
+    }
+}

@@ -1,0 +1,229 @@
+//! One Parquet file of a table, opened once: its footer and page indexes stay in memory, so a
+//! lookup by key reads only the pages whose key range holds the key.
+
+use std::fs::File;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+
+use arrow_array::RecordBatch;
+use parquet::arrow::arrow_reader::{
+    ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder, RowSelection, RowSelector,
+};
+use parquet::arrow::ProjectionMask;
+use parquet::file::page_index::column_index::ColumnIndexMetaData;
+
+use crate::error::IndexError;
+use crate::manifest::FileEntry;
+use crate::model::FORMAT_VERSION;
+
+/// An open file of a table.
+pub(crate) struct TableFile {
+    pub path: PathBuf,
+    file: File,
+    meta: ArrowReaderMetadata,
+    /// Rows before this file in its table (the games table: the number of its first game).
+    pub first_row: u64,
+    pub rows: u64,
+}
+
+impl TableFile {
+    /// Opens `dir/entry.file`, checking it against the manifest: its length (a truncated or
+    /// grown file is refused before Parquet reads it), its footer, its format version and its
+    /// row count.
+    pub fn open(dir: &Path, entry: &FileEntry, first_row: u64) -> Result<TableFile, IndexError> {
+        let path = dir.join(&entry.file);
+        let file = File::open(&path).map_err(|e| IndexError::io(&path, e))?;
+        let len = file.metadata().map_err(|e| IndexError::io(&path, e))?.len();
+        if len != entry.bytes {
+            return Err(IndexError::format(
+                &path,
+                format!(
+                    "{len} bytes where the manifest says {} (truncated or overwritten)",
+                    entry.bytes
+                ),
+            ));
+        }
+        let options = ArrowReaderOptions::new().with_page_index(true);
+        let meta = ArrowReaderMetadata::load(&file, options).map_err(|e| IndexError::parquet(&path, e))?;
+        let file_meta = meta.metadata().file_metadata();
+        let version = file_meta
+            .key_value_metadata()
+            .and_then(|kv| kv.iter().find(|kv| kv.key == "chessbits.index.format"))
+            .and_then(|kv| kv.value.clone());
+        if version.as_deref() != Some(FORMAT_VERSION) {
+            return Err(IndexError::format(&path, "no `chessbits.index.format` 1 in the footer"));
+        }
+        if file_meta.num_rows() as u64 != entry.rows {
+            return Err(IndexError::format(
+                &path,
+                format!("{} rows where the manifest says {}", file_meta.num_rows(), entry.rows),
+            ));
+        }
+        Ok(TableFile {
+            path,
+            file,
+            meta,
+            first_row,
+            rows: entry.rows,
+        })
+    }
+
+    /// The rows whose `key` (column 0, sorted) may equal `key`: whole pages, to be filtered by
+    /// the caller. Only `columns` are read.
+    pub fn pages_with_key(&self, key: u128, columns: &[&str]) -> Result<Vec<RecordBatch>, IndexError> {
+        let key = key.to_be_bytes();
+        let metadata = self.meta.metadata();
+        let mut row_groups = Vec::new();
+        let mut selectors = Vec::new();
+        for (i, group) in metadata.row_groups().iter().enumerate() {
+            let n = group.num_rows() as usize;
+            if let Some(stats) = group.column(0).statistics() {
+                if let (Some(min), Some(max)) = (stats.min_bytes_opt(), stats.max_bytes_opt()) {
+                    if key.as_slice() < min || key.as_slice() > max {
+                        continue;
+                    }
+                }
+            }
+            let ranges = self.pages_of_group(i, &key, n);
+            if ranges.is_empty() {
+                continue;
+            }
+            row_groups.push(i);
+            let mut at = 0;
+            for range in ranges {
+                if range.start > at {
+                    selectors.push(RowSelector::skip(range.start - at));
+                }
+                selectors.push(RowSelector::select(range.len()));
+                at = range.end;
+            }
+            if at < n {
+                selectors.push(RowSelector::skip(n - at));
+            }
+        }
+        if row_groups.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.read(row_groups, Some(RowSelection::from(selectors)), columns)
+    }
+
+    /// The row ranges of row group `group` (of `n` rows) whose pages may hold `key`: from the
+    /// page index where the file has one, else the whole group.
+    fn pages_of_group(&self, group: usize, key: &[u8; 16], n: usize) -> Vec<Range<usize>> {
+        let metadata = self.meta.metadata();
+        let (Some(columns), Some(offsets)) = (metadata.column_index(), metadata.offset_index()) else {
+            return vec![0..n];
+        };
+        let (Some(ColumnIndexMetaData::BYTE_ARRAY(index)), Some(offsets)) = (
+            columns.get(group).and_then(|c| c.first()),
+            offsets.get(group).and_then(|o| o.first()),
+        ) else {
+            return vec![0..n];
+        };
+        let pages = offsets.page_locations();
+        let first_row = |p: usize| match pages.get(p) {
+            Some(page) => (page.first_row_index.max(0) as usize).min(n),
+            None => n,
+        };
+        let mut ranges: Vec<Range<usize>> = Vec::new();
+        // The key column is sorted: the pages that may hold the key are consecutive. Find the
+        // first page whose max is not below the key, and go on while a page's min is not above.
+        let below = |p: usize| index.max_value(p).is_none_or(|max| max < key.as_slice());
+        let (mut start, mut end) = (0, pages.len());
+        while start < end {
+            let mid = (start + end) / 2;
+            match below(mid) {
+                true => start = mid + 1,
+                false => end = mid,
+            }
+        }
+        for p in start..pages.len() {
+            match (index.min_value(p), index.max_value(p)) {
+                (Some(min), _) if min > key.as_slice() => break,
+                (Some(_), Some(max)) if max < key.as_slice() => continue,
+                (None, _) | (_, None) if index.is_null_page(p) => continue,
+                _ => {}
+            }
+            let range = first_row(p)..first_row(p + 1);
+            match ranges.last_mut() {
+                Some(last) if last.end == range.start => last.end = range.end,
+                _ => ranges.push(range),
+            }
+        }
+        ranges
+    }
+
+    /// Rows `rows` (indexes within the file, sorted, distinct) of `columns`.
+    pub fn rows(&self, rows: &[u64], columns: &[&str]) -> Result<Vec<RecordBatch>, IndexError> {
+        let metadata = self.meta.metadata();
+        let mut row_groups = Vec::new();
+        let mut selectors = Vec::new();
+        let mut group_start = 0u64;
+        let mut wanted = rows.iter().peekable();
+        for (i, group) in metadata.row_groups().iter().enumerate() {
+            let n = group.num_rows() as u64;
+            let group_end = group_start + n;
+            let mut at = group_start;
+            let mut any = false;
+            while let Some(&&row) = wanted.peek() {
+                if row >= group_end {
+                    break;
+                }
+                wanted.next();
+                if row < at {
+                    continue;
+                }
+                if !any {
+                    row_groups.push(i);
+                    any = true;
+                }
+                if row > at {
+                    selectors.push(RowSelector::skip((row - at) as usize));
+                }
+                selectors.push(RowSelector::select(1));
+                at = row + 1;
+            }
+            if any && at < group_end {
+                selectors.push(RowSelector::skip((group_end - at) as usize));
+            }
+            group_start = group_end;
+        }
+        if row_groups.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.read(row_groups, Some(RowSelection::from(selectors)), columns)
+    }
+
+    /// Every row of `columns`.
+    pub fn all_rows(&self, columns: &[&str]) -> Result<Vec<RecordBatch>, IndexError> {
+        let groups = (0..self.meta.metadata().num_row_groups()).collect();
+        self.read(groups, None, columns)
+    }
+
+    fn read(
+        &self,
+        row_groups: Vec<usize>,
+        selection: Option<RowSelection>,
+        columns: &[&str],
+    ) -> Result<Vec<RecordBatch>, IndexError> {
+        let file = self.file.try_clone().map_err(|e| IndexError::io(&self.path, e))?;
+        let schema = self.meta.metadata().file_metadata().schema_descr();
+        let mask = ProjectionMask::columns(schema, columns.iter().copied());
+        let mut builder = ParquetRecordBatchReaderBuilder::new_with_metadata(file, self.meta.clone())
+            .with_row_groups(row_groups)
+            .with_projection(mask)
+            .with_batch_size(8192);
+        if let Some(selection) = selection {
+            builder = builder.with_row_selection(selection);
+        }
+        let reader = builder.build().map_err(|e| IndexError::parquet(&self.path, e))?;
+        let mut batches = Vec::new();
+        for batch in reader {
+            let batch = batch.map_err(|e| {
+                IndexError::parquet(&self.path, parquet::errors::ParquetError::ArrowError(e.to_string()))
+            })?;
+            batches.push(batch);
+        }
+        Ok(batches)
+    }
+}
