@@ -166,6 +166,12 @@ impl IndexBuilder {
         })
     }
 
+    /// The temporary directory the index is built in (removed when the builder is dropped
+    /// unfinished; a caller that handles signals removes it on SIGINT too).
+    pub fn temp_dir(&self) -> &Path {
+        self.temp.path()
+    }
+
     /// Adds the games of a PGN file (plain, gzip or zstd).
     pub fn add_file(&mut self, path: &Path) -> Result<(), IndexError> {
         let info = SourceInfo::of_file(path)?;

@@ -1,0 +1,237 @@
+//! `chessbits index build|info`, `explore` and `search` (cargo feature `parquet`): the lichess
+//! JSON shape, the counts against `search`, exit statuses, hostile input.
+#![cfg(feature = "parquet")]
+
+mod common;
+
+use std::path::Path;
+
+use common::{chessbits, testdata_path};
+use serde_json::Value;
+
+/// Builds an index of `input` at `dir/index`; returns its path as a string.
+fn build(input: &Path, dir: &Path) -> String {
+    let out = dir.join("index");
+    let (code, _, stderr) = chessbits(&["index", "build", input.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert!(code <= 1, "{stderr}");
+    out.to_str().unwrap().to_string()
+}
+
+fn json(args: &[&str]) -> Value {
+    let (code, stdout, stderr) = chessbits(args);
+    assert_eq!(code, 0, "{stderr}");
+    serde_json::from_str(&stdout).unwrap()
+}
+
+const GAMES: &str = "\
+[Event \"a\"]\n[White \"Ann\"]\n[Black \"Bob\"]\n[WhiteElo \"1650\"]\n[BlackElo \"1750\"]\n[TimeControl \"180+2\"]\n[UTCDate \"2024.03.07\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n\
+[Event \"b\"]\n[White \"Bob\"]\n[Black \"Cy\"]\n[Result \"1/2-1/2\"]\n\n1. Nf3 Nc6 2. e4 e5 3. Ng1 Nb8 4. Nf3 Nc6 1/2-1/2\n\n\
+[Event \"c\"]\n[White \"Cy\"]\n[Black \"Ann\"]\n[Result \"*\"]\n\n1. e4 e5 *\n";
+
+#[test]
+fn explore_prints_the_lichess_shape_and_counts_per_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    std::fs::write(&pgn, GAMES).unwrap();
+    let index = build(&pgn, dir.path());
+    let value = json(&["explore", &index, "--moves", "e4 e5", "--json"]);
+    // All three games reach it (b by 1. Nf3 Nc6 2. e4 e5 3. Ng1 Nb8); c has no result and is
+    // not counted.
+    assert_eq!(
+        (
+            value["white"].as_u64(),
+            value["draws"].as_u64(),
+            value["black"].as_u64()
+        ),
+        (Some(1), Some(1), Some(0))
+    );
+    let moves = value["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 1);
+    assert_eq!(
+        (moves[0]["uci"].as_str(), moves[0]["san"].as_str()),
+        (Some("g1f3"), Some("Nf3"))
+    );
+    assert_eq!(
+        (moves[0]["white"].as_u64(), moves[0]["draws"].as_u64()),
+        (Some(1), Some(1))
+    );
+    assert_eq!(moves[0]["averageRating"].as_u64(), Some(1700), "only game a is rated");
+    assert!(moves[0]["game"].is_null(), "two games");
+    assert_eq!(value["opening"]["eco"].as_str(), Some("C20"));
+    assert!(value["topGames"].is_array() && value["recentGames"].is_array());
+    // After 2. Nf3 Nc6 (game b gets there by transposition, twice): one count per game.
+    let value = json(&["explore", &index, "--moves", "e4 e5 Nf3 Nc6", "--json"]);
+    assert_eq!((value["white"].as_u64(), value["draws"].as_u64()), (Some(1), Some(1)));
+    let moves = value["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 1, "game b's first visit played Ng1");
+    assert_eq!(moves[0]["uci"].as_str(), Some("f3g1"));
+    // One game: lichess shows it.
+    assert_eq!(moves[0]["game"]["white"]["name"].as_str(), Some("Bob"));
+    // Filters as lichess names them.
+    let blitz = json(&[
+        "explore",
+        &index,
+        "--moves",
+        "e4 e5",
+        "--speeds",
+        "blitz",
+        "--ratings",
+        "1600",
+        "--json",
+    ]);
+    assert_eq!((blitz["white"].as_u64(), blitz["draws"].as_u64()), (Some(1), Some(0)));
+    let bob = json(&[
+        "explore",
+        &index,
+        "--moves",
+        "e4 e5 Nf3 Nc6",
+        "--player",
+        "bob",
+        "--json",
+    ]);
+    assert_eq!((bob["white"].as_u64(), bob["draws"].as_u64()), (Some(1), Some(1)));
+    let since = json(&["explore", &index, "--since", "2024-04", "--json"]);
+    assert_eq!(since["white"].as_u64().unwrap() + since["draws"].as_u64().unwrap(), 0);
+}
+
+#[test]
+fn search_finds_every_game_with_its_plies_and_prints_their_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    std::fs::write(&pgn, GAMES).unwrap();
+    let index = build(&pgn, dir.path());
+    let value = json(&["search", &index, "--moves", "e4 e5 Nf3 Nc6", "--json"]);
+    assert_eq!(value["total"].as_u64(), Some(2));
+    let games = value["games"].as_array().unwrap();
+    assert_eq!(games[0]["plies"], serde_json::json!([4]));
+    assert_eq!(games[1]["plies"], serde_json::json!([4, 8]), "reached twice");
+    assert_eq!(games[1]["event"].as_str(), Some("b"));
+    assert_eq!(games[1]["source"]["line"].as_u64(), Some(12));
+    // --pgn: the games' bytes as they stand in the file.
+    let (code, stdout, _) = chessbits(&["search", &index, "--moves", "e4 e5", "--pgn"]);
+    assert_eq!(code, 0);
+    let a = &GAMES[..GAMES.find("1-0\n").unwrap() + 3];
+    assert!(stdout.starts_with(a), "{stdout}");
+    assert!(stdout.contains("[Event \"c\"]\n[White \"Cy\"]\n[Black \"Ann\"]\n[Result \"*\"]\n\n1. e4 e5 *"));
+    // Pages and order.
+    let page = json(&[
+        "search", &index, "--limit", "1", "--offset", "1", "--sort", "date", "--json",
+    ]);
+    assert_eq!(
+        (page["total"].as_u64(), page["games"].as_array().unwrap().len()),
+        (Some(3), 1)
+    );
+    // A changed source: the text is refused, not misprinted.
+    std::fs::write(&pgn, GAMES.replace("Ann", "Anna")).unwrap();
+    let (code, _, stderr) = chessbits(&["search", &index, "--pgn"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("changed since it was indexed"), "{stderr}");
+}
+
+#[test]
+fn bad_positions_exit_2_and_unknown_positions_are_empty() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    std::fs::write(&pgn, GAMES).unwrap();
+    let index = build(&pgn, dir.path());
+    for args in [
+        vec!["explore", &index, "--moves", "e4 Ke7"],
+        vec!["search", &index, "--fen", "8/8/8/8/8/8/8/8 w - - 0 1"],
+        vec!["explore", &index, "--speeds", "lightning"],
+        vec!["explore", &index, "--ratings", "1700"],
+        vec!["search", &index, "--since", "2024-13"],
+    ] {
+        let (code, stdout, stderr) = chessbits(&args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stdout.is_empty() && stderr.starts_with("chessbits: "), "{stderr}");
+    }
+    let (code, stdout, stderr) = chessbits(&["explore", &index, "--moves", "a3 a6 b3 b6 c3 c6", "--json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let value: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(value["moves"].as_array().unwrap().len(), 0);
+    let value = json(&["search", &index, "--moves", "a3", "--json"]);
+    assert_eq!(value["total"].as_u64(), Some(0));
+    // Not an index.
+    let (code, _, stderr) = chessbits(&["explore", dir.path().to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("manifest.json"), "{stderr}");
+}
+
+#[test]
+fn damaged_index_files_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = build(&testdata_path().join("pgn"), dir.path());
+    let positions = Path::new(&index).join("positions/part-00000.parquet");
+    let bytes = std::fs::read(&positions).unwrap();
+    // Truncated: refused at open.
+    std::fs::write(&positions, &bytes[..bytes.len() - 100]).unwrap();
+    let (code, _, stderr) = chessbits(&["search", &index, "--moves", "e4"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("truncated"), "{stderr}");
+    // A byte changed in the middle: `index info --verify` names the file.
+    let mut flipped = bytes.clone();
+    flipped[bytes.len() / 3] ^= 0x40;
+    std::fs::write(&positions, &flipped).unwrap();
+    let (code, _, stderr) = chessbits(&["index", "info", &index, "--verify"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("positions/part-00000.parquet") && stderr.contains("checksum"),
+        "{stderr}"
+    );
+    // The manifest damaged or gone.
+    std::fs::write(
+        Path::new(&index).join("manifest.json"),
+        "{\"format\": \"chessbits-index\", \"version\": 9}",
+    )
+    .unwrap();
+    let (code, _, stderr) = chessbits(&["index", "info", &index]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("version"), "{stderr}");
+}
+
+#[test]
+fn build_refuses_a_full_output_and_reports_bad_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    std::fs::write(&pgn, format!("{GAMES}\n1. e4 e4 *\n")).unwrap();
+    let out = dir.path().join("index");
+    let (code, stdout, stderr) = chessbits(&[
+        "index",
+        "build",
+        pgn.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(code, 1, "a game not read: status 1");
+    assert!(stderr.contains("games.pgn:26: illegal move 'e4'"), "{stderr}");
+    let summary: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        (summary["games"].as_u64(), summary["errors"].as_u64()),
+        (Some(3), Some(1))
+    );
+    // Again onto the finished index: refused, the index untouched.
+    let before = std::fs::read(out.join("manifest.json")).unwrap();
+    let (code, _, stderr) = chessbits(&["index", "build", pgn.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("exists and is not an empty directory"), "{stderr}");
+    assert_eq!(std::fs::read(out.join("manifest.json")).unwrap(), before);
+    // Nothing left beside it.
+    let names: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 2, "{names:?}");
+    // --force replaces it.
+    let (code, _, _) = chessbits(&[
+        "index",
+        "build",
+        pgn.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--force",
+    ]);
+    assert_eq!(code, 1);
+    let info = json(&["index", "info", out.to_str().unwrap(), "--verify", "--json"]);
+    assert_eq!(info["games"].as_u64(), Some(3));
+}
