@@ -8,7 +8,8 @@
 //!   "created_by": "chessbits-index 0.1.0",
 //!   "games": 1234,
 //!   "tables": {
-//!     "explorer":  [{"file": "explorer/part-00000.parquet", "rows": 5678, "bytes": 91011, "crc32": 1213141516}],
+//!     "explorer":  [{"file": "explorer/part-00000.parquet", "rows": 5678, "bytes": 91011,
+//!                    "crc32": 1213141516, "pages_crc32": 1718192021}],
 //!     "positions": [...],
 //!     "games":     [...],
 //!     "sources":   [...]
@@ -45,6 +46,8 @@ pub struct FileEntry {
     pub rows: u64,
     pub bytes: u64,
     pub crc32: u32,
+    /// CRC-32 of the file's page checksums (`file.crc`, see [`crate::checksums`]).
+    pub pages_crc32: u32,
 }
 
 /// The parsed manifest.
@@ -114,6 +117,7 @@ impl Manifest {
                     rows: number("rows")?,
                     bytes: number("bytes")?,
                     crc32: u32::try_from(number("crc32")?).map_err(|_| bad("a crc32 over 32 bits"))?,
+                    pages_crc32: u32::try_from(number("pages_crc32")?).map_err(|_| bad("a crc32 over 32 bits"))?,
                 });
             }
         }
@@ -126,7 +130,7 @@ impl Manifest {
         for (i, table) in TABLES.iter().enumerate() {
             let files: Vec<Value> = self.tables[i]
                 .iter()
-                .map(|f| json!({"file": f.file, "rows": f.rows, "bytes": f.bytes, "crc32": f.crc32}))
+                .map(|f| json!({"file": f.file, "rows": f.rows, "bytes": f.bytes, "crc32": f.crc32, "pages_crc32": f.pages_crc32}))
                 .collect();
             tables.insert(table.to_string(), Value::Array(files));
         }
@@ -146,15 +150,22 @@ impl Manifest {
     }
 }
 
-/// Size and CRC-32 of a file, read in pieces (files can be larger than memory).
+/// The entry of a finished Parquet file: its size and CRC-32 (read in pieces: files can be
+/// larger than memory), and its page checksums written beside it.
 pub(crate) fn file_entry(dir: &Path, file: &str, rows: u64) -> Result<FileEntry, IndexError> {
     let path: PathBuf = dir.join(file);
     let (bytes, crc32) = checksum(&path)?;
+    let opened = fs::File::open(&path).map_err(|e| IndexError::io(&path, e))?;
+    let options = parquet::arrow::arrow_reader::ArrowReaderOptions::new().with_page_index(true);
+    let meta = parquet::arrow::arrow_reader::ArrowReaderMetadata::load(&opened, options)
+        .map_err(|e| IndexError::parquet(&path, e))?;
+    let pages_crc32 = crate::checksums::write_sidecar(&path, meta.metadata())?;
     Ok(FileEntry {
         file: file.to_string(),
         rows,
         bytes,
         crc32,
+        pages_crc32,
     })
 }
 

@@ -12,6 +12,7 @@ use parquet::arrow::arrow_reader::{
 use parquet::arrow::ProjectionMask;
 use parquet::file::page_index::column_index::ColumnIndexMetaData;
 
+use crate::checksums::PageChecksums;
 use crate::error::IndexError;
 use crate::manifest::FileEntry;
 use crate::model::FORMAT_VERSION;
@@ -21,6 +22,7 @@ pub(crate) struct TableFile {
     pub path: PathBuf,
     file: File,
     meta: ArrowReaderMetadata,
+    checksums: PageChecksums,
     /// Rows before this file in its table (the games table: the number of its first game).
     pub first_row: u64,
     pub rows: u64,
@@ -43,6 +45,9 @@ impl TableFile {
                 ),
             ));
         }
+        // The footer and page indexes are checked before Parquet parses them: the parquet crate
+        // can panic on a damaged footer.
+        let checksums = PageChecksums::open(&path, &file, entry.pages_crc32)?;
         let options = ArrowReaderOptions::new().with_page_index(true);
         let meta = ArrowReaderMetadata::load(&file, options).map_err(|e| IndexError::parquet(&path, e))?;
         let file_meta = meta.metadata().file_metadata();
@@ -63,6 +68,7 @@ impl TableFile {
             path,
             file,
             meta,
+            checksums,
             first_row,
             rows: entry.rows,
         })
@@ -88,6 +94,7 @@ impl TableFile {
             if ranges.is_empty() {
                 continue;
             }
+            self.check(i, &ranges, columns)?;
             row_groups.push(i);
             let mut at = 0;
             for range in ranges {
@@ -177,6 +184,8 @@ impl TableFile {
                     row_groups.push(i);
                     any = true;
                 }
+                let local = (row - group_start) as usize;
+                self.check(i, &[local..local + 1], columns)?;
                 if row > at {
                     selectors.push(RowSelector::skip((row - at) as usize));
                 }
@@ -196,8 +205,22 @@ impl TableFile {
 
     /// Every row of `columns`.
     pub fn all_rows(&self, columns: &[&str]) -> Result<Vec<RecordBatch>, IndexError> {
-        let groups = (0..self.meta.metadata().num_row_groups()).collect();
+        let groups: Vec<usize> = (0..self.meta.metadata().num_row_groups()).collect();
+        for &group in &groups {
+            self.check(group, &[0..usize::MAX], columns)?;
+        }
         self.read(groups, None, columns)
+    }
+
+    /// Checks the pages that hold `rows` of row group `group` in `columns` against their
+    /// checksums.
+    fn check(&self, group: usize, rows: &[Range<usize>], columns: &[&str]) -> Result<(), IndexError> {
+        let schema = self.meta.metadata().file_metadata().schema_descr();
+        let indexes: Vec<usize> = (0..schema.num_columns())
+            .filter(|&c| columns.contains(&schema.column(c).path().parts()[0].as_str()))
+            .collect();
+        self.checksums
+            .check_rows(&self.path, &self.file, self.meta.metadata(), group, rows, &indexes)
     }
 
     fn read(
