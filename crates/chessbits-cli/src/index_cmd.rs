@@ -22,6 +22,9 @@ pub struct IndexArgs {
 pub enum IndexCommand {
     /// Build a position index from PGN files: an opening explorer and exact position search.
     Build(BuildArgs),
+    /// Add the games of more PGN files to an index, without rebuilding it (atomic: until it
+    /// finishes, and if it is interrupted, the index answers as before).
+    Add(AddArgs),
     /// Describe an index: games, rows, files, sizes (and check every file with --verify).
     Info(InfoArgs),
 }
@@ -57,6 +60,30 @@ pub struct BuildArgs {
     pub json: bool,
 }
 
+/// `chessbits index add INDEX IN...`
+#[derive(Args, Debug)]
+#[command(after_help = "\
+The new games get the next numbers and go into new files of each table (part-NNNNN.parquet);
+nothing of the index is rewritten. The index changes when its manifest is replaced, at the end:
+a query running meanwhile sees it before or after the add, and an add that is killed leaves it as
+it was (the next add removes its leftovers). One add runs at a time (a lock on INDEX/.lock).")]
+pub struct AddArgs {
+    /// The index directory.
+    pub index: PathBuf,
+    /// PGN files, plain, gzip or zstd (a directory: every PGN file below it; `-`: standard input).
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// Threads that parse, replay and sort (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    pub threads: usize,
+    /// MiB of records held in memory before a sorted run is written to disk.
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    pub memory: u64,
+    /// Print the summary as one JSON object on standard output.
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// `chessbits index info INDEX`
 #[derive(Args, Debug)]
 pub struct InfoArgs {
@@ -73,6 +100,7 @@ pub struct InfoArgs {
 pub fn run(args: IndexArgs) -> Result<ExitCode, String> {
     match args.command {
         IndexCommand::Build(args) => build(args),
+        IndexCommand::Add(args) => add(args),
         IndexCommand::Info(args) => info(args),
     }
 }
@@ -83,36 +111,67 @@ fn build(_: BuildArgs) -> Result<ExitCode, String> {
 }
 
 #[cfg(not(feature = "parquet"))]
+fn add(_: AddArgs) -> Result<ExitCode, String> {
+    Err(format!("index add: {NO_INDEX}"))
+}
+
+#[cfg(not(feature = "parquet"))]
 fn info(_: InfoArgs) -> Result<ExitCode, String> {
     Err(format!("index info: {NO_INDEX}"))
 }
 
 #[cfg(feature = "parquet")]
 fn build(args: BuildArgs) -> Result<ExitCode, String> {
+    let options = chessbits_index::BuildOptions {
+        threads: args.threads,
+        memory: (args.memory as usize).saturating_mul(1 << 20),
+        force: args.force,
+    };
+    index_games(&args.inputs, &args.output, options, false, args.json)
+}
+
+#[cfg(feature = "parquet")]
+fn add(args: AddArgs) -> Result<ExitCode, String> {
+    let options = chessbits_index::BuildOptions {
+        threads: args.threads,
+        memory: (args.memory as usize).saturating_mul(1 << 20),
+        force: false,
+    };
+    index_games(&args.inputs, &args.index, options, true, args.json)
+}
+
+/// Builds the index `output` from `inputs`, or adds them to it (`append`).
+#[cfg(feature = "parquet")]
+fn index_games(
+    inputs: &[PathBuf],
+    output: &std::path::Path,
+    options: chessbits_index::BuildOptions,
+    append: bool,
+    json: bool,
+) -> Result<ExitCode, String> {
     use std::time::Instant;
 
-    use chessbits_index::{BuildOptions, IndexBuilder, SourceInfo};
+    use chessbits_index::{IndexBuilder, SourceInfo};
 
     use crate::inputs::{expand_inputs, open_input, progress_bar, total_len};
     use crate::json::Json;
 
     let start = Instant::now();
-    let inputs = expand_inputs(&args.inputs)?;
-    let out_name = args.output.display().to_string();
+    let inputs = expand_inputs(inputs)?;
+    let out_name = output.display().to_string();
     // Never an output directory that holds an input (--force would remove it).
-    if let Ok(out) = args.output.canonicalize() {
+    if let Ok(out) = output.canonicalize() {
         for input in inputs.iter().filter(|p| p.as_os_str() != "-") {
             if input.canonicalize().is_ok_and(|p| p.starts_with(&out)) {
                 return Err(format!("{out_name}: holds the input {}", input.display()));
             }
         }
     }
-    let options = BuildOptions {
-        threads: args.threads,
-        memory: (args.memory as usize).saturating_mul(1 << 20),
-        force: args.force,
-    };
-    let mut builder = IndexBuilder::create(&args.output, options).map_err(|e| e.to_string())?;
+    let mut builder = match append {
+        true => IndexBuilder::append(output, options),
+        false => IndexBuilder::create(output, options),
+    }
+    .map_err(|e| e.to_string())?;
     let _guard = crate::output::TempDirGuard::new(builder.temp_dir());
     let bar = progress_bar(total_len(&inputs), "bytes");
     for path in &inputs {
@@ -140,7 +199,7 @@ fn build(args: BuildArgs) -> Result<ExitCode, String> {
         0 => 0.0,
         games => bytes as f64 / games as f64,
     };
-    if args.json {
+    if json {
         let value = Json::obj([
             ("games", Json::from(summary.games)),
             ("errors", Json::from(summary.errors)),
@@ -149,12 +208,22 @@ fn build(args: BuildArgs) -> Result<ExitCode, String> {
             ("bytes", Json::from(summary.bytes)),
             ("bytes_per_game", Json::from(per_game(summary.bytes))),
             ("seconds", Json::from(seconds)),
+            (
+                "phases",
+                Json::obj(
+                    summary
+                        .seconds
+                        .iter()
+                        .map(|(phase, s)| (phase.to_string(), Json::from(*s))),
+                ),
+            ),
             ("games_per_second", Json::from(summary.games as f64 / seconds)),
         ]);
         println!("{value}");
     } else {
         eprintln!(
-            "indexed {} games ({} positions, {} explorer rows{}) into {out_name}: {} bytes ({:.0} per game), {:.1}s, {:.0} games/s",
+            "{} {} games ({} positions, {} explorer rows{}) into {out_name}: {} bytes ({:.0} per game), {:.1}s, {:.0} games/s",
+            if append { "added" } else { "indexed" },
             summary.games,
             summary.positions,
             summary.explorer_rows,

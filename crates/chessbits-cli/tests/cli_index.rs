@@ -235,3 +235,113 @@ fn build_refuses_a_full_output_and_reports_bad_games() {
     let info = json(&["index", "info", out.to_str().unwrap(), "--verify", "--json"]);
     assert_eq!(info["games"].as_u64(), Some(3));
 }
+
+/// The answers of the index to a few queries, as JSON text.
+fn answers(index: &str) -> String {
+    let mut out = String::new();
+    for moves in ["", "e4", "e4 c5", "d4 d5 c4"] {
+        for command in ["explore", "search"] {
+            let (code, stdout, stderr) = chessbits(&[command, index, "--moves", moves, "--json"]);
+            assert_eq!(code, 0, "{stderr}");
+            out.push_str(&stdout);
+        }
+    }
+    out
+}
+
+#[test]
+fn add_gives_the_index_a_build_of_everything_gives() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = testdata_path().join("pgn");
+    let (first, second) = (
+        pgn.join("notnil_Carlsen.pgn"),
+        pgn.join("shakmaty_lichess_db_1000k.pgn"),
+    );
+    let both = dir.path().join("both");
+    std::fs::create_dir(&both).unwrap();
+    std::fs::copy(&first, both.join("a.pgn")).unwrap();
+    std::fs::copy(&second, both.join("b.pgn")).unwrap();
+    let all = dir.path().join("all");
+    let (code, _, stderr) = chessbits(&["index", "build", both.to_str().unwrap(), "-o", all.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    let grown = dir.path().join("grown");
+    let (code, _, stderr) = chessbits(&[
+        "index",
+        "build",
+        both.join("a.pgn").to_str().unwrap(),
+        "-o",
+        grown.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let (code, _, stderr) = chessbits(&[
+        "index",
+        "add",
+        grown.to_str().unwrap(),
+        both.join("b.pgn").to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(answers(grown.to_str().unwrap()), answers(all.to_str().unwrap()));
+    let info = json(&["index", "info", grown.to_str().unwrap(), "--verify", "--json"]);
+    assert_eq!(info["tables"]["explorer"]["files"].as_u64(), Some(2));
+}
+
+#[cfg(unix)]
+#[test]
+fn add_killed_at_any_point_leaves_the_index_as_it_was() {
+    use std::process::{Command, Stdio};
+    use std::time::Duration;
+
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = testdata_path().join("pgn/notnil_twic0920.pgn");
+    let index = dir.path().join("index");
+    let (code, _, stderr) = chessbits(&["index", "build", pgn.to_str().unwrap(), "-o", index.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    let index = index.to_str().unwrap().to_string();
+    let before = answers(&index);
+    // A bigger input: the bundled games ten times over.
+    let big = dir.path().join("big.pgn");
+    let mut text = Vec::new();
+    for _ in 0..10 {
+        for file in [
+            "notnil_Carlsen.pgn",
+            "shakmaty_lichess_db_1000k.pgn",
+            "shakmaty_twic1599_1000k.pgn",
+        ] {
+            text.extend(std::fs::read(testdata_path().join("pgn").join(file)).unwrap());
+            text.extend(b"\n\n");
+        }
+    }
+    std::fs::write(&big, text).unwrap();
+    let mut finished = None;
+    let mut killed = 0;
+    for delay_ms in [5u64, 30, 80, 150, 250, 400, 600, 900, 1300, 1800, 2500] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chessbits"))
+            .args(["index", "add", &index, big.to_str().unwrap()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(delay_ms));
+        let _ = child.kill(); // SIGKILL
+        let status = child.wait().unwrap();
+        let now = answers(&index);
+        if status.success() {
+            // It finished before the kill: the index has the games, once.
+            finished.get_or_insert_with(|| now.clone());
+            assert_eq!(Some(&now), finished.as_ref());
+            break;
+        }
+        assert_eq!(now, before, "killed after {delay_ms} ms: the index changed");
+        killed += 1;
+    }
+    assert!(killed >= 3, "only {killed} adds were killed before they finished");
+    // An add run to the end after all that: the games once, whatever was left behind.
+    if finished.is_none() {
+        let (code, _, stderr) = chessbits(&["index", "add", &index, big.to_str().unwrap()]);
+        assert_eq!(code, 0, "{stderr}");
+    }
+    let info = json(&["index", "info", &index, "--verify", "--json"]);
+    let games = info["games"].as_u64().unwrap();
+    assert_eq!(games, 100 + 10 * (100 + 120 + 100));
+    assert_ne!(answers(&index), before);
+}

@@ -48,7 +48,7 @@ impl Default for BuildOptions {
 }
 
 /// What a build did.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct BuildSummary {
     /// Games indexed.
     pub games: u64,
@@ -61,6 +61,9 @@ pub struct BuildSummary {
     pub error_messages: Vec<String>,
     /// Bytes of the index's files.
     pub bytes: u64,
+    /// Seconds spent per phase: `read` (cutting, parsing and replaying games; the sorted runs
+    /// spilled meanwhile included) and `write` (the last sort, the merge and the Parquet files).
+    pub seconds: Vec<(&'static str, f64)>,
 }
 
 /// Games cut from the input, not parsed yet.
@@ -117,6 +120,12 @@ pub struct IndexBuilder {
     sources: Vec<SourceRow>,
     next_game: u64,
     summary: BuildSummary,
+    /// The part the files are written as (`part-00000` for a new index).
+    part: String,
+    /// When adding to an index: its manifest and its number of sources, and the lock held.
+    base: Option<(Manifest, u32)>,
+    lock: Option<File>,
+    started: std::time::Instant,
 }
 
 impl IndexBuilder {
@@ -137,6 +146,65 @@ impl IndexBuilder {
             .prefix(&format!(".{name}.tmp-"))
             .tempdir_in(&parent)
             .map_err(|e| IndexError::io(&parent, e))?;
+        IndexBuilder::in_temp(out, temp, options, "part-00000".to_string(), None)
+    }
+
+    /// Starts adding games to the index in `index`: the new games get the next numbers, and
+    /// their files are new parts of each table, so nothing the index holds is rewritten. The
+    /// index changes at once when [`finish`](Self::finish) writes its manifest: until then (and
+    /// if the process dies before) it answers as before, and a query that runs meanwhile sees
+    /// it before or after, never between.
+    ///
+    /// ```
+    /// use chessbits_index::{BuildOptions, Index, IndexBuilder, SourceInfo};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let out = dir.path().join("index");
+    /// let mut builder = IndexBuilder::create(&out, BuildOptions::default()).unwrap();
+    /// builder.add_reader(&b"1. e4 e5 1-0"[..], SourceInfo::named("a.pgn")).unwrap();
+    /// builder.finish().unwrap();
+    /// let mut adding = IndexBuilder::append(&out, BuildOptions::default()).unwrap();
+    /// adding.add_reader(&b"1. d4 d5 0-1"[..], SourceInfo::named("b.pgn")).unwrap();
+    /// adding.finish().unwrap();
+    /// let index = Index::open(&out).unwrap();
+    /// assert_eq!((index.games(), index.sources().len()), (2, 2));
+    /// ```
+    pub fn append(index: &Path, options: BuildOptions) -> Result<IndexBuilder, IndexError> {
+        // One add at a time: an advisory lock, released when the process ends however it ends.
+        let lock_path = index.join(".lock");
+        let lock = File::create(&lock_path).map_err(|e| IndexError::io(&lock_path, e))?;
+        lock.lock().map_err(|e| IndexError::io(&lock_path, e))?;
+        // The index must open (sizes, checksums of footers) before anything is added to it.
+        let opened = crate::Index::open(index)?;
+        let manifest = opened.manifest().clone();
+        let sources = opened.sources().len() as u32;
+        drop(opened);
+        remove_orphans(index, &manifest)?;
+        let part = manifest
+            .tables
+            .iter()
+            .flatten()
+            .filter_map(|f| f.file.rsplit('/').next()?.strip_prefix("part-")?.strip_suffix(".parquet")?.parse::<u32>().ok())
+            .max()
+            .map_or(0, |n| n + 1);
+        let temp = tempfile::Builder::new()
+            .prefix(".add-")
+            .tempdir_in(index)
+            .map_err(|e| IndexError::io(index, e))?;
+        let next_game = manifest.games;
+        let mut builder = IndexBuilder::in_temp(index, temp, options, format!("part-{part:05}"), Some((manifest, sources)))?;
+        builder.next_game = next_game;
+        builder.lock = Some(lock);
+        Ok(builder)
+    }
+
+    fn in_temp(
+        out: &Path,
+        temp: tempfile::TempDir,
+        options: BuildOptions,
+        part: String,
+        base: Option<(Manifest, u32)>,
+    ) -> Result<IndexBuilder, IndexError> {
+        let parent = temp.path().to_path_buf();
         for table in TABLES {
             let dir = temp.path().join(table);
             fs::create_dir(&dir).map_err(|e| IndexError::io(&dir, e))?;
@@ -147,7 +215,7 @@ impl IndexBuilder {
             .num_threads(options.threads)
             .build()
             .map_err(|e| IndexError::io(&parent, std::io::Error::other(e)))?;
-        let games_writer = create_writer(&temp.path().join("games/part-00000.parquet"), games::schema(), false)?;
+        let games_writer = create_writer(&temp.path().join(format!("games/{part}.parquet")), games::schema(), false)?;
         // Two thirds of the memory for positions (a record per ply), a third for the explorer.
         let positions = Sorter::new(&runs, "positions", options.memory * 2 / 3 / PositionRecord::BYTES);
         let explorer = Sorter::new(&runs, "explorer", options.memory / 3 / ExplorerRecord::BYTES);
@@ -163,6 +231,10 @@ impl IndexBuilder {
             sources: Vec::new(),
             next_game: 0,
             summary: BuildSummary::default(),
+            part,
+            base,
+            lock: None,
+            started: std::time::Instant::now(),
         })
     }
 
@@ -184,7 +256,7 @@ impl IndexBuilder {
     /// from the source `info`. A game that cannot be read is counted and reported in the summary,
     /// and the rest are read; a read error of the input is returned.
     pub fn add_reader(&mut self, input: impl Read, info: SourceInfo) -> Result<(), IndexError> {
-        let source = self.sources.len() as u32;
+        let source = self.base.as_ref().map_or(0, |(_, n)| *n) + self.sources.len() as u32;
         let first_game = self.next_game;
         let name = info.path.clone();
         let mut reader = PgnReader::new(input);
@@ -260,7 +332,7 @@ impl IndexBuilder {
             return Ok(());
         }
         let batch = games::to_batch(&self.game_rows);
-        let path = self.temp.path().join("games/part-00000.parquet");
+        let path = self.temp.path().join(format!("games/{}.parquet", self.part));
         self.games_writer
             .write(&batch)
             .map_err(|e| IndexError::parquet(&path, e))?;
@@ -268,55 +340,106 @@ impl IndexBuilder {
         Ok(())
     }
 
-    /// Sorts and writes everything, then moves the finished index to its path.
+    /// Sorts and writes everything, then moves the finished index to its path (or, adding to
+    /// an index, moves the new parts into it and then replaces its manifest).
     pub fn finish(mut self) -> Result<BuildSummary, IndexError> {
+        let started = std::time::Instant::now();
+        self.summary.seconds.push(("read", self.started.elapsed().as_secs_f64()));
         self.flush_games()?;
         let dir = self.temp.path().to_path_buf();
-        let games_path = dir.join("games/part-00000.parquet");
+        let part = self.part.clone();
+        let file = |table: &str| format!("{table}/{part}.parquet");
+        let games_path = dir.join(file("games"));
         self.games_writer
             .close()
             .map_err(|e| IndexError::parquet(&games_path, e))?;
-        let mut manifest = Manifest {
-            games: self.next_game,
-            created_by: format!("chessbits-index {}", env!("CARGO_PKG_VERSION")),
-            ..Manifest::default()
-        };
-        manifest
-            .files_mut("games")
-            .push(file_entry(&dir, "games/part-00000.parquet", self.next_game)?);
+        let first_game = self.base.as_ref().map_or(0, |(m, _)| m.games);
+        let added = self.next_game - first_game;
+        let mut manifest = Manifest::default();
+        manifest.files_mut("games").push(file_entry(&dir, &file("games"), added)?);
 
+        // The two sorted tables are merged and written at once, one per core.
         let (positions, explorer) = (self.positions, self.explorer);
-        let pool = &self.pool;
-        let rows =
-            pool.install(|| write_sorted(&dir, "positions", positions, positions::schema(), positions::to_batch))?;
-        manifest
-            .files_mut("positions")
-            .push(file_entry(&dir, "positions/part-00000.parquet", rows)?);
-        let rows = pool.install(|| write_sorted(&dir, "explorer", explorer, explorer::schema(), explorer::to_batch))?;
+        let (positions_path, explorer_path) = (dir.join(file("positions")), dir.join(file("explorer")));
+        let (written_positions, written_explorer) = self.pool.install(|| {
+            rayon::join(
+                || write_sorted(&positions_path, positions, positions::schema(), positions::to_batch),
+                || write_sorted(&explorer_path, explorer, explorer::schema(), explorer::to_batch),
+            )
+        });
+        let rows = written_positions?;
+        manifest.files_mut("positions").push(file_entry(&dir, &file("positions"), rows)?);
+        let rows = written_explorer?;
         self.summary.explorer_rows = rows;
-        manifest
-            .files_mut("explorer")
-            .push(file_entry(&dir, "explorer/part-00000.parquet", rows)?);
+        manifest.files_mut("explorer").push(file_entry(&dir, &file("explorer"), rows)?);
 
-        let sources_file = "sources/part-00000.parquet";
-        let mut writer = create_writer(&dir.join(sources_file), sources::schema(), false)?;
-        let path = dir.join(sources_file);
+        let path = dir.join(file("sources"));
+        let mut writer = create_writer(&path, sources::schema(), false)?;
         writer
             .write(&sources::to_batch(&self.sources))
             .map_err(|e| IndexError::parquet(&path, e))?;
         writer.close().map_err(|e| IndexError::parquet(&path, e))?;
         manifest
             .files_mut("sources")
-            .push(file_entry(&dir, sources_file, self.sources.len() as u64)?);
+            .push(file_entry(&dir, &file("sources"), self.sources.len() as u64)?);
 
         let runs = dir.join("runs");
         fs::remove_dir_all(&runs).map_err(|e| IndexError::io(&runs, e))?;
-        manifest.write(&dir)?;
-        self.summary.games = self.next_game;
+        self.summary.seconds.push(("write", started.elapsed().as_secs_f64()));
+        self.summary.games = added;
         self.summary.bytes = manifest.tables.iter().flatten().map(|f| f.bytes).sum();
-        commit(self.temp, &self.out, self.options.force)?;
+        let created_by = format!("chessbits-index {}", env!("CARGO_PKG_VERSION"));
+        match self.base {
+            None => {
+                manifest.games = added;
+                manifest.created_by = created_by;
+                manifest.write(&dir)?;
+                commit(self.temp, &self.out, self.options.force)?;
+            }
+            Some((mut base, _)) => {
+                // The new parts move in under names no file of the index has; only the
+                // manifest's rename makes them part of it.
+                for (table, entries) in TABLES.iter().zip(&manifest.tables) {
+                    for entry in entries {
+                        for name in [entry.file.clone(), format!("{}.crc", entry.file)] {
+                            let target = self.out.join(&name);
+                            if target.exists() {
+                                return Err(IndexError::Exists { path: target });
+                            }
+                            fs::rename(dir.join(&name), &target).map_err(|e| IndexError::io(&target, e))?;
+                        }
+                    }
+                    base.files_mut(table).extend(entries.iter().cloned());
+                }
+                base.games += added;
+                base.created_by = created_by;
+                base.write(&self.out)?;
+            }
+        }
         Ok(self.summary)
     }
+}
+
+/// Removes the files of the tables' directories that the manifest does not list: parts of an
+/// add that died between moving them in and writing the manifest.
+fn remove_orphans(index: &Path, manifest: &Manifest) -> Result<(), IndexError> {
+    let listed: std::collections::HashSet<String> = manifest
+        .tables
+        .iter()
+        .flatten()
+        .flat_map(|f| [f.file.clone(), format!("{}.crc", f.file)])
+        .collect();
+    for table in TABLES {
+        let dir = index.join(table);
+        let entries = fs::read_dir(&dir).map_err(|e| IndexError::io(&dir, e))?;
+        for entry in entries.flatten() {
+            let name = format!("{table}/{}", entry.file_name().to_string_lossy());
+            if !listed.contains(&name) && entry.path().is_file() {
+                fs::remove_file(entry.path()).map_err(|e| IndexError::io(&entry.path(), e))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 fn too_many_games(out: &Path) -> IndexError {
@@ -326,15 +449,14 @@ fn too_many_games(out: &Path) -> IndexError {
     )
 }
 
-/// Writes the sorted records of `sorter` as `dir/table/part-00000.parquet`; returns the rows.
+/// Writes the sorted records of `sorter` as the Parquet file `path`; returns the rows.
 fn write_sorted<R: Record>(
-    dir: &Path,
-    table: &str,
+    path: &Path,
     sorter: Sorter<R>,
     schema: arrow_schema::SchemaRef,
     to_batch: fn(&[R]) -> arrow_array::RecordBatch,
 ) -> Result<u64, IndexError> {
-    let path = dir.join(format!("{table}/part-00000.parquet"));
+    let path = path.to_path_buf();
     let mut writer = create_writer(&path, schema, true)?;
     let mut pending = Vec::with_capacity(WRITE_ROWS);
     let mut rows = 0u64;

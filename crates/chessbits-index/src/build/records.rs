@@ -176,7 +176,17 @@ pub(crate) fn game_records(
 
 /// The UCI text of a stored move: standard castling as the king's two-step (`e1g1`), Chess960
 /// castling as king takes rook (`e1h1`), as lichess writes them.
-pub(crate) fn uci_text(mv: u16) -> Option<String> {
-    let m = Move::from_bits(mv).filter(|_| mv != NO_MOVE)?;
-    Some(m.uci(!m.is_standard_castle()).to_string())
+pub(crate) fn uci_text(mv: u16) -> Option<&'static str> {
+    // Formatted once per process for every code (a few hundred KB): writing a table formats a
+    // move per row.
+    static TEXT: std::sync::OnceLock<Vec<Option<Box<str>>>> = std::sync::OnceLock::new();
+    let table = TEXT.get_or_init(|| {
+        (0..=u16::MAX)
+            .map(|bits| {
+                let m = Move::from_bits(bits).filter(|_| bits != NO_MOVE)?;
+                Some(m.uci(!m.is_standard_castle()).to_string().into_boxed_str())
+            })
+            .collect()
+    });
+    table[mv as usize].as_deref()
 }

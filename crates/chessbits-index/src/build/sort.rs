@@ -121,6 +121,11 @@ impl<R: Record> Sorter<R> {
 
     /// Takes `records` (emptying the vector), spilling when the buffer is full.
     pub fn extend(&mut self, records: &mut Vec<R>) -> Result<(), IndexError> {
+        if self.buffer.capacity() == 0 {
+            // The whole buffer at once (untouched pages cost nothing): growing it by doubling
+            // copied every record several times.
+            self.buffer.reserve_exact(self.capacity + 65536);
+        }
         self.buffer.append(records);
         if self.buffer.len() >= self.capacity {
             self.spill()?;

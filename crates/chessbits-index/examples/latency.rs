@@ -1,0 +1,96 @@
+//! Query latency of an index with the page cache warm: opens it once, then times `explore` and
+//! the first page of `search` over positions drawn from its games (the start position, opening
+//! positions and positions of a single game), and prints p50/p99/max per query kind.
+//!
+//! ```sh
+//! cargo run --release -p chessbits-index --example latency -- INDEX GAMES.pgn [QUERIES]
+//! ```
+//!
+//! GAMES.pgn: games to draw query positions from (the ones indexed, so that most are found).
+
+use std::fs::File;
+use std::time::Instant;
+
+use chessbits::pgn::PgnReader;
+use chessbits::position::Position;
+use chessbits_index::{ExploreOptions, Index, SearchOptions};
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+fn report(name: &str, mut ms: Vec<f64>) {
+    ms.sort_by(|a, b| a.total_cmp(b));
+    println!(
+        "{name:<28} n={:<5} p50 {:>8.3} ms  p99 {:>8.3} ms  max {:>8.3} ms",
+        ms.len(),
+        percentile(&ms, 0.5),
+        percentile(&ms, 0.99),
+        ms[ms.len() - 1]
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.len() < 3 {
+        eprintln!("usage: latency INDEX GAMES.pgn [QUERIES]");
+        std::process::exit(2);
+    }
+    let queries: usize = args.get(3).map_or(500, |n| n.parse().expect("a number of queries"));
+    let opened = Instant::now();
+    let index = Index::open(args[1].as_ref()).expect("an index");
+    println!("open: {:.3} ms, {} games", opened.elapsed().as_secs_f64() * 1e3, index.games());
+
+    // Query positions: per game, the position after ply 8 (openings) and the last one (mostly
+    // reached by that game only).
+    let mut openings = Vec::new();
+    let mut rare = Vec::new();
+    let mut reader = PgnReader::new(File::open(&args[2]).expect("the PGN file"));
+    while let Ok(Some(game)) = reader.read_owned_game() {
+        let Ok(game) = game else { continue };
+        let mut pos = game.start.clone();
+        for (ply, m) in game.mainline().enumerate() {
+            if m.is_null() {
+                break;
+            }
+            pos.play_unchecked(m);
+            if ply + 1 == 8 {
+                openings.push(pos.clone());
+            }
+        }
+        rare.push(pos);
+        if rare.len() >= queries {
+            break;
+        }
+    }
+    let start = vec![Position::startpos(); queries.min(50)];
+    let options = ExploreOptions::default();
+    let counts = ExploreOptions {
+        top_games: 0,
+        recent_games: 0,
+        ..ExploreOptions::default()
+    };
+    for (name, positions) in [("start position", &start), ("after 8 plies", &openings), ("last position of a game", &rare)] {
+        let mut explore = Vec::new();
+        let mut explore_counts = Vec::new();
+        let mut search = Vec::new();
+        for pos in positions.iter().take(queries) {
+            let t = Instant::now();
+            index.explore(pos, &counts).expect("explore");
+            explore_counts.push(t.elapsed().as_secs_f64() * 1e3);
+            let t = Instant::now();
+            index.explore(pos, &options).expect("explore");
+            explore.push(t.elapsed().as_secs_f64() * 1e3);
+            let t = Instant::now();
+            index.search(pos, &SearchOptions::default()).expect("search");
+            search.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+        if explore.is_empty() {
+            continue;
+        }
+        println!("{name}:");
+        report("  explore (move table)", explore_counts);
+        report("  explore (+ top/recent games)", explore);
+        report("  search (first page)", search);
+    }
+}
