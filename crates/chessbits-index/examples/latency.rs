@@ -39,7 +39,11 @@ fn main() {
     let queries: usize = args.get(3).map_or(500, |n| n.parse().expect("a number of queries"));
     let opened = Instant::now();
     let index = Index::open(args[1].as_ref()).expect("an index");
-    println!("open: {:.3} ms, {} games", opened.elapsed().as_secs_f64() * 1e3, index.games());
+    println!(
+        "open: {:.3} ms, {} games",
+        opened.elapsed().as_secs_f64() * 1e3,
+        index.games()
+    );
 
     // Query positions: per game, the position after ply 8 (openings) and the last one (mostly
     // reached by that game only).
@@ -70,7 +74,11 @@ fn main() {
         recent_games: 0,
         ..ExploreOptions::default()
     };
-    for (name, positions) in [("start position", &start), ("after 8 plies", &openings), ("last position of a game", &rare)] {
+    for (name, positions) in [
+        ("start position", &start),
+        ("after 8 plies", &openings),
+        ("last position of a game", &rare),
+    ] {
         let mut explore = Vec::new();
         let mut explore_counts = Vec::new();
         let mut search = Vec::new();

@@ -183,7 +183,15 @@ impl IndexBuilder {
             .tables
             .iter()
             .flatten()
-            .filter_map(|f| f.file.rsplit('/').next()?.strip_prefix("part-")?.strip_suffix(".parquet")?.parse::<u32>().ok())
+            .filter_map(|f| {
+                f.file
+                    .rsplit('/')
+                    .next()?
+                    .strip_prefix("part-")?
+                    .strip_suffix(".parquet")?
+                    .parse::<u32>()
+                    .ok()
+            })
             .max()
             .map_or(0, |n| n + 1);
         let temp = tempfile::Builder::new()
@@ -191,7 +199,13 @@ impl IndexBuilder {
             .tempdir_in(index)
             .map_err(|e| IndexError::io(index, e))?;
         let next_game = manifest.games;
-        let mut builder = IndexBuilder::in_temp(index, temp, options, format!("part-{part:05}"), Some((manifest, sources)))?;
+        let mut builder = IndexBuilder::in_temp(
+            index,
+            temp,
+            options,
+            format!("part-{part:05}"),
+            Some((manifest, sources)),
+        )?;
         builder.next_game = next_game;
         builder.lock = Some(lock);
         Ok(builder)
@@ -215,7 +229,11 @@ impl IndexBuilder {
             .num_threads(options.threads)
             .build()
             .map_err(|e| IndexError::io(&parent, std::io::Error::other(e)))?;
-        let games_writer = create_writer(&temp.path().join(format!("games/{part}.parquet")), games::schema(), false)?;
+        let games_writer = create_writer(
+            &temp.path().join(format!("games/{part}.parquet")),
+            games::schema(),
+            false,
+        )?;
         // Two thirds of the memory for positions (a record per ply), a third for the explorer.
         let positions = Sorter::new(&runs, "positions", options.memory * 2 / 3 / PositionRecord::BYTES);
         let explorer = Sorter::new(&runs, "explorer", options.memory / 3 / ExplorerRecord::BYTES);
@@ -262,7 +280,7 @@ impl IndexBuilder {
         let mut reader = PgnReader::new(input);
         let mut batch = read_batch(&mut reader, &name)?;
         while !batch.games.is_empty() {
-            let mut parsed = ParsedBatch::default();
+            let mut parsed = Vec::new();
             let mut next = Ok(RawBatch::default());
             let current = &batch;
             let name = name.as_str();
@@ -285,12 +303,14 @@ impl IndexBuilder {
     }
 
     /// Numbers the batch's games, writes their rows and hands their records to the sorters.
-    fn absorb(&mut self, mut parsed: ParsedBatch, batch: &RawBatch, source: u32) -> Result<(), IndexError> {
+    fn absorb(&mut self, parsed: Vec<ParsedBatch>, batch: &RawBatch, source: u32) -> Result<(), IndexError> {
         let base = self.next_game;
         let mut numbered = 0u64;
-        for (entry, row) in batch.games.iter().zip(parsed.rows) {
+        let rows = parsed.iter().flat_map(|chunk| chunk.rows.iter());
+        for (entry, row) in batch.games.iter().zip(rows) {
             match row {
-                Ok(mut row) => {
+                Ok(row) => {
+                    let mut row = row.clone();
                     row.game = u32::try_from(base + numbered).map_err(|_| too_many_games(&self.out))?;
                     row.source = source;
                     row.offset = entry.offset;
@@ -302,25 +322,25 @@ impl IndexBuilder {
                 Err(message) => {
                     self.summary.errors += 1;
                     if self.summary.error_messages.len() < KEPT_ERRORS {
-                        self.summary.error_messages.push(message);
+                        self.summary.error_messages.push(message.clone());
                     }
                 }
             }
         }
         let base = u32::try_from(base).map_err(|_| too_many_games(&self.out))?;
-        for r in &mut parsed.positions {
-            r.game += base;
-        }
-        for r in &mut parsed.explorer {
-            r.last_game += base;
-        }
         self.next_game += numbered;
-        self.summary.positions += parsed.positions.len() as u64;
         let (positions, explorer) = (&mut self.positions, &mut self.explorer);
-        self.pool.install(|| -> Result<(), IndexError> {
-            positions.extend(&mut parsed.positions)?;
-            explorer.extend(&mut parsed.explorer)
-        })?;
+        let mut count = 0;
+        for mut chunk in parsed {
+            chunk.positions.iter_mut().for_each(|r| r.game += base);
+            chunk.explorer.iter_mut().for_each(|r| r.last_game += base);
+            count += chunk.positions.len() as u64;
+            self.pool.install(|| -> Result<(), IndexError> {
+                positions.extend(&mut chunk.positions)?;
+                explorer.extend(&mut chunk.explorer)
+            })?;
+        }
+        self.summary.positions += count;
         if self.game_rows.len() >= WRITE_ROWS {
             self.flush_games()?;
         }
@@ -344,7 +364,9 @@ impl IndexBuilder {
     /// an index, moves the new parts into it and then replaces its manifest).
     pub fn finish(mut self) -> Result<BuildSummary, IndexError> {
         let started = std::time::Instant::now();
-        self.summary.seconds.push(("read", self.started.elapsed().as_secs_f64()));
+        self.summary
+            .seconds
+            .push(("read", self.started.elapsed().as_secs_f64()));
         self.flush_games()?;
         let dir = self.temp.path().to_path_buf();
         let part = self.part.clone();
@@ -356,7 +378,9 @@ impl IndexBuilder {
         let first_game = self.base.as_ref().map_or(0, |(m, _)| m.games);
         let added = self.next_game - first_game;
         let mut manifest = Manifest::default();
-        manifest.files_mut("games").push(file_entry(&dir, &file("games"), added)?);
+        manifest
+            .files_mut("games")
+            .push(file_entry(&dir, &file("games"), added)?);
 
         // The two sorted tables are merged and written at once, one per core.
         let (positions, explorer) = (self.positions, self.explorer);
@@ -368,10 +392,14 @@ impl IndexBuilder {
             )
         });
         let rows = written_positions?;
-        manifest.files_mut("positions").push(file_entry(&dir, &file("positions"), rows)?);
+        manifest
+            .files_mut("positions")
+            .push(file_entry(&dir, &file("positions"), rows)?);
         let rows = written_explorer?;
         self.summary.explorer_rows = rows;
-        manifest.files_mut("explorer").push(file_entry(&dir, &file("explorer"), rows)?);
+        manifest
+            .files_mut("explorer")
+            .push(file_entry(&dir, &file("explorer"), rows)?);
 
         let path = dir.join(file("sources"));
         let mut writer = create_writer(&path, sources::schema(), false)?;
@@ -505,14 +533,16 @@ fn read_batch<R: Read>(reader: &mut PgnReader<R>, name: &str) -> Result<RawBatch
 }
 
 /// Parses and replays a batch on the pool's threads.
-fn parse_batch(batch: &RawBatch, name: &str) -> ParsedBatch {
-    let chunks: Vec<ParsedBatch> = batch
+/// Parses and replays a batch on the pool's threads: per chunk of games its rows and records,
+/// game numbers counted within the batch.
+fn parse_batch(batch: &RawBatch, name: &str) -> Vec<ParsedBatch> {
+    let mut chunks: Vec<ParsedBatch> = batch
         .games
         .par_chunks(64)
         .map(|entries| {
             let mut out = ParsedBatch::default();
             let mut main_line = MainLineReader::new();
-            let mut seen = Vec::new();
+            let mut seen = records::KeySet::default();
             let mut local = 0u32;
             for entry in entries {
                 let result = parse_game(entry, &batch.bytes, name, &mut main_line).map(|game| {
@@ -528,16 +558,13 @@ fn parse_batch(batch: &RawBatch, name: &str) -> ParsedBatch {
         })
         .collect();
     // Game numbers so far count within a chunk: make them count within the batch.
-    let mut merged = ParsedBatch::default();
-    for mut chunk in chunks {
-        let base = merged.rows.iter().filter(|r| r.is_ok()).count() as u32;
+    let mut base = 0u32;
+    for chunk in &mut chunks {
         chunk.positions.iter_mut().for_each(|r| r.game += base);
         chunk.explorer.iter_mut().for_each(|r| r.last_game += base);
-        merged.rows.append(&mut chunk.rows);
-        merged.positions.append(&mut chunk.positions);
-        merged.explorer.append(&mut chunk.explorer);
+        base += chunk.rows.iter().filter(|r| r.is_ok()).count() as u32;
     }
-    merged
+    chunks
 }
 
 fn parse_game(

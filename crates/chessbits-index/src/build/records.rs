@@ -116,7 +116,7 @@ pub(crate) fn game_records(
     row: &GameRow,
     positions: &mut Vec<PositionRecord>,
     explorer: &mut Vec<ExplorerRecord>,
-    seen: &mut Vec<u128>,
+    seen: &mut KeySet,
 ) {
     let outcome = row.outcome();
     let average = row.average_rating();
@@ -156,8 +156,7 @@ pub(crate) fn game_records(
             ply: ply as u16,
             mv,
         });
-        if outcome.is_some() && !seen.contains(&key) {
-            seen.push(key);
+        if outcome.is_some() && seen.insert(key) {
             explorer.push(ExplorerRecord { key, mv, ..template });
         }
         match game.moves.get(ply) {
@@ -189,4 +188,28 @@ pub(crate) fn uci_text(mv: u16) -> Option<&'static str> {
             .collect()
     });
     table[mv as usize].as_deref()
+}
+
+/// The keys a game has visited (to count it once per position): a hash set whose hash is the
+/// key itself (keys are uniformly random already).
+pub(crate) type KeySet = std::collections::HashSet<u128, std::hash::BuildHasherDefault<KeyHasher>>;
+
+/// Hashes a key by folding its two halves.
+#[derive(Default)]
+pub(crate) struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn write_u128(&mut self, key: u128) {
+        self.0 = key as u64 ^ (key >> 64) as u64;
+    }
 }

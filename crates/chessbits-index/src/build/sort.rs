@@ -124,7 +124,7 @@ impl<R: Record> Sorter<R> {
         if self.buffer.capacity() == 0 {
             // The whole buffer at once (untouched pages cost nothing): growing it by doubling
             // copied every record several times.
-            self.buffer.reserve_exact(self.capacity + 65536);
+            self.buffer.reserve_exact(self.capacity.min(1 << 26) + 65536);
         }
         self.buffer.append(records);
         if self.buffer.len() >= self.capacity {
@@ -160,8 +160,8 @@ impl<R: Record> Sorter<R> {
             out.write_all(&bytes).map_err(|e| IndexError::io(&path, e))?;
         }
         out.flush().map_err(|e| IndexError::io(&path, e))?;
+        // Kept allocated: the next run fills the same pages.
         self.buffer.clear();
-        self.buffer.shrink_to_fit();
         self.runs.push(path);
         Ok(())
     }
