@@ -19,8 +19,11 @@ struct Game {
     band: Option<u16>,
 }
 
-/// Per key: per game, the plies and the move played at the first.
-type Occurrences = BTreeMap<u128, BTreeMap<u64, (Vec<u32>, Option<String>)>>;
+/// Per game: the plies where it stands in a position and the move played at the first.
+type PerGame = BTreeMap<u64, (Vec<u32>, Option<String>)>;
+
+/// Per key: its games.
+type Occurrences = BTreeMap<u128, PerGame>;
 
 struct Brute {
     games: Vec<Game>,
@@ -125,7 +128,7 @@ fn query_keys(brute: &Brute) -> Vec<u128> {
         let step = (keys.len() / n.max(1)).max(1);
         keys.into_iter().step_by(step).take(n).collect()
     };
-    let keys = |f: &dyn Fn(u128, &BTreeMap<u64, (Vec<u32>, Option<String>)>) -> bool| -> Vec<u128> {
+    let keys = |f: &dyn Fn(u128, &PerGame) -> bool| -> Vec<u128> {
         brute
             .occurrences
             .iter()

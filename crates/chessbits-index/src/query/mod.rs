@@ -25,6 +25,10 @@ use crate::model::sources::SourceRow;
 use crate::model::{explorer, games, sources};
 use table::TableFile;
 
+/// Per game number: the plies where a game stands in a position, and the move it played at the
+/// first.
+pub(crate) type Hits = BTreeMap<u64, (Vec<u32>, Option<String>)>;
+
 /// An open index.
 ///
 /// ```
@@ -176,8 +180,8 @@ impl Index {
 
     /// The games that stand in the position of `key`: per game, its plies there and the move it
     /// played at the first.
-    pub(crate) fn hits(&self, key: PositionKey) -> Result<BTreeMap<u64, (Vec<u32>, Option<String>)>, IndexError> {
-        let mut hits: BTreeMap<u64, (Vec<u32>, Option<String>)> = BTreeMap::new();
+    pub(crate) fn hits(&self, key: PositionKey) -> Result<Hits, IndexError> {
+        let mut hits = Hits::new();
         for row in self.position_rows(key)? {
             let entry = hits.entry(row.game).or_insert_with(|| (Vec::new(), row.uci.clone()));
             entry.0.push(row.ply);

@@ -119,13 +119,13 @@ impl TableFile {
     fn pages_of_group(&self, group: usize, key: &[u8; 16], n: usize) -> Vec<Range<usize>> {
         let metadata = self.meta.metadata();
         let (Some(columns), Some(offsets)) = (metadata.column_index(), metadata.offset_index()) else {
-            return vec![0..n];
+            return std::iter::once(0..n).collect();
         };
         let (Some(ColumnIndexMetaData::BYTE_ARRAY(index)), Some(offsets)) = (
             columns.get(group).and_then(|c| c.first()),
             offsets.get(group).and_then(|o| o.first()),
         ) else {
-            return vec![0..n];
+            return std::iter::once(0..n).collect();
         };
         let pages = offsets.page_locations();
         let first_row = |p: usize| match pages.get(p) {
@@ -185,7 +185,7 @@ impl TableFile {
                     any = true;
                 }
                 let local = (row - group_start) as usize;
-                self.check(i, &[local..local + 1], columns)?;
+                self.check(i, std::slice::from_ref(&(local..local + 1)), columns)?;
                 if row > at {
                     selectors.push(RowSelector::skip((row - at) as usize));
                 }
@@ -207,7 +207,7 @@ impl TableFile {
     pub fn all_rows(&self, columns: &[&str]) -> Result<Vec<RecordBatch>, IndexError> {
         let groups: Vec<usize> = (0..self.meta.metadata().num_row_groups()).collect();
         for &group in &groups {
-            self.check(group, &[0..usize::MAX], columns)?;
+            self.check(group, std::slice::from_ref(&(0..usize::MAX)), columns)?;
         }
         self.read(groups, None, columns)
     }
