@@ -2,8 +2,9 @@
 //!
 //! Parquet's own page CRC is optional and the writer used here does not write it, and a changed
 //! byte inside a compressed page can decode to wrong values without any error. So each Parquet
-//! file `F` of the index has a sidecar `F.crc` listing the CRC-32 of each of its pages; the
-//! manifest holds the CRC-32 of the sidecar (`pages_crc32`).
+//! file `table/F` of the index has a sidecar `table/.F.crc` listing the CRC-32 of each of its
+//! pages; the manifest holds the CRC-32 of the sidecar (`pages_crc32`). The name starts with a
+//! dot so that readers of a table's directory (pyarrow datasets, Spark, polars) skip it.
 //!
 //! Sidecar layout (little-endian): the 8 bytes `CBPAGES1`, a `u32` count N, then N entries of
 //! `u64` offset, `u32` length, `u32` CRC-32 (zlib's), sorted by offset. The entries cover, per
@@ -64,7 +65,7 @@ fn page_ranges(meta: &ParquetMetaData) -> (Vec<(u64, u32)>, u64) {
     (ranges, tail)
 }
 
-/// Writes `path.crc` for the finished Parquet file at `path` (whose metadata, page index
+/// Writes the sidecar of the finished Parquet file at `path` (whose metadata, page index
 /// included, is `meta`); returns the sidecar's CRC-32.
 pub(crate) fn write_sidecar(path: &Path, meta: &ParquetMetaData) -> Result<u32, IndexError> {
     let file = File::open(path).map_err(|e| IndexError::io(path, e))?;
@@ -87,11 +88,21 @@ pub(crate) fn write_sidecar(path: &Path, meta: &ParquetMetaData) -> Result<u32, 
     Ok(crc32fast::hash(&out))
 }
 
-/// `F.crc` for the file `F`.
+/// The sidecar of the file at `path`: `.NAME.crc` beside it.
 pub(crate) fn sidecar_path(path: &Path) -> std::path::PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(".crc");
-    name.into()
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    path.with_file_name(format!(".{name}.crc"))
+}
+
+/// The sidecar of the file `table/NAME` of a manifest: `table/.NAME.crc`.
+pub fn sidecar_name(file: &str) -> String {
+    match file.rsplit_once('/') {
+        Some((dir, name)) => format!("{dir}/.{name}.crc"),
+        None => format!(".{file}.crc"),
+    }
 }
 
 /// A file's page checksums, read from its sidecar, and which pages were checked already.
@@ -101,7 +112,7 @@ pub(crate) struct PageChecksums {
 }
 
 impl PageChecksums {
-    /// Reads `path.crc`, checks it against `crc32` (the manifest's), then checks the tail of
+    /// Reads the sidecar of `path`, checks it against `crc32` (the manifest's), then checks the tail of
     /// `file` (page indexes and footer, which the reader has just parsed).
     pub fn open(path: &Path, file: &File, crc32: u32) -> Result<PageChecksums, IndexError> {
         let sidecar = sidecar_path(path);
@@ -214,15 +225,30 @@ impl PageChecksums {
 
 /// Reads `buffer.len()` bytes at `offset` (without moving a shared file position).
 #[cfg(unix)]
-fn read_at(file: &File, buffer: &mut [u8], offset: u64) -> std::io::Result<()> {
+pub(crate) fn read_at(file: &File, buffer: &mut [u8], offset: u64) -> std::io::Result<()> {
     use std::os::unix::fs::FileExt;
     file.read_exact_at(buffer, offset)
 }
 
 #[cfg(not(unix))]
-fn read_at(file: &File, buffer: &mut [u8], offset: u64) -> std::io::Result<()> {
+pub(crate) fn read_at(file: &File, buffer: &mut [u8], offset: u64) -> std::io::Result<()> {
     use std::io::{Read, Seek, SeekFrom};
     let mut file = file.try_clone()?;
     file.seek(SeekFrom::Start(offset))?;
     file.read_exact(buffer)
+}
+
+/// Reads what can be read into `buffer` at `offset` (0 at the end of the file).
+#[cfg(unix)]
+pub(crate) fn read_some_at(file: &File, buffer: &mut [u8], offset: u64) -> std::io::Result<usize> {
+    use std::os::unix::fs::FileExt;
+    file.read_at(buffer, offset)
+}
+
+#[cfg(not(unix))]
+pub(crate) fn read_some_at(file: &File, buffer: &mut [u8], offset: u64) -> std::io::Result<usize> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = file.try_clone()?;
+    file.seek(SeekFrom::Start(offset))?;
+    file.read(buffer)
 }

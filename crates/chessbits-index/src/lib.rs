@@ -28,7 +28,7 @@
 //!
 //! ```text
 //! INDEX/manifest.json              the files below, with rows, bytes and CRC-32 (crate::manifest)
-//! INDEX/*/part-NNNNN.parquet.crc    each file's page checksums (crate::checksums)
+//! INDEX/*/.part-NNNNN.parquet.crc   each file's page checksums (crate::checksums)
 //! INDEX/explorer/part-NNNNN.parquet   move table rows, sorted by key (model::explorer)
 //! INDEX/positions/part-NNNNN.parquet  one row per position of every game, sorted by key (model::positions)
 //! INDEX/games/part-NNNNN.parquet      one row per game (model::games)

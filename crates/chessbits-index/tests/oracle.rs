@@ -309,3 +309,42 @@ fn files_do_not_depend_on_threads_or_memory() {
         assert_eq!(a, b, "{}", a.file);
     }
 }
+
+/// One open index queried from several threads at once answers as from one.
+#[test]
+fn queries_from_many_threads_agree() {
+    let files = pgn_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/pgn"));
+    let temp = tempfile::tempdir().unwrap();
+    let index = build(&files, &temp.path().join("index"), BuildOptions::default());
+    let brute = brute_force(&files);
+    let positions: Vec<Position> = query_keys(&brute)
+        .iter()
+        .take(200)
+        .map(|k| brute.positions[k].clone())
+        .collect();
+    let answer = |pos: &Position| {
+        let options = SearchOptions {
+            limit: usize::MAX,
+            ..SearchOptions::default()
+        };
+        let found = index.search(pos, &options).unwrap();
+        let explorer = index.explore(pos, &ExploreOptions::default()).unwrap();
+        format!("{found:?}{explorer:?}")
+    };
+    let alone: Vec<String> = positions.iter().map(answer).collect();
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..4)
+            .map(|t| {
+                let (positions, alone, answer) = (&positions, &alone, &answer);
+                scope.spawn(move || {
+                    for (i, pos) in positions.iter().enumerate().skip(t) {
+                        assert_eq!(&answer(pos), &alone[i]);
+                    }
+                })
+            })
+            .collect();
+        for handle in handles {
+            handle.join().unwrap();
+        }
+    });
+}

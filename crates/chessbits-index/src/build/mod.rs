@@ -429,7 +429,7 @@ impl IndexBuilder {
                 // manifest's rename makes them part of it.
                 for (table, entries) in TABLES.iter().zip(&manifest.tables) {
                     for entry in entries {
-                        for name in [entry.file.clone(), format!("{}.crc", entry.file)] {
+                        for name in [entry.file.clone(), crate::checksums::sidecar_name(&entry.file)] {
                             let target = self.out.join(&name);
                             if target.exists() {
                                 return Err(IndexError::Exists { path: target });
@@ -455,7 +455,7 @@ fn remove_orphans(index: &Path, manifest: &Manifest) -> Result<(), IndexError> {
         .tables
         .iter()
         .flatten()
-        .flat_map(|f| [f.file.clone(), format!("{}.crc", f.file)])
+        .flat_map(|f| [f.file.clone(), crate::checksums::sidecar_name(&f.file)])
         .collect();
     for table in TABLES {
         let dir = index.join(table);

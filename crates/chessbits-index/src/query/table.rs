@@ -4,6 +4,7 @@
 use std::fs::File;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use arrow_array::RecordBatch;
 use parquet::arrow::arrow_reader::{
@@ -20,7 +21,7 @@ use crate::model::FORMAT_VERSION;
 /// An open file of a table.
 pub(crate) struct TableFile {
     pub path: PathBuf,
-    file: File,
+    file: Arc<File>,
     meta: ArrowReaderMetadata,
     checksums: PageChecksums,
     /// Rows before this file in its table (the games table: the number of its first game).
@@ -66,7 +67,7 @@ impl TableFile {
         }
         Ok(TableFile {
             path,
-            file,
+            file: Arc::new(file),
             meta,
             checksums,
             first_row,
@@ -229,7 +230,7 @@ impl TableFile {
         selection: Option<RowSelection>,
         columns: &[&str],
     ) -> Result<Vec<RecordBatch>, IndexError> {
-        let file = self.file.try_clone().map_err(|e| IndexError::io(&self.path, e))?;
+        let file = PositionalFile(Arc::clone(&self.file));
         let schema = self.meta.metadata().file_metadata().schema_descr();
         let mask = ProjectionMask::columns(schema, columns.iter().copied());
         let mut builder = ParquetRecordBatchReaderBuilder::new_with_metadata(file, self.meta.clone())
@@ -248,5 +249,47 @@ impl TableFile {
             batches.push(batch);
         }
         Ok(batches)
+    }
+}
+
+/// A file read by position (`pread`), never by a shared offset: the `ChunkReader` the Parquet
+/// reader gets, so that queries on one index can run on several threads at once (a
+/// `File::try_clone` shares the offset, and concurrent readers would read each other's bytes).
+struct PositionalFile(Arc<File>);
+
+impl parquet::file::reader::Length for PositionalFile {
+    fn len(&self) -> u64 {
+        self.0.metadata().map_or(0, |m| m.len())
+    }
+}
+
+impl parquet::file::reader::ChunkReader for PositionalFile {
+    type T = PositionalReader;
+
+    fn get_read(&self, start: u64) -> parquet::errors::Result<PositionalReader> {
+        Ok(PositionalReader {
+            file: Arc::clone(&self.0),
+            at: start,
+        })
+    }
+
+    fn get_bytes(&self, start: u64, length: usize) -> parquet::errors::Result<bytes::Bytes> {
+        let mut buffer = vec![0u8; length];
+        crate::checksums::read_at(&self.0, &mut buffer, start)?;
+        Ok(buffer.into())
+    }
+}
+
+/// Reads a file from a position of its own.
+struct PositionalReader {
+    file: Arc<File>,
+    at: u64,
+}
+
+impl std::io::Read for PositionalReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = crate::checksums::read_some_at(&self.file, buf, self.at)?;
+        self.at += n as u64;
+        Ok(n)
     }
 }
