@@ -2,6 +2,7 @@
 with py.typed). The docstrings, with examples, are on the objects themselves."""
 
 import os
+import pathlib
 from typing import Iterable, Literal, Optional, Sequence, Union, final
 
 import pyarrow as pa
@@ -12,13 +13,17 @@ __all__ = [
     "ChessbitsError",
     "DecodeError",
     "IllegalMoveError",
+    "Index",
     "InvalidFenError",
     "Outcome",
     "PgnWarning",
     "Position",
     "RejectedGame",
+    "build_index",
     "decode_moves",
     "encode_moves",
+    "position_key",
+    "position_key_hex",
     "positions",
     "read_pgn",
     "validate",
@@ -31,6 +36,10 @@ _Array = Union[pa.Array, pa.ChunkedArray, Sequence[object]]
 # None, one value for every row, or one per row.
 _StartFens = Union[None, str, pa.Array, pa.ChunkedArray, Sequence[Optional[str]]]
 _Chess960 = Union[None, bool, pa.Array, pa.ChunkedArray, Sequence[Optional[bool]]]
+_Path = Union[str, os.PathLike[str]]
+# Index filters: a comma-separated string or a list ("blitz,rapid", [1600, 1800]).
+_Speeds = Union[None, str, Sequence[str]]
+_Ratings = Union[None, str, Sequence[Union[int, str]]]
 
 class ChessbitsError(ValueError):
     """Base class of the package's errors."""
@@ -105,6 +114,17 @@ class Position:
     def copy(self) -> Position: ...
     def __copy__(self) -> Position: ...
     def __eq__(self, other: object, /) -> bool: ...
+    def svg(
+        self,
+        *,
+        flipped: bool = False,
+        size: int = 400,
+        lastmove: bool = True,
+        coordinates: bool = True,
+        shapes: str = "",
+        comment: str = "",
+    ) -> str: ...
+    def _repr_svg_(self) -> str: ...
 
 def read_pgn(
     path: Union[str, os.PathLike[str]],
@@ -157,3 +177,71 @@ def validate(
     chess960: _Chess960 = None,
 ) -> pa.StructArray:
     """Per game {ok, ply, error}: whether every move is legal, else the first bad one."""
+
+def position_key(fen: Optional[str] = None, moves: str = "") -> bytes:
+    """The 16 bytes of a position's key, as the `key` column of a position index holds them."""
+
+def position_key_hex(fen: Optional[str] = None, moves: str = "") -> str:
+    """The position key as 32 hexadecimal digits."""
+
+def build_index(
+    inputs: Union[_Path, Sequence[_Path]],
+    output: _Path,
+    *,
+    threads: int = 0,
+    force: bool = False,
+) -> dict[str, object]:
+    """Builds a position index from PGN files (a directory: its *.pgn files); returns the summary."""
+
+@final
+class Index:
+    """A position index, opened once: explorer and search queries as pyarrow tables."""
+
+    def __new__(cls, path: _Path) -> Index: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def path(self) -> pathlib.Path: ...
+    @property
+    def sources(self) -> list[dict[str, object]]: ...
+    def explore(
+        self,
+        fen: Optional[str] = None,
+        moves: str = "",
+        *,
+        speeds: _Speeds = None,
+        ratings: _Ratings = None,
+        since: Optional[str] = None,
+        until: Optional[str] = None,
+        player: Optional[str] = None,
+        max_moves: Optional[int] = None,
+    ) -> pa.Table: ...
+    def explore_json(
+        self,
+        fen: Optional[str] = None,
+        moves: str = "",
+        *,
+        speeds: _Speeds = None,
+        ratings: _Ratings = None,
+        since: Optional[str] = None,
+        until: Optional[str] = None,
+        player: Optional[str] = None,
+        max_moves: Optional[int] = None,
+        top_games: int = 4,
+        recent_games: int = 4,
+    ) -> dict[str, object]: ...
+    def search(
+        self,
+        fen: Optional[str] = None,
+        moves: str = "",
+        *,
+        speeds: _Speeds = None,
+        ratings: _Ratings = None,
+        since: Optional[str] = None,
+        until: Optional[str] = None,
+        player: Optional[str] = None,
+        sort: Literal["index", "date", "rating"] = "index",
+        offset: int = 0,
+        limit: int = 20,
+    ) -> pa.Table: ...
+    def game_text(self, game: int) -> bytes: ...

@@ -7,10 +7,12 @@ use clap::{Parser, Subcommand};
 mod archive_cmd;
 mod book_cmd;
 mod codecs_cmd;
+mod explore_cmd;
 mod export_cmd;
 mod fen_arg;
 mod filter_cmd;
 mod games;
+mod index_cmd;
 mod info_cmd;
 mod inputs;
 mod json;
@@ -20,7 +22,9 @@ mod perft_cmd;
 mod pgn_cmd;
 mod pgn_stats_cmd;
 mod positions_cmd;
+mod search_cmd;
 mod show_cmd;
+mod synth_cmd;
 
 /// The exit-status convention, shown at the end of `chessbits --help`.
 const EXIT_STATUS: &str = "\
@@ -69,6 +73,16 @@ enum Command {
     Book(book_cmd::BookArgs),
     /// Export PGN files to Parquet, one row per game (needs the cargo feature `parquet`).
     Export(export_cmd::ExportArgs),
+    /// Build or describe a position index (opening explorer and position search; feature
+    /// `parquet`).
+    Index(index_cmd::IndexArgs),
+    /// The moves played from a position in an index, with results, as the lichess explorer shows
+    /// them.
+    Explore(explore_cmd::ExploreArgs),
+    /// The games of an index that reach a position, at any ply.
+    Search(search_cmd::SearchArgs),
+    /// Write a synthetic, lichess-like PGN collection sampled from the move model (seeded).
+    Synth(synth_cmd::SynthArgs),
 }
 
 fn main() -> ExitCode {
@@ -84,6 +98,10 @@ fn main() -> ExitCode {
         Command::Unpack(args) => archive_cmd::run_unpack(args),
         Command::Book(args) => book_cmd::run(args),
         Command::Export(args) => export_cmd::run(args),
+        Command::Index(args) => index_cmd::run(args),
+        Command::Explore(args) => explore_cmd::run(args),
+        Command::Search(args) => search_cmd::run(args),
+        Command::Synth(args) => synth_cmd::run(args),
     };
     match result {
         Ok(code) => code,

@@ -223,3 +223,94 @@ fn startpos_names_the_start_position() {
     let (code, _, _) = chessbits(&["show", "startpos e2e4"]);
     assert_eq!(code, 2);
 }
+
+/// The `x` and `y` of the square `name`'s rect in an SVG diagram.
+fn svg_square_corner(svg: &str, name: &str) -> (u32, u32) {
+    let at = [
+        format!("class=\"square light {name}\""),
+        format!("class=\"square dark {name}\""),
+    ]
+    .iter()
+    .find_map(|c| svg.find(c.as_str()))
+    .unwrap_or_else(|| panic!("no square {name} in {svg}"));
+    let tag = &svg[at..at + svg[at..].find('>').unwrap()];
+    let attr = |a: &str| -> u32 {
+        let v = &tag[tag.find(&format!(" {a}=\"")).unwrap() + a.len() + 3..];
+        v[..v.find('"').unwrap()].parse().unwrap()
+    };
+    (attr("x"), attr("y"))
+}
+
+#[test]
+fn show_svg_draws_the_board() {
+    let (code, out, err) = chessbits(&["show", "startpos", "--svg"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""), "{out}");
+    assert!(out.ends_with("</svg>\n"), "{out}");
+    assert_eq!(out.matches("<use class=\"piece ").count(), 32);
+    assert!(out.contains("width=\"400\" height=\"400\""));
+    assert_eq!(svg_square_corner(&out, "a8"), (30, 30));
+    assert!(!out.contains("class=\"check") && !out.contains("last-move") && !out.contains("arrow"));
+
+    // 1. e4 f6 2. d4 g5 3. Qh5+ from Black's side, with what the options add.
+    let fen = "rnbqkbnr/ppppp2p/5p2/6pQ/3PP3/8/PPP2PPP/RNB1KBNR b KQkq - 1 3";
+    let (code, out, err) = chessbits(&[
+        "show",
+        fen,
+        "--svg",
+        "--flip",
+        "--last-move",
+        "d1h5",
+        "--arrows",
+        "Ga1a8, Re2e4",
+        "--squares",
+        "Gd4,Rf7",
+        "--size",
+        "240",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("width=\"240\" height=\"240\""));
+    assert_eq!(out.matches("<use class=\"piece ").count(), 32);
+    assert_eq!(
+        svg_square_corner(&out, "h1"),
+        (30, 30),
+        "Black at the bottom: h1 top-left"
+    );
+    assert_eq!(svg_square_corner(&out, "a1"), (730, 30));
+    assert!(out.contains("class=\"last-move d1\"") && out.contains("class=\"last-move h5\""));
+    assert!(out.contains("class=\"check e8\""), "the king in check");
+    assert!(out.contains("class=\"arrow green a1a8\"") && out.contains("class=\"arrow red e2e4\""));
+    assert!(out.contains("class=\"mark green d4\"") && out.contains("class=\"mark red f7\""));
+    // The FEN rides along as the description.
+    assert!(out.contains(&format!("<desc>{fen}</desc>")));
+}
+
+#[test]
+fn show_svg_refuses_bad_options() {
+    for (args, message) in [
+        (&["--arrows", "Gd4"][..], "is a square, not an arrow"),
+        (&["--squares", "Ge2e4"], "is an arrow, not a square"),
+        (&["--arrows", "Xa1a2"], "bad arrow or square \"Xa1a2\""),
+        (&["--arrows", "Ga1a8,"], "bad arrow or square \"\""),
+        (&["--last-move", "e2"], "--last-move \"e2\""),
+        (&["--last-move", "e2e9"], "expected a move in UCI"),
+        (&["--last-move", "e7e8k"], "expected a move in UCI"),
+        (&["--size", "0"], "--size"),
+        (&["--size", "huge"], "--size"),
+        (&["--json"], "cannot be used with"),
+    ] {
+        let mut all = vec!["show", "startpos", "--svg"];
+        all.extend_from_slice(args);
+        let (code, out, err) = chessbits(&all);
+        assert_eq!((code, out.as_str()), (2, ""), "{args:?}: {err}");
+        assert!(err.contains(message), "{args:?}: {err}");
+    }
+    // The picture's options without --svg do nothing: refused, as every such flag is.
+    for option in [&["--flip"][..], &["--arrows", "Ga1a8"], &["--size", "100"]] {
+        let mut all = vec!["show", "startpos"];
+        all.extend_from_slice(option);
+        let (code, _, err) = chessbits(&all);
+        assert_eq!(code, 2, "{option:?}");
+        assert!(err.contains("--svg"), "{option:?}: {err}");
+    }
+}

@@ -12,7 +12,9 @@
 //!   SAN moves and back;
 //! - `positions`: FEN or EPD per ply of each game of a `moves` column;
 //! - `validate`: per game of SAN or UCI moves, whether it is legal, else the first bad ply;
-//! - `Position`: one position to play moves on, list legal moves, read the outcome.
+//! - `Position`: one position to play moves on, list legal moves, read the outcome;
+//! - `build_index`, `Index` (`explore`, `explore_json`, `search`, `game_text`), `position_key`:
+//!   the position index of [`chessbits_index`], answers as pyarrow tables.
 //!
 //! Arrow data crosses the language boundary through the Arrow C data and stream interfaces
 //! (arrow-rs's `arrow-pyarrow`), without copies. Errors are Python exceptions, subclasses of
@@ -27,6 +29,8 @@ use pyo3::prelude::*;
 
 mod arrow_io;
 mod batches;
+mod index;
+mod index_tables;
 mod position;
 mod read;
 
@@ -69,7 +73,9 @@ create_exception!(
 ///   and back;
 /// - positions: the FEN (or EPD) of each game's positions;
 /// - validate: per game of SAN or UCI moves, the first illegal one and why;
-/// - Position: one position to play moves on, list legal moves, read the outcome.
+/// - Position: one position to play moves on, list legal moves, read the outcome;
+/// - build_index / Index / position_key: a position index (opening explorer and exact position
+///   search as pyarrow tables) and the key of its Parquet tables.
 ///
 /// Errors are ValueError subclasses (ChessbitsError, InvalidFenError, IllegalMoveError,
 /// DecodeError), or OSError for files.
@@ -95,5 +101,9 @@ fn chessbits_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batches::encode_moves, m)?)?;
     m.add_function(wrap_pyfunction!(batches::positions, m)?)?;
     m.add_function(wrap_pyfunction!(batches::validate, m)?)?;
+    m.add_class::<index::Index>()?;
+    m.add_function(wrap_pyfunction!(index::build_index, m)?)?;
+    m.add_function(wrap_pyfunction!(index::position_key, m)?)?;
+    m.add_function(wrap_pyfunction!(index::position_key_hex, m)?)?;
     Ok(())
 }

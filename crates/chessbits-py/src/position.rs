@@ -1,6 +1,7 @@
 //! The `Position` class: a position with the moves that led to it (the library's
 //! [`Game`], so repetitions count for `outcome`), and `Outcome`.
 
+use chessbits::diagram::{parse_shapes, Diagram};
 use chessbits::game::{Game, Termination};
 use chessbits::moves::Move;
 use chessbits::notation::san::san_of;
@@ -306,5 +307,51 @@ impl Position {
     /// The board as eight lines of text, White at the bottom.
     fn __str__(&self) -> String {
         self.game.position().board().to_string()
+    }
+
+    /// The board as an SVG picture (a standalone document), with the last move played and the
+    /// king in check highlighted, as python-chess's `chess.svg.board` draws it.
+    ///
+    /// `flipped` puts Black at the bottom; `size` is the width and height in pixels;
+    /// `lastmove=False` leaves the last move unmarked; `shapes` adds arrows and circled squares
+    /// written as `%cal` and `%csl` write them ("Ga1a8,Re2e4,Yd4": a colour letter G, R, Y or B
+    /// and one square or two); `comment` adds those of the `[%cal ...]` and `[%csl ...]`
+    /// commands of a PGN comment.
+    ///
+    /// Raises:
+    ///     ValueError: an entry of `shapes` does not parse.
+    ///
+    /// >>> import chessbits
+    /// >>> pos = chessbits.Position()
+    /// >>> _ = pos.push_san("e4")
+    /// >>> svg = pos.svg(flipped=True, size=300, shapes="Gg1f3,Rd5")
+    /// >>> svg.startswith("<svg"), svg.count('class="piece '), svg.count('class="last-move ')
+    /// (True, 32, 2)
+    #[pyo3(signature = (*, flipped = false, size = 400, lastmove = true, coordinates = true, shapes = "", comment = ""))]
+    fn svg(
+        &self,
+        flipped: bool,
+        size: u32,
+        lastmove: bool,
+        coordinates: bool,
+        shapes: &str,
+        comment: &str,
+    ) -> PyResult<String> {
+        let shapes = parse_shapes(shapes).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let mut diagram = Diagram::new()
+            .orientation(if flipped { Color::Black } else { Color::White })
+            .size(size)
+            .coordinates(coordinates)
+            .shapes(shapes)
+            .comment(comment);
+        if let (true, Some(&m)) = (lastmove, self.game.moves().last()) {
+            diagram = diagram.last_move(m);
+        }
+        Ok(diagram.render(self.game.position()))
+    }
+
+    /// The board drawn for Jupyter and IPython (`svg()` at 390 pixels, as python-chess's).
+    fn _repr_svg_(&self) -> PyResult<String> {
+        self.svg(false, 390, true, true, "", "")
     }
 }

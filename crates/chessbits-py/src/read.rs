@@ -202,7 +202,7 @@ fn python_error(e: PyErr) -> ArrowError {
 /// An `io::Error` about `path` as Python's OSError (its errno picks the subclass:
 /// FileNotFoundError, IsADirectoryError, ...), or a ChessbitsError for input we cannot read
 /// (UTF-16 text).
-fn open_error(e: io::Error, path: &str) -> PyErr {
+pub(crate) fn open_error(e: io::Error, path: &str) -> PyErr {
     if InputError::of(&e).is_some() {
         return ChessbitsError::new_err(format!("{path}: {e}"));
     }

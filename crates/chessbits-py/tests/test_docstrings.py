@@ -7,7 +7,8 @@ import chessbits
 
 def test_docstring_examples():
     objects = [chessbits] + [getattr(chessbits, name) for name in dir(chessbits) if not name.startswith("_")]
-    objects += [getattr(chessbits.Position, name) for name in dir(chessbits.Position) if not name.startswith("_")]
+    for cls in (chessbits.Position, chessbits.Index):
+        objects += [getattr(cls, name) for name in dir(cls) if not name.startswith("_")]
     finder, runner = doctest.DocTestFinder(recurse=False), doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     examples = 0
     for obj in objects:
@@ -22,6 +23,7 @@ def test_everything_documented():
     for name in dir(chessbits):
         if not name.startswith("_"):
             assert getattr(chessbits, name).__doc__, name
-    for name in dir(chessbits.Position):
-        if not name.startswith("_"):
-            assert getattr(chessbits.Position, name).__doc__, name
+    for cls in (chessbits.Position, chessbits.Index):
+        for name in dir(cls):
+            if not name.startswith("_"):
+                assert getattr(cls, name).__doc__, (cls, name)

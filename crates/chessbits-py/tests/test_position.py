@@ -132,3 +132,31 @@ def test_illegal_moves(push, move):
         getattr(pos, push)(move)
     assert isinstance(info.value, ValueError)
     assert pos.fen() == chess.STARTING_FEN
+
+
+def test_svg_diagram():
+    import xml.etree.ElementTree as ET
+
+    pos = chessbits.Position()
+    for san in ["e4", "f6", "d4", "g5", "Qh5+"]:
+        pos.push_san(san)
+    svg = pos._repr_svg_()
+    root = ET.fromstring(svg)  # well-formed XML, or this raises
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    assert root.get("width") == "390"
+    pieces = root.findall("s:use", ns)
+    assert len(pieces) == 32 == len(chess.Board(pos.fen()).piece_map())
+    classes = [e.get("class") for e in root.iter()]
+    assert "check e8" in classes
+    assert {"last-move d1", "last-move h5"} <= set(classes)
+    assert root.find("s:desc", ns).text == pos.fen()
+
+    flipped = ET.fromstring(pos.svg(flipped=True, size=200, lastmove=False, shapes="Ga1a8,Rd4", comment="[%cal Be2e4]"))
+    h1 = next(e for e in flipped.iter() if (e.get("class") or "").endswith("square light h1"))
+    assert (h1.get("x"), h1.get("y")) == ("30", "30")
+    classes = [e.get("class") for e in flipped.iter()]
+    assert "arrow green a1a8" in classes and "arrow blue e2e4" in classes and "mark red d4" in classes
+    assert not any(c and c.startswith("last-move") for c in classes)
+
+    with pytest.raises(ValueError, match="Xa1a2"):
+        pos.svg(shapes="Ga1a8,Xa1a2")

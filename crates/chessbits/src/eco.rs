@@ -28,6 +28,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use crate::moves::Move;
 use crate::position::Position;
 
 /// The tables as published: `eco<TAB>name<TAB>pgn`, one header line each.
@@ -140,6 +141,61 @@ impl EcoTable {
 pub fn classify(positions: &[Position]) -> Option<Classification> {
     let keys: Vec<u64> = positions.iter().map(Position::key).collect();
     EcoTable::lichess().classify_keys(&keys)
+}
+
+/// One line of the lichess tables: its opening and the moves that play it from the start
+/// position (SAN of the table, resolved).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// The opening the line names.
+    pub opening: Opening,
+    /// The moves of the line, from the standard start position.
+    pub moves: Vec<Move>,
+}
+
+/// Every line of the bundled tables, in table order (files `a` to `e`, lines in order), parsed
+/// once per process: for callers that want the lines themselves (`chessbits synth` starts its
+/// games from them).
+///
+/// ```
+/// let lines = chessbits::eco::lines();
+/// assert!(lines.len() > 3600);
+/// assert_eq!(lines[0].opening.name, "Amar Opening");
+/// assert_eq!(lines[0].moves.len(), 1);
+/// ```
+pub fn lines() -> &'static [Line] {
+    static LINES: OnceLock<Vec<Line>> = OnceLock::new();
+    LINES.get_or_init(|| {
+        let mut lines = Vec::with_capacity(4096);
+        for table in TABLES {
+            for line in table.lines().skip(1) {
+                let mut columns = line.split('\t');
+                let (Some(eco), Some(name), Some(pgn)) = (columns.next(), columns.next(), columns.next()) else {
+                    continue;
+                };
+                if let Some(moves) = line_moves(pgn) {
+                    lines.push(Line {
+                        opening: Opening { eco, name },
+                        moves,
+                    });
+                }
+            }
+        }
+        lines
+    })
+}
+
+/// The moves of the SAN line `pgn` from the start position (`None` if one does not play).
+fn line_moves(pgn: &str) -> Option<Vec<Move>> {
+    let mut pos = Position::startpos();
+    let mut moves = Vec::new();
+    for token in pgn.split_ascii_whitespace() {
+        if token.ends_with('.') {
+            continue;
+        }
+        moves.push(pos.play_san(token).ok()?);
+    }
+    Some(moves)
 }
 
 /// The `(eco, name, position)` of every line of a table; a line whose moves do not play (none in

@@ -16,6 +16,8 @@
 //! - [`notation`]: FEN, UCI, SAN and LAN;
 //! - [`pgn`]: streaming PGN reader, owned game tree, writer;
 //! - [`codec`]: compact move and position codes;
+//! - [`diagram`]: board diagrams as standalone SVG ([`Diagram`]: orientation, last move, check,
+//!   `%cal`/`%csl` arrows and squares);
 //! - `eco` (cargo feature `eco`, off by default): ECO classification by the lichess opening tables.
 //!
 //! Cargo features, all off by default: `gzip` and `zstd` (compressed PGN input, see
@@ -40,6 +42,7 @@
 pub mod attacks;
 pub mod book;
 pub mod codec;
+pub mod diagram;
 #[cfg(feature = "eco")]
 pub mod eco;
 pub mod game;
@@ -53,6 +56,7 @@ pub mod position;
 mod serde_impls;
 pub mod types;
 
+pub use diagram::Diagram;
 pub use moves::{ExtendedMove, Move, MoveKind, MoveList};
 pub use notation::san::{San, SanPlus};
 pub use position::{Board, Position, Setup};

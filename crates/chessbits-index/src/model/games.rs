@@ -90,12 +90,60 @@ pub(crate) fn to_batch(rows: &[GameRow]) -> RecordBatch {
     RecordBatch::try_new(schema(), columns).expect("columns match the schema")
 }
 
-/// The rows of `batch`.
+/// The columns a query needs to filter and sort games (and, with a player filter, the names).
+pub(crate) const SUMMARY_COLUMNS: [&str; 8] = [
+    "game",
+    "white",
+    "black",
+    "white_elo",
+    "black_elo",
+    "result",
+    "date",
+    "speed",
+];
+
+/// Every column.
+pub(crate) const ALL_COLUMNS: [&str; 17] = [
+    "game",
+    "source",
+    "offset",
+    "length",
+    "line",
+    "plies",
+    "white",
+    "black",
+    "white_elo",
+    "black_elo",
+    "result",
+    "date",
+    "time_control",
+    "speed",
+    "event",
+    "site",
+    "fen",
+];
+
+/// The rows of `batch`; columns the batch does not have (a projection) are left empty. `game`
+/// must be there.
 pub(crate) fn from_batch(batch: &RecordBatch, path: &Path, out: &mut Vec<GameRow>) -> Result<(), IndexError> {
-    let int64 = |name| column::<Int64Array>(batch, name, path);
-    let int32 = |name| column::<Int32Array>(batch, name, path);
-    let text = |name| column::<StringArray>(batch, name, path);
-    let (game, offset, length, line) = (int64("game")?, int64("offset")?, int64("length")?, int64("line")?);
+    let optional = |name: &str| batch.column_by_name(name).is_some();
+    let int64 = |name| {
+        optional(name)
+            .then(|| column::<Int64Array>(batch, name, path))
+            .transpose()
+    };
+    let int32 = |name| {
+        optional(name)
+            .then(|| column::<Int32Array>(batch, name, path))
+            .transpose()
+    };
+    let text = |name| {
+        optional(name)
+            .then(|| column::<StringArray>(batch, name, path))
+            .transpose()
+    };
+    let game = column::<Int64Array>(batch, "game", path)?;
+    let (offset, length, line) = (int64("offset")?, int64("length")?, int64("line")?);
     let (source, plies, white_elo, black_elo) = (
         int32("source")?,
         int32("plies")?,
@@ -115,25 +163,34 @@ pub(crate) fn from_batch(batch: &RecordBatch, path: &Path, out: &mut Vec<GameRow
         reason: format!("games: a negative or too large `{what}`"),
     };
     for i in 0..batch.num_rows() {
-        let elo = |a: &Int32Array| opt_i32(a, i).and_then(|e| u16::try_from(e).ok());
+        let elo = |a: Option<&Int32Array>| a.and_then(|a| opt_i32(a, i)).and_then(|e| u16::try_from(e).ok());
+        let string = |a: Option<&StringArray>| a.and_then(|a| opt_str(a, i));
+        let int = |a: Option<&Int64Array>, what: &str| -> Result<i64, IndexError> {
+            let v = a.map_or(0, |a| a.value(i));
+            (v >= 0).then_some(v).ok_or_else(|| bad(what))
+        };
+        let int32 = |a: Option<&Int32Array>, what: &str| -> Result<i32, IndexError> {
+            let v = a.map_or(0, |a| a.value(i));
+            (v >= 0).then_some(v).ok_or_else(|| bad(what))
+        };
         out.push(GameRow {
             game: u32::try_from(game.value(i)).map_err(|_| bad("game"))?,
-            source: u32::try_from(source.value(i)).map_err(|_| bad("source"))?,
-            offset: u64::try_from(offset.value(i)).map_err(|_| bad("offset"))?,
-            length: u32::try_from(length.value(i)).map_err(|_| bad("length"))?,
-            line: u32::try_from(line.value(i)).map_err(|_| bad("line"))?,
-            plies: u16::try_from(plies.value(i)).map_err(|_| bad("plies"))?,
-            white: opt_str(white, i),
-            black: opt_str(black, i),
+            source: int32(source, "source")? as u32,
+            offset: int(offset, "offset")? as u64,
+            length: u32::try_from(int(length, "length")?).map_err(|_| bad("length"))?,
+            line: u32::try_from(int(line, "line")?).map_err(|_| bad("line"))?,
+            plies: u16::try_from(int32(plies, "plies")?).map_err(|_| bad("plies"))?,
+            white: string(white),
+            black: string(black),
             white_elo: elo(white_elo),
             black_elo: elo(black_elo),
-            result: result.value(i).to_string(),
-            date: opt_str(date, i).map_or(0, |d| pack_date(&d)),
-            time_control: opt_str(time_control, i),
-            speed: opt_str(speed, i).and_then(|s| Speed::from_name(&s)),
-            event: opt_str(event, i),
-            site: opt_str(site, i),
-            fen: opt_str(fen, i),
+            result: string(result).unwrap_or_else(|| "*".to_string()),
+            date: string(date).map_or(0, |d| pack_date(&d)),
+            time_control: string(time_control),
+            speed: string(speed).and_then(|s| Speed::from_name(&s)),
+            event: string(event),
+            site: string(site),
+            fen: string(fen),
         });
     }
     Ok(())

@@ -203,15 +203,30 @@ impl Index {
             explorer.moves.push(m);
         }
         if let Some(mut hits) = listed {
-            // Only decided games are listed, as only they are counted.
+            // Only decided games are listed, as only they are counted. The hits hold the
+            // columns that sort them; the listed games are read whole.
             hits.retain(|h| h.row.outcome().is_some());
             let mut rows: Vec<GameRow> = hits.iter().map(|h| h.row.clone()).collect();
-            let by_game: BTreeMap<u32, GameHit> = hits.into_iter().map(|h| (h.row.game, h)).collect();
-            let pick = |rows: &[GameRow], n: usize| rows.iter().take(n).map(|r| by_game[&r.game].clone()).collect();
             sort_rows(&mut rows, SortOrder::Rating);
-            explorer.top_games = pick(&rows, options.top_games);
+            let top: Vec<u32> = rows.iter().take(options.top_games).map(|r| r.game).collect();
             sort_rows(&mut rows, SortOrder::Date);
-            explorer.recent_games = pick(&rows, options.recent_games);
+            let recent: Vec<u32> = rows.iter().take(options.recent_games).map(|r| r.game).collect();
+            let mut wanted: Vec<u64> = top.iter().chain(&recent).map(|&g| g as u64).collect();
+            wanted.sort_unstable();
+            wanted.dedup();
+            let whole: BTreeMap<u32, GameRow> = self.game_rows(&wanted)?.into_iter().map(|r| (r.game, r)).collect();
+            let by_game: BTreeMap<u32, GameHit> = hits.into_iter().map(|h| (h.row.game, h)).collect();
+            let pick = |games: &[u32]| -> Vec<GameHit> {
+                games
+                    .iter()
+                    .map(|g| GameHit {
+                        row: whole[g].clone(),
+                        ..by_game[g].clone()
+                    })
+                    .collect()
+            };
+            explorer.top_games = pick(&top);
+            explorer.recent_games = pick(&recent);
         }
         Ok(explorer)
     }
@@ -220,7 +235,7 @@ impl Index {
     fn filtered_hits(&self, key: PositionKey, filters: &Filters) -> Result<Vec<GameHit>, IndexError> {
         let hits = self.hits(key)?;
         let ids: Vec<u64> = hits.keys().copied().collect();
-        let rows = self.game_rows(&ids)?;
+        let rows = self.game_summaries(&ids)?;
         Ok(rows
             .into_iter()
             .filter(|r| filters.admits_game(r))

@@ -192,6 +192,16 @@ impl Index {
     /// The rows of the games `ids` (sorted, distinct), in that order. An id the index does not
     /// have is a format error (the positions table names a game the games table lacks).
     pub fn game_rows(&self, ids: &[u64]) -> Result<Vec<GameRow>, IndexError> {
+        self.game_columns(ids, &games::ALL_COLUMNS)
+    }
+
+    /// [`game_rows`](Self::game_rows) with only the columns that filters and sorting need (the
+    /// others empty): what a query reads for every game of a position.
+    pub(crate) fn game_summaries(&self, ids: &[u64]) -> Result<Vec<GameRow>, IndexError> {
+        self.game_columns(ids, &games::SUMMARY_COLUMNS)
+    }
+
+    fn game_columns(&self, ids: &[u64], columns: &[&str]) -> Result<Vec<GameRow>, IndexError> {
         let mut out = Vec::with_capacity(ids.len());
         let mut rest = ids;
         for file in &self.games {
@@ -204,26 +214,7 @@ impl Index {
             }
             let rows: Vec<u64> = mine.iter().map(|&id| id.saturating_sub(file.first_row)).collect();
             let before = out.len();
-            let columns = [
-                "game",
-                "source",
-                "offset",
-                "length",
-                "line",
-                "plies",
-                "white",
-                "black",
-                "white_elo",
-                "black_elo",
-                "result",
-                "date",
-                "time_control",
-                "speed",
-                "event",
-                "site",
-                "fen",
-            ];
-            for batch in file.rows(&rows, &columns)? {
+            for batch in file.rows(&rows, columns)? {
                 games::from_batch(&batch, &file.path, &mut out)?;
             }
             let got: Vec<u64> = out[before..].iter().map(|r| r.game as u64).collect();

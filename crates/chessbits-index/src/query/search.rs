@@ -70,19 +70,25 @@ impl Index {
                 games,
             });
         }
+        // Filtered and sorted on the columns that decide; the page's games are read whole.
         let mut rows: Vec<_> = self
-            .game_rows(&ids)?
+            .game_summaries(&ids)?
             .into_iter()
             .filter(|r| options.filters.admits_game(r))
             .collect();
         sort_rows(&mut rows, options.sort);
         let total = rows.len() as u64;
-        let games = rows
-            .into_iter()
+        let page: Vec<u32> = rows
+            .iter()
             .skip(options.offset)
             .take(options.limit)
-            .map(to_hit)
+            .map(|r| r.game)
             .collect();
+        let mut wanted: Vec<u64> = page.iter().map(|&g| g as u64).collect();
+        wanted.sort_unstable();
+        let whole: std::collections::BTreeMap<u32, crate::model::game::GameRow> =
+            self.game_rows(&wanted)?.into_iter().map(|r| (r.game, r)).collect();
+        let games = page.iter().map(|g| to_hit(whole[g].clone())).collect();
         Ok(SearchResult { key, total, games })
     }
 }
