@@ -150,8 +150,8 @@ impl PageChecksums {
         Ok(checksums)
     }
 
-    /// Checks the pages of `meta` holding rows `rows` (ranges within row group `group`) of the
-    /// columns `columns` (their indexes), and their dictionary pages.
+    /// Checks the pages of `meta` holding rows `rows` (ranges within row group `group`, sorted,
+    /// not overlapping) of the columns `columns` (their indexes), and their dictionary pages.
     pub fn check_rows(
         &self,
         path: &Path,
@@ -174,11 +174,19 @@ impl PageChecksums {
             }
             match meta.offset_index().and_then(|o| o.get(group)).and_then(|o| o.get(c)) {
                 Some(index) => {
+                    // Pages and ranges are both in row order: one sweep over both.
                     let pages = index.page_locations();
+                    let mut r = 0;
                     for (p, page) in pages.iter().enumerate() {
                         let start = page.first_row_index.max(0) as usize;
                         let end = pages.get(p + 1).map_or(n, |next| next.first_row_index.max(0) as usize);
-                        if rows.iter().any(|r| r.start < end && start < r.end) {
+                        while r < rows.len() && rows[r].end <= start {
+                            r += 1;
+                        }
+                        if r == rows.len() {
+                            break;
+                        }
+                        if rows[r].start < end {
                             self.check_offset(path, file, page.offset.max(0) as u64)?;
                         }
                     }

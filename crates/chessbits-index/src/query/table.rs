@@ -171,30 +171,34 @@ impl TableFile {
         for (i, group) in metadata.row_groups().iter().enumerate() {
             let n = group.num_rows() as u64;
             let group_end = group_start + n;
-            let mut at = group_start;
-            let mut any = false;
+            // The wanted rows of this group as ranges (consecutive rows merged).
+            let mut ranges: Vec<Range<usize>> = Vec::new();
             while let Some(&&row) = wanted.peek() {
                 if row >= group_end {
                     break;
                 }
                 wanted.next();
-                if row < at {
-                    continue;
+                let local = (row.max(group_start) - group_start) as usize;
+                match ranges.last_mut() {
+                    Some(last) if last.end == local => last.end += 1,
+                    Some(last) if last.end > local => {}
+                    _ => ranges.push(local..local + 1),
                 }
-                if !any {
-                    row_groups.push(i);
-                    any = true;
-                }
-                let local = (row - group_start) as usize;
-                self.check(i, std::slice::from_ref(&(local..local + 1)), columns)?;
-                if row > at {
-                    selectors.push(RowSelector::skip((row - at) as usize));
-                }
-                selectors.push(RowSelector::select(1));
-                at = row + 1;
             }
-            if any && at < group_end {
-                selectors.push(RowSelector::skip((group_end - at) as usize));
+            if !ranges.is_empty() {
+                self.check(i, &ranges, columns)?;
+                row_groups.push(i);
+                let mut at = 0;
+                for range in &ranges {
+                    if range.start > at {
+                        selectors.push(RowSelector::skip(range.start - at));
+                    }
+                    selectors.push(RowSelector::select(range.len()));
+                    at = range.end;
+                }
+                if (at as u64) < n {
+                    selectors.push(RowSelector::skip(n as usize - at));
+                }
             }
             group_start = group_end;
         }
