@@ -3,7 +3,6 @@
 //! and `position_key` (the `key` column's bytes, for DuckDB and friends).
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, PoisonError};
 
 use chessbits::position::Position;
 use chessbits_index::{
@@ -251,19 +250,13 @@ pub fn build_index<'py>(
 #[pyclass(module = "chessbits", frozen)]
 pub struct Index {
     inner: chessbits_index::Index,
-    /// Queries one at a time: the index's files are read through handles that share one file
-    /// offset (`File::try_clone`), so two queries at once on one `chessbits_index::Index` read
-    /// each other's bytes ("damaged Parquet file"). Python threads may share an `Index`.
-    lock: Mutex<()>,
 }
 
 impl Index {
-    /// `query` on the index, with the GIL released and the index's lock held.
+    /// `query` on the index, with the GIL released (an index answers several threads at once:
+    /// its files are read by position).
     fn query<T: Send>(&self, py: Python<'_>, query: impl FnOnce(&chessbits_index::Index) -> T + Send) -> T {
-        py.detach(|| {
-            let _only = self.lock.lock().unwrap_or_else(PoisonError::into_inner);
-            query(&self.inner)
-        })
+        py.detach(|| query(&self.inner))
     }
 }
 
@@ -272,10 +265,7 @@ impl Index {
     #[new]
     fn new(py: Python<'_>, path: PathBuf) -> PyResult<Index> {
         let inner = py.detach(|| chessbits_index::Index::open(&path)).map_err(index_error)?;
-        Ok(Index {
-            inner,
-            lock: Mutex::new(()),
-        })
+        Ok(Index { inner })
     }
 
     /// The number of games in the index.
