@@ -83,14 +83,7 @@ pub fn run(args: ExportArgs) -> Result<ExitCode, String> {
     let start = Instant::now();
     let inputs = expand_inputs(&args.inputs)?;
     let out_name = args.output.display().to_string();
-    // Never an output directory that holds an input (--force would remove it).
-    if let Ok(out) = args.output.canonicalize() {
-        for input in inputs.iter().filter(|p| p.as_os_str() != "-") {
-            if input.canonicalize().is_ok_and(|p| p.starts_with(&out)) {
-                return Err(format!("{out_name}: holds the input {}", input.display()));
-            }
-        }
-    }
+    crate::inputs::refuse_output_holding_inputs(&args.output, &inputs)?;
     let options = ExportOptions {
         row_group_size: args.row_group_size as usize,
         partition: args.partition.is_some(),

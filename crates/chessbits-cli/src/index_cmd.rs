@@ -159,14 +159,7 @@ fn index_games(
     let start = Instant::now();
     let inputs = expand_inputs(inputs)?;
     let out_name = output.display().to_string();
-    // Never an output directory that holds an input (--force would remove it).
-    if let Ok(out) = output.canonicalize() {
-        for input in inputs.iter().filter(|p| p.as_os_str() != "-") {
-            if input.canonicalize().is_ok_and(|p| p.starts_with(&out)) {
-                return Err(format!("{out_name}: holds the input {}", input.display()));
-            }
-        }
-    }
+    crate::inputs::refuse_output_holding_inputs(output, &inputs)?;
     let mut builder = match append {
         true => IndexBuilder::append(output, options),
         false => IndexBuilder::create(output, options),

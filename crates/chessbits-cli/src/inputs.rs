@@ -143,6 +143,19 @@ fn file_id(_meta: &std::fs::Metadata) -> (u64, u64) {
     (u64::MAX, NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
 }
 
+/// Refuses an output directory that holds one of `inputs` (`--force` would remove it).
+#[cfg_attr(not(feature = "parquet"), allow(dead_code))]
+pub fn refuse_output_holding_inputs(output: &Path, inputs: &[PathBuf]) -> Result<(), String> {
+    if let Ok(out) = output.canonicalize() {
+        for input in inputs.iter().filter(|p| p.as_os_str() != "-") {
+            if input.canonicalize().is_ok_and(|p| p.starts_with(&out)) {
+                return Err(format!("{}: holds the input {}", output.display(), input.display()));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Opens `path`, or standard input for `-`, advancing `bar` by the bytes read from it (compressed
 /// bytes for compressed input, so the bar follows the file's length). Input that starts with the
 /// gzip or zstd magic number is decompressed and UTF-16 refused with a hint, as

@@ -10,8 +10,8 @@
 //!   beside the pushed one). Two positions that differ only by an en passant square nobody can
 //!   use are the same position.
 //! - **bits 63..0: a second Zobrist hash** over 841 numbers drawn from SplitMix64 seeded with
-//!   [`SECOND_SEED`], in this order: 768 for a piece on a square (index `64 * piece + square`,
-//!   piece = `color * 6 + role` with White 0 and roles pawn, knight, bishop, rook, queen, king;
+//!   [`SECOND_SEED`] (`chessbits::codec::moves::entropy::sample::SplitMix64`), in this
+//!   order: 768 for a piece on a square (index `64 * piece + square`, piece = `color * 6 + role` with White 0 and roles pawn, knight, bishop, rook, queen, king;
 //!   square a1 = 0 ... h8 = 63), 64 for a castling right by its rook's square (exact in Chess960,
 //!   where the four Polyglot castling flags are not), 8 for the en passant file (legal only, as
 //!   above), and 1 xored in when White is to move.
@@ -26,6 +26,7 @@
 
 use std::fmt;
 
+use chessbits::codec::moves::entropy::sample::SplitMix64;
 use chessbits::position::Position;
 use chessbits::types::Color;
 use std::ops::ControlFlow;
@@ -134,11 +135,9 @@ const fn second_table() -> [u64; TABLE_LEN] {
     let mut state = SECOND_SEED;
     let mut i = 0;
     while i < TABLE_LEN {
+        // SplitMix64::next_u64, spelled out: it is not a const fn.
         state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        table[i] = z ^ (z >> 31);
+        table[i] = SplitMix64::mix(state);
         i += 1;
     }
     table
@@ -149,12 +148,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn splitmix_first_output_is_the_published_one() {
+    fn table_is_the_splitmix_sequence() {
         // SplitMix64 seeded with 0 gives 0xe220a8397b1dcdaf first (the reference sequence).
-        let mut z = 0u64.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        assert_eq!(z ^ (z >> 31), 0xe220_a839_7b1d_cdaf);
+        assert_eq!(SplitMix64::new(0).next_u64(), 0xe220_a839_7b1d_cdaf);
+        let mut rng = SplitMix64::new(SECOND_SEED);
+        assert!(TABLE.iter().all(|&n| n == rng.next_u64()));
     }
 
     #[test]
