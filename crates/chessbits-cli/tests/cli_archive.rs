@@ -11,6 +11,7 @@ mod common;
 #[allow(dead_code)]
 mod archive_cmd;
 #[path = "../src/inputs.rs"]
+#[allow(dead_code)]
 mod inputs;
 #[path = "../src/json.rs"]
 #[allow(dead_code)]
