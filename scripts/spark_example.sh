@@ -4,42 +4,14 @@
 # the output with examples/spark/check_opening_stats.py (chessbits.read_pgn and python-chess, no
 # Spark), and prints the job's throughput on local[1] and local[2] (the largest input).
 #
-# Needs Java 8/11/17 (installs openjdk-17-jre-headless with apt-get when root and Java is
-# missing) and PyPI. Uses the venv of scripts/python_package.sh (built by it when absent) and
-# adds pyspark and pandas (pyspark's mapInArrow insists on pandas, though unused) to it.
-# CHESSBITS=path/to/chessbits picks the CLI (default: the debug build with --features parquet).
+# Needs Java 8/11/17 and PyPI: scripts/spark_env.sh sets up the venv, Java and the CLI
+# (CHESSBITS=path/to/chessbits picks the CLI; default: the debug build with --features parquet).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-venv=target/py-venv-test
 work=target/spark
-pip_flags=(--quiet --disable-pip-version-check)
-
-if ! "$venv/bin/python" -c "import chessbits" 2>/dev/null; then
-  scripts/python_package.sh
-fi
-if ! "$venv/bin/python" -c "import pyspark, pandas; assert pyspark.__version__ == '3.5.3'" 2>/dev/null; then
-  "$venv/bin/pip" install "${pip_flags[@]}" pyspark==3.5.3 pandas==2.2.3
-fi
-
-if ! command -v java >/dev/null 2>&1; then
-  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-    apt-get update -qq && apt-get install -y -qq openjdk-17-jre-headless >/dev/null
-  else
-    echo "Spark needs Java (8, 11 or 17): install openjdk-17-jre-headless or set PATH" >&2
-    exit 1
-  fi
-fi
-echo "java: $(java -version 2>&1 | head -n 1)"
-
-if [ -z "${CHESSBITS:-}" ]; then
-  cargo build --quiet -p chessbits-cli --features parquet
-  CHESSBITS=target/debug/chessbits
-fi
-
-# The Python workers must run the venv's interpreter (chessbits is installed there).
-export PYSPARK_PYTHON="$PWD/$venv/bin/python"
-python="$venv/bin/python"
+# The venv (pyspark, pandas, chessbits), Java and the CLI: scripts/spark_env.sh.
+source scripts/spark_env.sh
 
 inputs=(testdata/pgn)
 if [ -d ../shared/data/pgn ]; then

@@ -3,7 +3,7 @@ with py.typed). The docstrings, with examples, are on the objects themselves."""
 
 import os
 import pathlib
-from typing import Iterable, Literal, Optional, Sequence, Union, final
+from typing import Any, Iterable, Literal, Optional, Sequence, Union, final
 
 import pyarrow as pa
 
@@ -22,10 +22,13 @@ __all__ = [
     "build_index",
     "decode_moves",
     "encode_moves",
+    "export_parts",
+    "export_records",
     "position_key",
     "position_key_hex",
     "positions",
     "read_pgn",
+    "seal_index",
     "validate",
 ]
 
@@ -192,6 +195,23 @@ def build_index(
     force: bool = False,
 ) -> dict[str, object]:
     """Builds a position index from PGN files (a directory: its *.pgn files); returns the summary."""
+
+def export_parts(export_dir: _Path) -> list[dict[str, Any]]:
+    """The part files of a Parquet export in the order that numbers its games (first_game, rows)."""
+
+def export_records(
+    batch: pa.RecordBatch,
+    game: Any,
+    source: Any,
+    row: Any,
+    *,
+    files: Optional[Sequence[str]] = None,
+    moves_code: Optional[str] = None,
+) -> tuple[pa.RecordBatch, pa.RecordBatch, pa.RecordBatch, list[str]]:
+    """Export rows to the index's games, positions and (unaggregated) explorer rows, and the errors."""
+
+def seal_index(path: _Path, export_dir: _Path) -> dict[str, Any]:
+    """Makes a directory of tables written by another tool (Spark) from an export a position index."""
 
 @final
 class Index:

@@ -21,8 +21,8 @@ use super::stored::StoredGame;
 pub struct RawBlock {
     /// Where it is and what it holds.
     pub info: BlockInfo,
-    codec: MoveCodec,
-    payload: Vec<u8>,
+    pub(crate) codec: MoveCodec,
+    pub(crate) payload: Vec<u8>,
 }
 
 impl RawBlock {
@@ -118,7 +118,7 @@ pub struct ArchiveReader<R: Read + Seek> {
 }
 
 /// `read_exact`, with an unexpected end of file turned into `truncated`.
-fn read_exact_or<R: Read>(r: &mut R, buf: &mut [u8], truncated: ArchiveError) -> Result<(), ArchiveError> {
+pub(crate) fn read_exact_or<R: Read>(r: &mut R, buf: &mut [u8], truncated: ArchiveError) -> Result<(), ArchiveError> {
     r.read_exact(buf).map_err(|e| {
         if e.kind() == ErrorKind::UnexpectedEof {
             truncated

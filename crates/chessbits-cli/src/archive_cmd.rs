@@ -16,14 +16,14 @@ use chessbits_archive::{
     ArchiveError, ArchiveReader, ArchiveWriter, MoveCodec, StoredAsText, StoredGame, WriterOptions,
 };
 
-use crate::inputs::{expand_inputs, open_input, progress_bar, total_len, CountingReader};
+use crate::inputs::{expand_inputs_for_output, open_input, progress_bar, read_error, total_len, CountingReader};
 use crate::json::Json;
 use crate::output::{write_error, Sink};
 
 /// `chessbits pack IN.pgn... -o OUT.cbits`
 #[derive(clap::Args, Debug)]
 pub struct PackArgs {
-    /// PGN files to pack, in order, plain, gzip or zstd (`-` reads standard input; a directory, every `.pgn`, `.pgn.gz` and `.pgn.zst` file below it).
+    /// The games to pack, in order: PGN files (plain, gzip or zstd) or `.cbits` archives, recognised by content; `-` reads standard input; a directory, every `.pgn`, `.pgn.gz`, `.pgn.zst` and `.cbits` file below it.
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
     /// The archive to write (`-` writes standard output).
@@ -42,6 +42,10 @@ pub struct PackArgs {
     /// zstd level for tags and comments (1 fast ... 19 small).
     #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(i32).range(1..=22))]
     pub level: i32,
+    /// Leave out duplicates (same main line, White, Black and date as an earlier game), each
+    /// reported as `file:line duplicates file:line` (see `chessbits pgn dedup --help`).
+    #[arg(long)]
+    pub dedup: bool,
     /// Print the summary as one JSON object (on standard error).
     #[arg(long)]
     pub json: bool,
@@ -163,7 +167,7 @@ pub(crate) fn archive_write_error(out_name: &str, error: ArchiveError) -> String
 /// write stops everything and leaves the output as it was (status 2).
 pub fn run_pack(args: PackArgs) -> Result<ExitCode, String> {
     let start = Instant::now();
-    let inputs = expand_inputs(&args.inputs)?;
+    let inputs = expand_inputs_for_output(&args.inputs, &args.output)?;
     let bar = progress_bar(total_len(&inputs), "bytes");
     let options = WriterOptions {
         codec: args.codec,
@@ -183,6 +187,7 @@ pub fn run_pack(args: PackArgs) -> Result<ExitCode, String> {
         }
     };
     let (mut bytes_in, mut lost) = (0u64, 0u64);
+    let mut dedup = args.dedup.then(|| crate::dedup::Dedup::new(names.clone()));
     let mut text = Vec::new();
     for (source, path) in inputs.iter().enumerate() {
         let name = &names[source];
@@ -198,11 +203,15 @@ pub fn run_pack(args: PackArgs) -> Result<ExitCode, String> {
                     bar.suspend(|| eprintln!("{name}:{}: {error}: not stored", raw.first_line));
                     lost += 1;
                 }
+                Ok(Some(raw))
+                    if dedup
+                        .as_mut()
+                        .is_some_and(|d| d.is_duplicate_text(&bar, source, &raw, &text)) => {}
                 Ok(Some(raw)) => writer
                     .add_pgn(std::mem::take(&mut text), raw, source as u32)
                     .map_err(|e| archive_write_error(&out_name, e))?,
                 Ok(None) => break,
-                Err(error) => return Err(format!("{name}:{line}: read error: {error}")),
+                Err(error) => return Err(read_error(name, line, &error)),
             }
             report(writer.take_stored_as_text());
         }
@@ -223,11 +232,19 @@ pub fn run_pack(args: PackArgs) -> Result<ExitCode, String> {
             ("archive_bytes", Json::from(summary.bytes)),
             ("bits_per_move", Json::from(summary.bits_per_move())),
         ]);
+        let value = match (&dedup, value) {
+            (Some(dedup), Json::Obj(mut fields)) => {
+                fields.push(("duplicates".to_string(), Json::from(dedup.count)));
+                fields.push(("duplicate_games".to_string(), dedup.json()));
+                Json::Obj(fields)
+            }
+            (_, value) => value,
+        };
         eprintln!("{value}");
         return Ok(if lost > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS });
     }
     eprintln!(
-        "packed {} ({} stored as text{}) in {}: {} PGN bytes -> {} archive bytes ({:.1}%), {:.2} bits/move \
+        "packed {} ({} stored as text{}{}) in {}: {} PGN bytes -> {} archive bytes ({:.1}%), {:.2} bits/move \
          (moves {:.2}), {:.1} MB/s",
         count(summary.games, "game"),
         summary.text_games,
@@ -235,6 +252,10 @@ pub fn run_pack(args: PackArgs) -> Result<ExitCode, String> {
             format!(", {} too long and not stored", count(lost, "game"))
         } else {
             String::new()
+        },
+        match &dedup {
+            Some(dedup) => format!(", {} left out", count(dedup.count, "duplicate")),
+            None => String::new(),
         },
         count(summary.blocks, "block"),
         bytes_in,

@@ -75,7 +75,7 @@ mod with_index {
 
     use chessbits::eco::EcoTable;
     use chessbits::position::Position;
-    use chessbits_index::{ExploreOptions, Filters, GameHit, GameRow, Index, Outcome};
+    use chessbits_index::{ExploreOptions, Filters, Index};
 
     use super::{ExploreArgs, QueryArgs};
     use crate::json::Json;
@@ -112,36 +112,6 @@ mod with_index {
         ])
     }
 
-    /// A game as lichess's explorer lists it, with the index's own fields beside.
-    fn game_json(row: &GameRow, uci: Option<&str>) -> Json {
-        let date = chessbits_index::model::game::date_text(row.date);
-        let month = chessbits_index::model::game::month_of(row.date);
-        Json::obj([
-            ("uci", Json::opt_str(uci)),
-            ("id", Json::from(row.game.to_string())),
-            ("winner", Json::opt_str(row.outcome().and_then(Outcome::winner))),
-            ("speed", Json::opt_str(row.speed.map(|s| s.name()))),
-            ("white", player_json(&row.white, row.white_elo)),
-            ("black", player_json(&row.black, row.black_elo)),
-            (
-                "year",
-                match row.date / 10000 {
-                    0 => Json::Null,
-                    year => Json::from(year),
-                },
-            ),
-            ("month", Json::opt_str(month)),
-            ("date", Json::opt_str(date)),
-            ("result", Json::from(row.result.as_str())),
-            ("event", Json::opt_str(row.event.clone())),
-            ("site", Json::opt_str(row.site.clone())),
-        ])
-    }
-
-    fn hits_json(hits: &[GameHit]) -> Json {
-        Json::Arr(hits.iter().map(|h| game_json(&h.row, h.uci.as_deref())).collect())
-    }
-
     pub fn run(args: ExploreArgs) -> Result<ExitCode, String> {
         let pos = resolve(&args.query)?;
         let options = ExploreOptions {
@@ -155,44 +125,14 @@ mod with_index {
         };
         let index = Index::open(&args.query.index).map_err(|e| e.to_string())?;
         let explorer = index.explore(&pos, &options).map_err(|e| e.to_string())?;
-        let opening = EcoTable::lichess().get(pos.key());
         if args.query.json {
-            let moves = explorer.moves.iter().map(|m| {
-                Json::obj([
-                    ("uci", Json::from(m.uci.as_str())),
-                    ("san", Json::from(m.san.as_str())),
-                    ("averageRating", m.average_rating.map_or(Json::Null, Json::from)),
-                    ("white", Json::from(m.white)),
-                    ("draws", Json::from(m.draws)),
-                    ("black", Json::from(m.black)),
-                    (
-                        "game",
-                        m.game.as_ref().map_or(Json::Null, |g| game_json(g, Some(&m.uci))),
-                    ),
-                    ("lastDate", Json::opt_str(m.last_date.clone())),
-                ])
-            });
-            let value = Json::obj([
-                (
-                    "opening",
-                    opening.map_or(Json::Null, |o| {
-                        Json::obj([("eco", Json::from(o.eco)), ("name", Json::from(o.name))])
-                    }),
-                ),
-                ("white", Json::from(explorer.white)),
-                ("draws", Json::from(explorer.draws)),
-                ("black", Json::from(explorer.black)),
-                ("moves", Json::Arr(moves.collect())),
-                ("topGames", hits_json(&explorer.top_games)),
-                ("recentGames", hits_json(&explorer.recent_games)),
-                ("fen", Json::from(pos.fen())),
-                ("key", Json::from(explorer.key.to_string())),
-            ]);
-            println!("{value}");
+            // The lichess explorer API's shape, built by the index crate (Python's explore_json
+            // gives the same).
+            println!("{}", explorer.to_lichess_json());
             return Ok(ExitCode::SUCCESS);
         }
         println!("{}", pos.fen());
-        if let Some(o) = opening {
+        if let Some(o) = EcoTable::lichess().get(pos.key()) {
             println!("{} {}", o.eco, o.name);
         }
         let total = explorer.games();

@@ -25,8 +25,9 @@ they make the exit status 1.
 
 Needs the cargo feature `parquet`: cargo build --release -p chessbits-cli --features parquet")]
 pub struct ExportArgs {
-    /// PGN files, in order, plain, gzip or zstd (`-` reads standard input; a directory, every
-    /// `.pgn`, `.pgn.gz` and `.pgn.zst` file below it).
+    /// PGN files (plain, gzip or zstd) or `.cbits` archives, in order, recognised by content;
+    /// `-` reads standard input; a directory, every `.pgn`, `.pgn.gz`, `.pgn.zst` and `.cbits`
+    /// file below it.
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
     /// The directory to write (must not exist, or be empty, unless --force; a symbolic link stays

@@ -12,11 +12,14 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use chessbits::pgn::{GameResult, GameTree};
+use chessbits::pgn::{GameResult, GameTree, Speed};
 use chessbits_archive::{ArchiveWriter, MoveCodec, WriterOptions};
 
 use crate::archive_cmd::archive_write_error;
-use crate::games::{classify, eco_of, expand_with_progress, for_each_game, is_eco_code, ErrorLog};
+use crate::dedup::{date_tag, Dedup};
+use crate::games::{
+    classify, eco_of, expand_with_progress_for_output, for_each_game, input_name, is_eco_code, ErrorLog,
+};
 use crate::json::Json;
 use crate::output::Sink;
 
@@ -26,13 +29,28 @@ A game is written when it meets every condition given. Names (--player, --white,
 --opening match a part of the tag's value, ignoring case (\"carlsen\" matches \"Carlsen, Magnus\").
 --elo-min/--elo-max bound both players' ratings: a game matches when WhiteElo and BlackElo are
 both numbers and both within the bounds (a game with a rating missing never matches them).
+--player-elo-min/--player-elo-max bound the rating of the --player only: the Elo tag of the side
+whose name matches (either side, when both names match); the opponent's rating does not matter.
+--speed takes lichess's categories of the TimeControl tag: the estimated duration base + 40 ×
+increment seconds under 30 is ultraBullet, under 180 bullet, under 480 blitz, under 1500 rapid,
+else classical; `-` or days per move is correspondence (a game without a TimeControl never
+matches). --since/--until take YYYY, YYYY.MM or YYYY.MM.DD (`-` also separates) and bound
+UTCDate, else Date, both ends included; a partial date (2023.??.??) is compared by its known
+part (2023.??.?? is within --since 2023.06.01), a game with no known year never matches.
 --opening looks in the Opening tag, or, for a game without one, in the name that the lichess
 opening tables give its moves; --eco uses the ECO tag, or the code of that classification.
 Plies are half-moves of the main line.
 
-The summary (games read, matched, errors) goes to standard error; --json makes it one JSON object.")]
+--dedup leaves out duplicates among the games that match (as `chessbits pgn dedup`). Duplicates:
+the same main line from the same start position and the same White, Black and date (UTCDate,
+else Date); each is reported as `file:line duplicates file:line`. Each distinct game is
+remembered as a 128-bit hash (about 50 bytes), never its text: memory grows with the number of
+distinct games, not their size.
+
+The summary (games read, matched, duplicates, errors) goes to standard error; --json makes it one
+JSON object.")]
 pub struct FilterArgs {
-    /// PGN files, plain, gzip or zstd; `-` reads standard input; a directory, every `.pgn`, `.pgn.gz` and `.pgn.zst` file below it.
+    /// PGN files (plain, gzip or zstd) or `.cbits` archives, recognised by content; `-` reads standard input; a directory, every `.pgn`, `.pgn.gz`, `.pgn.zst` and `.cbits` file below it.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Output file (`-`, the default, writes standard output).
@@ -59,6 +77,25 @@ pub struct FilterArgs {
     /// Both players rated at most this (WhiteElo and BlackElo).
     #[arg(long)]
     elo_max: Option<u32>,
+    /// The --player's own rating at least this (the Elo tag of the side whose name matches).
+    #[arg(long, requires = "player")]
+    player_elo_min: Option<u32>,
+    /// The --player's own rating at most this (the Elo tag of the side whose name matches).
+    #[arg(long, requires = "player")]
+    player_elo_max: Option<u32>,
+    /// Time-control categories, as lichess defines them from TimeControl (comma-separated):
+    /// ultraBullet, bullet, blitz, rapid, classical, correspondence.
+    #[arg(long, value_delimiter = ',', value_parser = parse_speed)]
+    speed: Vec<Speed>,
+    /// Played on or after this date (UTCDate, else Date): YYYY, YYYY.MM or YYYY.MM.DD.
+    #[arg(long, value_parser = parse_date_bound)]
+    since: Option<PgnDate>,
+    /// Played on or before this date (UTCDate, else Date): YYYY, YYYY.MM or YYYY.MM.DD.
+    #[arg(long, value_parser = parse_date_bound)]
+    until: Option<PgnDate>,
+    /// Leave out duplicates (same main line, White, Black and date); each is reported.
+    #[arg(long)]
+    dedup: bool,
     /// The result.
     #[arg(long, value_parser = ["1-0", "0-1", "1/2-1/2", "*"])]
     result: Option<String>,
@@ -129,6 +166,52 @@ fn parse_tag(text: &str) -> Result<(String, String), String> {
     }
 }
 
+fn parse_speed(text: &str) -> Result<Speed, String> {
+    Speed::from_name(text).ok_or_else(|| {
+        let names: Vec<&str> = Speed::ALL.iter().map(|s| s.name()).collect();
+        format!("{text}: not a speed ({})", names.join(", "))
+    })
+}
+
+/// A date as far as it is known: year, then month, then day (`2023.??.??` is `[2023]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnDate(Vec<u16>);
+
+impl PgnDate {
+    /// The known part of a PGN date (`YYYY.MM.DD`, `?` for unknown digits; `-` or `/` also
+    /// separate): the fields up to the first unknown or malformed one. `None` when the year is
+    /// unknown.
+    pub fn parse(text: &str) -> Option<PgnDate> {
+        let mut known = Vec::with_capacity(3);
+        for (i, part) in text.trim().splitn(3, ['.', '-', '/']).enumerate() {
+            let (digits, max) = [(4, 9999), (2, 12), (2, 31)][i];
+            match part.len() == digits && part.bytes().all(|b| b.is_ascii_digit()) {
+                true => match part.parse::<u16>() {
+                    Ok(v) if v <= max && (i == 0 || v >= 1) => known.push(v),
+                    _ => break,
+                },
+                false => break,
+            }
+        }
+        (!known.is_empty()).then_some(PgnDate(known))
+    }
+
+    /// Compares the fields both dates know: `2023` is equal to `2023.06.01`.
+    fn compare(&self, other: &PgnDate) -> std::cmp::Ordering {
+        let n = self.0.len().min(other.0.len());
+        self.0[..n].cmp(&other.0[..n])
+    }
+}
+
+/// A `--since`/`--until` bound: a full or partial date, every field given well-formed.
+fn parse_date_bound(text: &str) -> Result<PgnDate, String> {
+    let fields = text.trim().splitn(3, ['.', '-', '/']).count();
+    match PgnDate::parse(text) {
+        Some(date) if date.0.len() == fields => Ok(date),
+        _ => Err(format!("{text}: expected a date YYYY, YYYY.MM or YYYY.MM.DD")),
+    }
+}
+
 fn contains_ignoring_case(haystack: &str, needle: &str) -> bool {
     haystack.to_lowercase().contains(&needle.to_lowercase())
 }
@@ -169,6 +252,35 @@ impl FilterArgs {
                 }
             }
         }
+        if self.player_elo_min.is_some() || self.player_elo_max.is_some() {
+            let player = self.player.as_deref().unwrap_or_default();
+            let rated_within = |side: &str, elo: &str| {
+                let within = |elo: u32| {
+                    !self.player_elo_min.is_some_and(|min| elo < min)
+                        && !self.player_elo_max.is_some_and(|max| elo > max)
+                };
+                contains_ignoring_case(&tag(side), player) && tag(elo).trim().parse::<u32>().is_ok_and(within)
+            };
+            if !rated_within("White", "WhiteElo") && !rated_within("Black", "BlackElo") {
+                return false;
+            }
+        }
+        if !self.speed.is_empty() {
+            let speed = game.tag("TimeControl").and_then(|tc| Speed::from_time_control(&tc));
+            if !speed.is_some_and(|speed| self.speed.contains(&speed)) {
+                return false;
+            }
+        }
+        if self.since.is_some() || self.until.is_some() {
+            let Some(date) = date_tag(game).and_then(|d| PgnDate::parse(&d)) else {
+                return false;
+            };
+            if self.since.as_ref().is_some_and(|since| date.compare(since).is_lt())
+                || self.until.as_ref().is_some_and(|until| date.compare(until).is_gt())
+            {
+                return false;
+            }
+        }
         if let Some(result) = &self.result {
             if GameResult::from_bytes(result.as_bytes()) != Some(game.outcome()) {
                 return false;
@@ -205,6 +317,28 @@ fn line_break(bytes: &[u8]) -> &'static [u8] {
     }
 }
 
+/// Writes one game's bytes, after a blank line in the previous game's line-break style.
+pub fn write_game(sink: &mut Sink, last_break: &mut Option<&'static [u8]>, bytes: &[u8]) -> Result<(), String> {
+    let written = match *last_break {
+        None => sink.write_all(bytes),
+        Some(br) => sink
+            .write_all(br)
+            .and_then(|_| sink.write_all(br))
+            .and_then(|_| sink.write_all(bytes)),
+    };
+    written.map_err(|e| sink.error(e))?;
+    *last_break = Some(line_break(bytes));
+    Ok(())
+}
+
+/// Ends the last game written with its line break.
+pub fn finish_games(sink: &mut Sink, last_break: Option<&'static [u8]>) -> Result<(), String> {
+    match last_break {
+        Some(br) => sink.write_all(br).map_err(|e| sink.error(e)),
+        None => Ok(()),
+    }
+}
+
 /// Where matched games go.
 enum Out {
     Pgn(Sink),
@@ -212,7 +346,7 @@ enum Out {
 }
 
 pub fn run(args: FilterArgs) -> Result<ExitCode, String> {
-    let (files, bar) = expand_with_progress(&args.files)?;
+    let (files, bar) = expand_with_progress_for_output(&args.files, &args.output)?;
     let out_name = match args.output.as_os_str() == "-" {
         true => "standard output".to_string(),
         false => args.output.display().to_string(),
@@ -230,6 +364,9 @@ pub fn run(args: FilterArgs) -> Result<ExitCode, String> {
         }
     };
     let (mut games, mut matched, mut errors) = (0u64, 0u64, ErrorLog::default());
+    let mut dedup = args
+        .dedup
+        .then(|| Dedup::new(files.iter().map(|path| input_name(path)).collect()));
     let mut last_break: Option<&'static [u8]> = None;
     for_each_game(&files, &bar, |input| {
         games += 1;
@@ -243,20 +380,14 @@ pub fn run(args: FilterArgs) -> Result<ExitCode, String> {
         if !args.matches(game) {
             return Ok(());
         }
+        if let Some(dedup) = &mut dedup {
+            if dedup.is_duplicate(&bar, input.source, input.raw.first_line, game) {
+                return Ok(());
+            }
+        }
         matched += 1;
         match &mut out {
-            Out::Pgn(sink) => {
-                // Each game is followed by a blank line in its own line-break style.
-                let written = match last_break {
-                    None => sink.write_all(input.bytes),
-                    Some(br) => sink
-                        .write_all(br)
-                        .and_then(|_| sink.write_all(br))
-                        .and_then(|_| sink.write_all(input.bytes)),
-                };
-                written.map_err(|e| sink.error(e))?;
-                last_break = Some(line_break(input.bytes));
-            }
+            Out::Pgn(sink) => write_game(sink, &mut last_break, input.bytes)?,
             Out::Cbits(writer) => {
                 writer
                     .add_pgn(input.bytes.to_vec(), input.raw, input.source as u32)
@@ -270,9 +401,7 @@ pub fn run(args: FilterArgs) -> Result<ExitCode, String> {
     })?;
     match out {
         Out::Pgn(mut sink) => {
-            if let Some(br) = last_break {
-                sink.write_all(br).map_err(|e| sink.error(e))?;
-            }
+            finish_games(&mut sink, last_break)?;
             sink.commit()?;
         }
         Out::Cbits(writer) => {
@@ -282,15 +411,26 @@ pub fn run(args: FilterArgs) -> Result<ExitCode, String> {
     }
     bar.finish_and_clear();
     if args.json {
-        let value = Json::obj([
+        let mut fields = vec![
             ("games", Json::from(games)),
             ("matched", Json::from(matched)),
             ("errors", Json::from(errors.count)),
             ("error_messages", errors.messages_json()),
-        ]);
-        eprintln!("{value}");
+        ];
+        if let Some(dedup) = &dedup {
+            fields.push(("duplicates", Json::from(dedup.count)));
+            fields.push(("duplicate_games", dedup.json()));
+        }
+        eprintln!("{}", Json::obj(fields));
     } else {
-        eprintln!("{games} games read, {matched} matched, {} errors", errors.count);
+        let duplicates = match &dedup {
+            Some(dedup) => format!(", {} duplicates left out", dedup.count),
+            None => String::new(),
+        };
+        eprintln!(
+            "{games} games read, {matched} matched{duplicates}, {} errors",
+            errors.count
+        );
     }
     Ok(match errors.is_empty() {
         true => ExitCode::SUCCESS,

@@ -9,7 +9,7 @@ use chessbits::pgn::{GameTree, PgnReader, RawGame, SyntaxError};
 use chessbits::position::Position;
 use indicatif::ProgressBar;
 
-use crate::inputs::{expand_inputs, open_input, progress_bar, total_len};
+use crate::inputs::{expand_inputs, expand_inputs_for_output, open_input, progress_bar, read_error, total_len};
 
 /// One game of the input.
 pub struct InputGame<'a> {
@@ -26,10 +26,22 @@ pub struct InputGame<'a> {
 /// Inputs shorter than this get no progress bar.
 const PROGRESS_MIN_BYTES: u64 = 16 << 20;
 
-/// `paths` expanded (directories to their PGN files) and a progress bar over them (hidden unless
+/// `paths` expanded (directories to their PGN files and archives) and a progress bar over them (hidden unless
 /// stderr is a terminal and the input is long).
 pub fn expand_with_progress(paths: &[PathBuf]) -> Result<(Vec<PathBuf>, ProgressBar), String> {
-    let files = expand_inputs(paths)?;
+    with_progress(expand_inputs(paths)?)
+}
+
+/// [`expand_with_progress`] for a command writing the file `output`, left out of the directories
+/// when it is an archive already ([`expand_inputs_for_output`]).
+pub fn expand_with_progress_for_output(
+    paths: &[PathBuf],
+    output: &Path,
+) -> Result<(Vec<PathBuf>, ProgressBar), String> {
+    with_progress(expand_inputs_for_output(paths, output)?)
+}
+
+fn with_progress(files: Vec<PathBuf>) -> Result<(Vec<PathBuf>, ProgressBar), String> {
     let total = total_len(&files);
     let bar = match total.is_some_and(|len| len < PROGRESS_MIN_BYTES) {
         true => ProgressBar::hidden(),
@@ -64,7 +76,7 @@ pub fn for_each_game(
             let raw = match reader.read_raw_game(&mut bytes) {
                 Ok(Some(raw)) => raw,
                 Ok(None) => break,
-                Err(error) => return Err(format!("{name}:{line}: read error: {error}")),
+                Err(error) => return Err(read_error(&name, line, &error)),
             };
             let game = if raw.too_long {
                 Err(format!("{name}:{}: {}", raw.first_line, SyntaxError::GameTooLong))

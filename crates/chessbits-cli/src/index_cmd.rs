@@ -1,4 +1,4 @@
-//! `chessbits index build|info`: the position index (crate `chessbits-index`, behind the cargo
+//! `chessbits index build|add|info|seal`: the position index (crate `chessbits-index`, behind the cargo
 //! feature `parquet`). `explore` and `search` query it (explore_cmd.rs, search_cmd.rs).
 
 use std::path::PathBuf;
@@ -20,13 +20,17 @@ pub struct IndexArgs {
 
 #[derive(Subcommand, Debug)]
 pub enum IndexCommand {
-    /// Build a position index from PGN files: an opening explorer and exact position search.
+    /// Build a position index from PGN files, `.cbits` archives or Parquet exports: an opening
+    /// explorer and exact position search.
     Build(BuildArgs),
-    /// Add the games of more PGN files to an index, without rebuilding it (atomic: until it
+    /// Add the games of more PGN files, archives or exports to an index, without rebuilding it (atomic: until it
     /// finishes, and if it is interrupted, the index answers as before).
     Add(AddArgs),
     /// Describe an index: games, rows, files, sizes (and check every file with --verify).
     Info(InfoArgs),
+    /// Make a directory of tables written by another tool (the Spark job
+    /// examples/spark/build_index.py) from a Parquet export an index.
+    Seal(SealArgs),
 }
 
 /// `chessbits index build IN... -o INDEX`
@@ -35,12 +39,19 @@ pub enum IndexCommand {
 Writes the directory INDEX: manifest.json and the Parquet tables explorer/, positions/, games/ and
 sources/ (their columns: the chessbits-index crate's documentation). The build works in a temporary
 directory beside INDEX, renamed into place when complete. Games that cannot be read are reported
-(file:line: reason), not indexed, and make the exit status 1.
+(file:line: reason), not indexed, and make the exit status 1 (a row of a Parquet export keeps its
+game number and has no positions).
+
+Inputs: PGN text; .cbits archives (search --pgn prints a game as `chessbits unpack` writes it);
+Parquet export directories from `chessbits export` (one source per part file, in path order;
+search --pgn prints a game rebuilt from its row: its tags, then its movetext).
 
 Needs the cargo feature `parquet`: cargo build --release -p chessbits-cli --features parquet")]
 pub struct BuildArgs {
-    /// PGN files, plain, gzip or zstd (a directory: every `.pgn`, `.pgn.gz` and `.pgn.zst` file
-    /// below it; `-` reads standard input, whose games `search --pgn` cannot print later).
+    /// PGN files (plain, gzip or zstd), `.cbits` archives (known by their first bytes), or
+    /// Parquet export directories (`chessbits export`: a directory with `*.parquet` files and no
+    /// PGN); another directory: every `.pgn`, `.pgn.gz`, `.pgn.zst` and `.cbits` file below it;
+    /// `-` reads standard input, whose games `search --pgn` cannot print later.
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
     /// The index directory to write (must not exist, or be empty, unless --force).
@@ -70,7 +81,7 @@ it was (the next add removes its leftovers). One add runs at a time (a lock on I
 pub struct AddArgs {
     /// The index directory.
     pub index: PathBuf,
-    /// PGN files, plain, gzip or zstd (a directory: every PGN file below it; `-`: standard input).
+    /// PGN files, `.cbits` archives or Parquet export directories, as for `index build`.
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
     /// Threads that parse, replay and sort (0: one per core).
@@ -97,12 +108,50 @@ pub struct InfoArgs {
     pub json: bool,
 }
 
+/// `chessbits index seal DIR --export EXPORT`
+#[derive(Args, Debug)]
+#[command(after_help = "\
+DIR holds explorer/, positions/ and games/, Parquet files with exactly the index's columns and types,
+computed from the Parquet export EXPORT (game numbers: the export's part files in path order, every
+row a game). Every file is checked (columns and types, sort order, games numbered without gaps);
+then the files are renamed to part-NNNNN.parquet, their footers stamped with the format version,
+and top_games/, explorer_summary/, sources/, the page checksums and manifest.json written. On an error nothing changes
+(exit status 2).")]
+pub struct SealArgs {
+    /// The directory of tables.
+    pub dir: PathBuf,
+    /// The Parquet export (`chessbits export`) the tables were computed from.
+    #[arg(long)]
+    pub export: PathBuf,
+}
+
 pub fn run(args: IndexArgs) -> Result<ExitCode, String> {
     match args.command {
         IndexCommand::Build(args) => build(args),
         IndexCommand::Add(args) => add(args),
         IndexCommand::Info(args) => info(args),
+        IndexCommand::Seal(args) => seal(args),
     }
+}
+
+#[cfg(not(feature = "parquet"))]
+fn seal(_: SealArgs) -> Result<ExitCode, String> {
+    Err(format!("index seal: {NO_INDEX}"))
+}
+
+#[cfg(feature = "parquet")]
+fn seal(args: SealArgs) -> Result<ExitCode, String> {
+    let summary = chessbits_index::seal(&args.dir, &args.export).map_err(|e| format!("index seal: {e}"))?;
+    let rows: Vec<String> = summary.rows.iter().map(|(t, n)| format!("{t} {n}")).collect();
+    eprintln!(
+        "sealed {}: {} games, {} files, {} bytes ({})",
+        args.dir.display(),
+        summary.games,
+        summary.files,
+        summary.bytes,
+        rows.join(", ")
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(not(feature = "parquet"))]
@@ -153,28 +202,40 @@ fn index_games(
 
     use chessbits_index::{IndexBuilder, SourceInfo};
 
-    use crate::inputs::{expand_inputs, open_input, progress_bar, total_len};
+    use crate::inputs::{open_input, progress_bar, total_len};
     use crate::json::Json;
 
     let start = Instant::now();
-    let inputs = expand_inputs(inputs)?;
+    let inputs = classify_inputs(inputs)?;
     let out_name = output.display().to_string();
-    crate::inputs::refuse_output_holding_inputs(output, &inputs)?;
+    let files: Vec<PathBuf> = inputs.iter().flat_map(|input| input.files()).collect();
+    crate::inputs::refuse_output_holding_inputs(output, &files)?;
     let mut builder = match append {
         true => IndexBuilder::append(output, options),
         false => IndexBuilder::create(output, options),
     }
     .map_err(|e| e.to_string())?;
     let _guard = crate::output::TempDirGuard::new(builder.temp_dir());
-    let bar = progress_bar(total_len(&inputs), "bytes");
-    for path in &inputs {
-        let info = match path.as_os_str() == "-" {
-            true => SourceInfo::named("-"),
-            false => SourceInfo::of_file(path).map_err(|e| e.to_string())?,
+    let bar = progress_bar(total_len(&files), "bytes");
+    for input in &inputs {
+        // The bar follows the bytes an archive or export reports as read.
+        let mut shown = 0u64;
+        let mut progress = |read: u64| {
+            bar.inc(read.saturating_sub(shown));
+            shown = shown.max(read);
         };
-        builder
-            .add_reader(open_input(path, &bar)?, info)
-            .map_err(|e| e.to_string())?;
+        match input {
+            Input::Pgn(path) => {
+                let info = match path.as_os_str() == "-" {
+                    true => SourceInfo::named("-"),
+                    false => SourceInfo::of_file(path).map_err(|e| e.to_string())?,
+                };
+                builder.add_reader(open_input(path, &bar)?, info)
+            }
+            Input::Archive(path) => builder.add_archive(path, &mut progress),
+            Input::Export(dir, _) => builder.add_export(dir, &mut progress),
+        }
+        .map_err(|e| e.to_string())?;
     }
     let summary = builder.finish().map_err(|e| e.to_string())?;
     bar.finish_and_clear();
@@ -234,6 +295,97 @@ fn index_games(
         0 => ExitCode::SUCCESS,
         _ => ExitCode::from(1),
     })
+}
+
+/// An input of `index build|add`, by what its content is.
+#[cfg(feature = "parquet")]
+enum Input {
+    /// PGN text (plain, gzip, zstd) or standard input.
+    Pgn(PathBuf),
+    /// A `.cbits` archive (its first bytes are the archive's magic).
+    Archive(PathBuf),
+    /// A Parquet export directory, and its part files.
+    Export(PathBuf, Vec<PathBuf>),
+}
+
+#[cfg(feature = "parquet")]
+impl Input {
+    /// The files it reads.
+    fn files(&self) -> Vec<PathBuf> {
+        match self {
+            Input::Pgn(path) | Input::Archive(path) => vec![path.clone()],
+            Input::Export(_, parts) => parts.clone(),
+        }
+    }
+}
+
+/// The inputs in the order given: a directory that holds `*.parquet` files and no PGN file is a
+/// Parquet export; any other directory stands for the PGN files and archives below it; a file
+/// that starts with the archive's magic bytes is an archive (whatever its name), any other file
+/// PGN. An archive that is compressed (gzip, zstd) is refused: its games could not be read back
+/// by number.
+#[cfg(feature = "parquet")]
+fn classify_inputs(paths: &[PathBuf]) -> Result<Vec<Input>, String> {
+    use chessbits_index::build::{is_archive, is_export_dir};
+    use chessbits_index::export_parts;
+
+    let mut inputs = Vec::new();
+    for path in paths {
+        if path.as_os_str() != "-" && is_export_dir(path) {
+            let parts = export_parts(path).map_err(|e| e.to_string())?;
+            let files = parts.iter().map(|p| PathBuf::from(&p.info.path)).collect();
+            inputs.push(Input::Export(path.clone(), files));
+            continue;
+        }
+        for file in crate::inputs::expand_inputs(std::slice::from_ref(path))? {
+            if file.as_os_str() == "-" {
+                inputs.push(Input::Pgn(file));
+            } else if is_archive(&file).map_err(|e| e.to_string())? {
+                inputs.push(Input::Archive(file));
+            } else if starts_with(&file, b"PAR1") {
+                return Err(format!(
+                    "{}: a Parquet file: give the export's directory (its part files are numbered together)",
+                    file.display()
+                ));
+            } else if is_compressed_archive(&file) {
+                return Err(format!(
+                    "{}: a compressed .cbits archive: decompress it first (the index reads an archive's games back by number)",
+                    file.display()
+                ));
+            } else {
+                inputs.push(Input::Pgn(file));
+            }
+        }
+    }
+    Ok(inputs)
+}
+
+/// Whether the file at `path` starts with `magic`.
+#[cfg(feature = "parquet")]
+fn starts_with(path: &std::path::Path, magic: &[u8]) -> bool {
+    use std::io::Read;
+    let mut head = Vec::new();
+    std::fs::File::open(path).is_ok_and(|f| f.take(magic.len() as u64).read_to_end(&mut head).is_ok()) && head == magic
+}
+
+/// Whether `path` is a gzip or zstd file whose content starts with the archive's magic.
+#[cfg(feature = "parquet")]
+fn is_compressed_archive(path: &std::path::Path) -> bool {
+    use std::io::Read;
+    if !starts_with(path, &[0x1f, 0x8b]) && !starts_with(path, &[0x28, 0xb5, 0x2f, 0xfd]) {
+        return false;
+    }
+    let Ok(file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let Ok(input) = chessbits::pgn::decompress(file) else {
+        return false;
+    };
+    let mut magic = Vec::new();
+    let _ = input
+        .take(chessbits_archive::MAGIC.len() as u64)
+        .read_to_end(&mut magic);
+    magic == chessbits_archive::MAGIC
 }
 
 #[cfg(feature = "parquet")]

@@ -1,18 +1,22 @@
-//! Input arguments: files, `-` for standard input, or directories standing for every PGN file below
-//! them; gzip and zstd input decompressed on the fly; counting what is read and showing progress.
+//! Input arguments: files, `-` for standard input, or directories standing for every PGN file and
+//! `.cbits` archive below them; gzip and zstd input decompressed and archives decoded on the fly,
+//! recognised by their first bytes; counting what is read and showing progress.
 
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, IsTerminal, Read};
+use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::mpsc;
 
-use chessbits::pgn::decompress;
+use chessbits::pgn::{decompress, WriteOptions};
+use chessbits_archive::{ArchiveError, BlockStream, RawBlock, MAGIC};
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// `paths` with every directory replaced by the PGN files below it (any depth; `.pgn`, `.pgn.gz`
-/// and `.pgn.zst`, case-insensitive), sorted so runs are reproducible; files and `-` (standard
+/// `paths` with every directory replaced by the PGN files and archives below it (any depth;
+/// `.pgn`, `.pgn.gz`, `.pgn.zst` and `.cbits`, case-insensitive), sorted so runs are reproducible; files and `-` (standard
 /// input) are kept as given. An unreadable directory is an error naming it.
 ///
 /// Below a directory only regular files (or symbolic links to them) are taken, each file once
@@ -21,7 +25,19 @@ use indicatif::{ProgressBar, ProgressStyle};
 /// read (`.`, `..`: a loop) is not followed. What is skipped is said on standard error; a FIFO,
 /// device or socket is read only when named on the command line (as a stream).
 pub fn expand_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    let (files, skipped) = expand(paths)?;
+    report_skipped(expand(paths, None)?)
+}
+
+/// [`expand_inputs`] for a command that writes the file `output`: when `output` is an archive
+/// already (its magic bytes), it is left out of the directories walked (said on standard error),
+/// so that `pack DIR -o DIR/all.cbits` run again does not read its own last output. Any other
+/// file stays an input, which the output sink then refuses to write over (a PGN file below the
+/// directory is never replaced); named on the command line, an archive stays an input too.
+pub fn expand_inputs_for_output(paths: &[PathBuf], output: &Path) -> Result<Vec<PathBuf>, String> {
+    report_skipped(expand(paths, Some(output))?)
+}
+
+fn report_skipped((files, skipped): (Vec<PathBuf>, Vec<String>)) -> Result<Vec<PathBuf>, String> {
     for note in skipped {
         eprintln!("chessbits: {note}");
     }
@@ -29,8 +45,12 @@ pub fn expand_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
 }
 
 /// [`expand_inputs`], giving back what it skipped, one message each, instead of printing it.
-fn expand(paths: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<String>), String> {
+fn expand(paths: &[PathBuf], output: Option<&Path>) -> Result<(Vec<PathBuf>, Vec<String>), String> {
     let mut walk = Walk::default();
+    if let Some(output) = output.filter(|o| o.as_os_str() != "-") {
+        let meta = std::fs::metadata(output).ok().filter(|m| m.is_file());
+        walk.output = meta.filter(|_| is_archive(output)).map(|m| file_id(&m));
+    }
     let mut files = Vec::new();
     for path in paths {
         if path.as_os_str() != "-" && path.is_dir() {
@@ -54,6 +74,8 @@ struct Walk {
     seen_files: HashMap<(u64, u64), PathBuf>,
     seen_dirs: HashMap<(u64, u64), PathBuf>,
     skipped: Vec<String>,
+    /// The file the command writes, if it exists: not an input found in a directory.
+    output: Option<(u64, u64)>,
 }
 
 impl Walk {
@@ -105,6 +127,9 @@ impl Walk {
                     "{}: skipped, not a regular file (name a FIFO or device on the command line to read it)",
                     path.display()
                 ));
+            } else if self.output == Some(file_id(&meta)) {
+                self.skipped
+                    .push(format!("{}: skipped, it is the output", path.display()));
             } else if let Some(first) = self.seen_files.get(&file_id(&meta)) {
                 self.skipped.push(format!(
                     "{}: skipped, the same file as {}",
@@ -156,13 +181,17 @@ pub fn refuse_output_holding_inputs(output: &Path, inputs: &[PathBuf]) -> Result
     Ok(())
 }
 
-/// Opens `path`, or standard input for `-`, advancing `bar` by the bytes read from it (compressed
-/// bytes for compressed input, so the bar follows the file's length). Input that starts with the
-/// gzip or zstd magic number is decompressed and UTF-16 refused with a hint, as
-/// [`chessbits::pgn::decompress`] does. Errors name the path.
+/// Opens `path`, or standard input for `-`, as PGN text, advancing `bar` by the bytes read from
+/// it (compressed bytes for compressed input, so the bar follows the file's length). What the
+/// input is, its first bytes say, never its name: input that starts with the gzip or zstd magic
+/// number is decompressed and UTF-16 refused with a hint, as [`chessbits::pgn::decompress`] does;
+/// a `.cbits` archive (its magic bytes, after any decompression) gives its games' PGN as
+/// `chessbits unpack` writes them, read a block at a time and decoded on every core ([`ArchivePgn`]). Errors
+/// name the path.
 pub fn open_input(path: &Path, bar: &ProgressBar) -> Result<Box<dyn Read>, String> {
-    let raw: Box<dyn Read> = if path.as_os_str() == "-" {
-        Box::new(io::stdin().lock())
+    // Send: an archive is read on a thread of its own (see `ArchivePgn`).
+    let raw: Box<dyn Read + Send> = if path.as_os_str() == "-" {
+        Box::new(io::stdin())
     } else {
         Box::new(File::open(path).map_err(|e| format!("{}: {e}", path.display()))?)
     };
@@ -170,8 +199,174 @@ pub fn open_input(path: &Path, bar: &ProgressBar) -> Result<Box<dyn Read>, Strin
         inner: raw,
         bar: bar.clone(),
     };
-    let input = decompress(raw).map_err(|e| format!("{}: {e}", path.display()))?;
+    let name = || match path.as_os_str() == "-" {
+        true => "<stdin>".to_string(),
+        false => path.display().to_string(),
+    };
+    let mut input = decompress(raw).map_err(|e| format!("{}: {e}", name()))?;
+    let mut head = [0u8; MAGIC.len()];
+    let len = read_full(&mut input, &mut head).map_err(|e| format!("{}: {e}", name()))?;
+    let input = io::Cursor::new(head).take(len as u64).chain(input);
+    // No PGN starts with the magic's first byte (0x89, not ASCII): a prefix of it is an archive
+    // cut short.
+    if len > 0 && MAGIC.starts_with(&head[..len]) {
+        let blocks = BlockStream::new(input).map_err(|e| format!("{}: {}", name(), ArchiveDamage(e)))?;
+        return Ok(Box::new(ArchivePgn::new(blocks)));
+    }
     Ok(Box::new(input))
+}
+
+/// Whether the file at `path` starts with the archive magic bytes.
+fn is_archive(path: &Path) -> bool {
+    let mut head = [0u8; MAGIC.len()];
+    let read = File::open(path).and_then(|mut file| read_full(&mut file, &mut head));
+    read.is_ok_and(|len| len == head.len()) && head == MAGIC
+}
+
+/// Reads into `buf` until it is full or the input ends (a pipe hands over what it has);
+/// returns the bytes read.
+fn read_full(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match input.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
+}
+
+/// The games of a `.cbits` archive as PGN text, in archive order, as `chessbits unpack` writes
+/// them ([`StoredGame::write_pgn`](chessbits_archive::StoredGame::write_pgn) with the default
+/// options). A thread reads and verifies the blocks ([`BlockStream`]) and hands each to the
+/// rayon pool to decode and write out, so the blocks decode on every core while the text of the
+/// ones before is read; at most a few blocks per core are in memory at once. A damaged block is
+/// a read error carrying an [`ArchiveDamage`] (see [`read_error`]): the games before it have
+/// been read, and reading ends there.
+pub struct ArchivePgn {
+    /// Each block's text (or what is wrong with it), in archive order, as the decoders finish.
+    blocks: mpsc::Receiver<mpsc::Receiver<Result<Vec<u8>, ArchiveError>>>,
+    text: Vec<u8>,
+    at: usize,
+    ended: bool,
+}
+
+impl ArchivePgn {
+    /// Starts reading the blocks of `blocks`.
+    pub fn new<R: Read + Send + 'static>(blocks: BlockStream<R>) -> ArchivePgn {
+        let (tx, rx) = mpsc::sync_channel(rayon::current_num_threads() + 1);
+        std::thread::spawn(move || {
+            for block in blocks {
+                let (done_tx, done_rx) = mpsc::sync_channel(1);
+                match block {
+                    Ok(raw) => rayon::spawn(move || {
+                        // A decoder bug must not abort the process (rayon's default for a
+                        // panic in a spawned task): it is reported as damage of the block.
+                        let text = panic::catch_unwind(AssertUnwindSafe(|| block_text(&raw))).unwrap_or_else(|_| {
+                            Err(ArchiveError::CorruptPayload {
+                                block: raw.info.number,
+                                reason: "the decoder failed".to_string(),
+                            })
+                        });
+                        let _ = done_tx.send(text);
+                    }),
+                    Err(error) => {
+                        let _ = done_tx.send(Err(error));
+                    }
+                }
+                // The reader is gone (its command stopped early): stop reading.
+                if tx.send(done_rx).is_err() {
+                    return;
+                }
+            }
+        });
+        ArchivePgn {
+            blocks: rx,
+            text: Vec::new(),
+            at: 0,
+            ended: false,
+        }
+    }
+
+    /// Replaces the text with the next block's; false at the end of the archive (or after an
+    /// error was returned).
+    fn next_block(&mut self) -> io::Result<bool> {
+        let next = match self.ended {
+            true => None,
+            false => self.blocks.recv().ok().and_then(|done| done.recv().ok()),
+        };
+        match next {
+            None => {
+                self.ended = true;
+                Ok(false)
+            }
+            Some(Ok(text)) => {
+                self.text = text;
+                self.at = 0;
+                Ok(true)
+            }
+            Some(Err(error)) => {
+                self.ended = true;
+                Err(io::Error::new(io::ErrorKind::InvalidData, ArchiveDamage(error)))
+            }
+        }
+    }
+}
+
+/// A block's games decoded and written as PGN.
+fn block_text(raw: &RawBlock) -> Result<Vec<u8>, ArchiveError> {
+    let options = WriteOptions::default();
+    let mut text = Vec::new();
+    for game in raw.decode()? {
+        // Writing to a Vec cannot fail.
+        let _ = game.write_pgn(&mut text, &options);
+    }
+    Ok(text)
+}
+
+impl Read for ArchivePgn {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        // A loop: a block of no games gives no text.
+        while self.at == self.text.len() {
+            if !self.next_block()? {
+                return Ok(0);
+            }
+        }
+        let n = buf.len().min(self.text.len() - self.at);
+        buf[..n].copy_from_slice(&self.text[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// A `.cbits` input that cannot be read on: what is wrong, naming the block (carried in the
+/// [`io::Error`] an [`ArchivePgn`] returns).
+#[derive(Debug)]
+pub struct ArchiveDamage(pub ArchiveError);
+
+impl std::fmt::Display for ArchiveDamage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "damaged archive: {}", self.0)
+    }
+}
+
+impl std::error::Error for ArchiveDamage {}
+
+/// The archive damage `error` carries, if it is an [`ArchivePgn`]'s.
+pub fn archive_damage(error: &io::Error) -> Option<&ArchiveDamage> {
+    error.get_ref().and_then(|e| e.downcast_ref::<ArchiveDamage>())
+}
+
+/// The message for `error`, met reading the input `name` after line `line` of its text:
+/// `name:line: read error: ...`, or for a damaged archive `name: damaged archive: block N: ...`
+/// (a line of the text written from the archive would tell the user nothing).
+pub fn read_error(name: &str, line: u32, error: &io::Error) -> String {
+    match archive_damage(error) {
+        Some(damage) => format!("{name}: {damage}"),
+        None => format!("{name}:{line}: read error: {error}"),
+    }
 }
 
 /// Advances a progress bar by the bytes passing through.
@@ -245,10 +440,15 @@ pub fn total_len(files: &[PathBuf]) -> Option<u64> {
         .sum()
 }
 
-/// Whether the file name ends in `.pgn`, `.pgn.gz` or `.pgn.zst` (any case).
+/// Whether the file name ends in `.pgn`, `.pgn.gz`, `.pgn.zst` or `.cbits` (any case): the files
+/// a directory stands for. (A file named on the command line is read whatever its name.)
 fn is_pgn_name(path: &Path) -> bool {
     let name = path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase());
-    name.is_some_and(|name| [".pgn", ".pgn.gz", ".pgn.zst"].iter().any(|ext| name.ends_with(ext)))
+    name.is_some_and(|name| {
+        [".pgn", ".pgn.gz", ".pgn.zst", ".cbits"]
+            .iter()
+            .any(|ext| name.ends_with(ext))
+    })
 }
 
 #[cfg(test)]
@@ -260,7 +460,16 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let sub = dir.path().join("sub");
         std::fs::create_dir(&sub).unwrap();
-        for name in ["b.pgn", "a.PGN", "notes.txt", "d.pgn.zst", "e.PGN.gz", "f.gz"] {
+        for name in [
+            "b.pgn",
+            "a.PGN",
+            "notes.txt",
+            "d.pgn.zst",
+            "e.PGN.gz",
+            "f.gz",
+            "g.cbits",
+            "h.cbits.tmp",
+        ] {
             std::fs::write(dir.path().join(name), "").unwrap();
         }
         std::fs::write(sub.join("c.pgn"), "").unwrap();
@@ -272,10 +481,33 @@ mod tests {
             dir.path().join("b.pgn"),
             dir.path().join("d.pgn.zst"),
             dir.path().join("e.PGN.gz"),
+            dir.path().join("g.cbits"),
             sub.join("c.pgn"),
             PathBuf::from("-"),
         ];
         assert_eq!(files, expected);
+    }
+
+    #[test]
+    fn an_archive_output_is_left_out_of_directories_and_any_other_file_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.pgn"), "").unwrap();
+        std::fs::write(dir.path().join("out.cbits"), MAGIC).unwrap();
+        std::fs::write(dir.path().join("text.cbits"), "1. e4 *").unwrap();
+        let d = dir.path().to_path_buf();
+        let (files, skipped) = expand(std::slice::from_ref(&d), Some(&d.join("out.cbits"))).unwrap();
+        assert_eq!(files, [d.join("a.pgn"), d.join("text.cbits")]);
+        assert_eq!(
+            skipped,
+            [format!("{}: skipped, it is the output", d.join("out.cbits").display())]
+        );
+        // Not an archive: kept (the sink refuses to write over it).
+        let (files, skipped) = expand(std::slice::from_ref(&d), Some(&d.join("text.cbits"))).unwrap();
+        assert_eq!(files.len(), 3);
+        assert!(skipped.is_empty());
+        // Named on the command line: kept.
+        let (files, _) = expand(&[d.join("out.cbits")], Some(&d.join("out.cbits"))).unwrap();
+        assert_eq!(files, [d.join("out.cbits")]);
     }
 
     #[test]
@@ -310,7 +542,7 @@ mod tests {
             .status()
             .unwrap()
             .success());
-        let (files, skipped) = expand(std::slice::from_ref(&d)).unwrap();
+        let (files, skipped) = expand(std::slice::from_ref(&d), None).unwrap();
         // A dangling link is kept: opening it reports it.
         assert_eq!(files, [d.join("a.pgn"), d.join("dangling.pgn"), d.join("sub/c.pgn")]);
         let said = |name: &str, why: &str| {
@@ -325,7 +557,7 @@ mod tests {
         assert!(said("sub2", "is read already"), "{skipped:?}");
         assert_eq!(skipped.len(), 7, "{skipped:?}");
         // A file named on the command line is not read again from a directory.
-        let (files, _) = expand(&[d.join("sub/c.pgn"), d.clone()]).unwrap();
+        let (files, _) = expand(&[d.join("sub/c.pgn"), d.clone()], None).unwrap();
         assert_eq!(files, [d.join("sub/c.pgn"), d.join("a.pgn"), d.join("dangling.pgn")]);
     }
 

@@ -7,6 +7,8 @@ use clap::{Parser, Subcommand};
 mod archive_cmd;
 mod book_cmd;
 mod codecs_cmd;
+mod dedup;
+mod dedup_cmd;
 mod explore_cmd;
 mod export_cmd;
 mod fen_arg;
@@ -21,6 +23,7 @@ mod output;
 mod perft_cmd;
 mod pgn_cmd;
 mod pgn_stats_cmd;
+mod player_report;
 mod positions_cmd;
 mod search_cmd;
 mod show_cmd;
@@ -58,7 +61,7 @@ enum Command {
     Perft(perft_cmd::PerftArgs),
     /// List the legal moves of a position.
     Moves(moves_cmd::MovesArgs),
-    /// Check, convert, filter, count and cut PGN files into positions.
+    /// Check, convert, filter, deduplicate, count and cut PGN files into positions.
     Pgn(pgn_cmd::PgnArgs),
     /// Bits per move of every move code and bits per position of every position code on a PGN
     /// file (was `stats`).

@@ -17,7 +17,7 @@ use chessbits::pgn::{
 };
 use indicatif::ProgressBar;
 
-use crate::inputs::{expand_inputs, open_input, progress_bar, total_len, CountingReader};
+use crate::inputs::{archive_damage, expand_inputs, open_input, progress_bar, read_error, total_len, CountingReader};
 use crate::json::json_string;
 use crate::output::{write_error, Sink};
 
@@ -34,11 +34,13 @@ enum PgnCommand {
     Stats(crate::pgn_stats_cmd::StatsArgs),
     /// Write the games that match conditions, as their input text or packed.
     Filter(Box<crate::filter_cmd::FilterArgs>),
+    /// Write every game once: duplicates (same moves, players and date) left out and reported.
+    Dedup(crate::dedup_cmd::DedupArgs),
     /// One line per position of each game's main line (FEN or EPD, with move and result).
     Positions(crate::positions_cmd::PositionsArgs),
     /// Validate every move of every game; print counts, errors (`file:line: reason`), speed.
     Check {
-        /// PGN files, plain, gzip or zstd; `-` reads standard input; a directory, every `.pgn`, `.pgn.gz` and `.pgn.zst` file below it.
+        /// PGN files (plain, gzip or zstd) or `.cbits` archives, recognised by content; `-` reads standard input; a directory, every `.pgn`, `.pgn.gz`, `.pgn.zst` and `.cbits` file below it.
         #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Print one JSON object instead of text.
@@ -48,10 +50,11 @@ enum PgnCommand {
         #[arg(long, default_value_t = 0)]
         threads: usize,
     },
-    /// Rewrite the games of a file in export format, moves in the chosen notation.
+    /// Rewrite the games of files in export format, moves in the chosen notation.
     Convert {
-        /// The PGN file (plain, gzip or zstd); `-` reads standard input.
-        file: PathBuf,
+        /// PGN files (plain, gzip or zstd) or `.cbits` archives, recognised by content; `-` reads standard input; a directory, every `.pgn`, `.pgn.gz`, `.pgn.zst` and `.cbits` file below it.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
         /// Move notation of the output.
         #[arg(long, value_enum, default_value = "san")]
         to: Notation,
@@ -91,17 +94,19 @@ pub fn run(args: PgnArgs) -> Result<ExitCode, String> {
     match args.command {
         PgnCommand::Stats(args) => crate::pgn_stats_cmd::run(args),
         PgnCommand::Filter(args) => crate::filter_cmd::run(*args),
+        PgnCommand::Dedup(args) => crate::dedup_cmd::run(args),
         PgnCommand::Positions(args) => crate::positions_cmd::run(args),
         PgnCommand::Check { files, json, threads } => check(&files, json, threads),
         PgnCommand::Convert {
-            file,
+            files,
             to,
             output,
             seven_tag_roster,
             json,
         } => {
             let output = output.unwrap_or_else(|| PathBuf::from("-"));
-            let mut sink = Sink::create(&output, std::slice::from_ref(&file))?;
+            let files = expand_inputs(&files)?;
+            let mut sink = Sink::create(&output, &files)?;
             let out_name = match output.as_os_str() == "-" {
                 true => "standard output".to_string(),
                 false => output.display().to_string(),
@@ -111,7 +116,12 @@ pub fn run(args: PgnArgs) -> Result<ExitCode, String> {
                 seven_tag_roster,
                 ..WriteOptions::default()
             };
-            let summary = convert(&file, &options, &mut sink, &out_name, &mut io::stderr())?;
+            let mut summary = ConvertSummary::default();
+            for file in &files {
+                let part = convert(file, &options, &mut sink, &out_name, &mut io::stderr())?;
+                summary.games += part.games;
+                summary.errors += part.errors;
+            }
             sink.commit()?;
             if json {
                 let value = crate::json::Json::obj([
@@ -261,9 +271,14 @@ fn tally(report: &mut CheckReport, name: &str, result: Result<GameSummary, GameE
 /// checked, the one being read when it struck is lost. `line` is where the reader stood after
 /// the last whole game, the same whatever the thread count.
 fn read_failure(report: &mut CheckReport, name: &str, line: u32, error: &io::Error) {
-    report.errors.push(format!(
-        "{name}:{line}: read error: {error} (the games before this line were checked)"
-    ));
+    let before = match archive_damage(error) {
+        Some(_) => "the block",
+        None => "this line",
+    };
+    let message = read_error(name, line, error);
+    report
+        .errors
+        .push(format!("{message} (the games before {before} were checked)"));
 }
 
 /// Checks one stream in this thread.
@@ -396,7 +411,7 @@ pub struct ConvertSummary {
     pub errors: u64,
 }
 
-/// `chessbits pgn convert FILE --to san|uci|lan`: writes every valid game of `file` to `out`
+/// `chessbits pgn convert FILE... --to san|uci|lan`, for one input: writes every valid game of `file` to `out`
 /// (named `out_name` in messages) in export format with moves in `notation`; each invalid game
 /// is skipped and reported to `errors` as `file:line: reason`.
 pub fn convert(

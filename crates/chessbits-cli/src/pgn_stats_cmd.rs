@@ -3,7 +3,8 @@
 //!
 //! Streams: one game at a time, counters only. Lengths are kept as a histogram (plies → games)
 //! for the median; players, openings, ECO codes and terminations as maps of counts, of which the
-//! `--top` most frequent are printed.
+//! `--top` most frequent are printed. `--player P` reports on one player instead
+//! (`player_report.rs`).
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
@@ -11,19 +12,26 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use chessbits::pgn::GameResult;
+use indicatif::ProgressBar;
 
 use crate::games::{eco_of, expand_with_progress, for_each_game, EcoSource, ErrorLog};
 use crate::json::Json;
 use crate::output::write_error;
+use crate::player_report::PlayerReport;
 
 #[derive(clap::Args)]
+#[command(after_help = crate::player_report::PLAYER_HELP)]
 pub struct StatsArgs {
-    /// PGN files, plain, gzip or zstd; `-` reads standard input; a directory, every `.pgn`, `.pgn.gz` and `.pgn.zst` file below it.
+    /// PGN files (plain, gzip or zstd) or `.cbits` archives, recognised by content; `-` reads standard input; a directory, every `.pgn`, `.pgn.gz`, `.pgn.zst` and `.cbits` file below it.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// How many players, openings, ECO codes and terminations to list (the most frequent).
     #[arg(long, default_value_t = 10)]
     top: usize,
+    /// Report on this player only (a part of the name, any case): games, wins, draws and losses
+    /// by colour, score, performance rating, most played openings by colour.
+    #[arg(long)]
+    player: Option<String>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -143,6 +151,9 @@ fn top_json(map: &HashMap<String, u64>, n: usize) -> Json {
 
 pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
     let (files, bar) = expand_with_progress(&args.files)?;
+    if let Some(player) = &args.player {
+        return run_player(&files, &bar, player, &args);
+    }
     let mut stats = Stats::default();
     for_each_game(&files, &bar, |input| {
         stats.games += 1;
@@ -161,6 +172,30 @@ pub fn run(args: StatsArgs) -> Result<ExitCode, String> {
     };
     written.map_err(|e| write_error("standard output", e))?;
     Ok(match stats.errors.is_empty() {
+        true => ExitCode::SUCCESS,
+        false => ExitCode::from(1),
+    })
+}
+
+/// `--player`: the player's report instead of the collection's.
+fn run_player(files: &[PathBuf], bar: &ProgressBar, player: &str, args: &StatsArgs) -> Result<ExitCode, String> {
+    let mut report = PlayerReport::new(player);
+    for_each_game(files, bar, |input| {
+        report.games += 1;
+        match &input.game {
+            Ok(game) => report.add(game),
+            Err(error) => report.errors.record(bar, error),
+        }
+        Ok(())
+    })?;
+    bar.finish_and_clear();
+    let mut out = std::io::stdout().lock();
+    let written = match args.json {
+        true => writeln!(out, "{}", report.to_json(args.top)),
+        false => report.print_text(&mut out, args.top),
+    };
+    written.map_err(|e| write_error("standard output", e))?;
+    Ok(match report.errors.is_empty() {
         true => ExitCode::SUCCESS,
         false => ExitCode::from(1),
     })

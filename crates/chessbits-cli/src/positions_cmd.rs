@@ -33,7 +33,7 @@ position in N (the first kept, the next N later, ...).
 Games that cannot be read are reported (file:line: reason) and left out; the exit status is
 then 1. The summary (games, positions, errors) goes to standard error (--json: as JSON).")]
 pub struct PositionsArgs {
-    /// PGN files, plain, gzip or zstd; `-` reads standard input; a directory, every `.pgn`, `.pgn.gz` and `.pgn.zst` file below it.
+    /// PGN files (plain, gzip or zstd) or `.cbits` archives, recognised by content; `-` reads standard input; a directory, every `.pgn`, `.pgn.gz`, `.pgn.zst` and `.cbits` file below it.
     #[arg(required = true)]
     files: Vec<PathBuf>,
     /// Output file (`-`, the default, writes standard output).

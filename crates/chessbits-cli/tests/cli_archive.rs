@@ -10,6 +10,9 @@ mod common;
 #[path = "../src/archive_cmd.rs"]
 #[allow(dead_code)]
 mod archive_cmd;
+#[path = "../src/dedup.rs"]
+#[allow(dead_code)]
+mod dedup;
 #[path = "../src/inputs.rs"]
 #[allow(dead_code)]
 mod inputs;

@@ -351,3 +351,122 @@ fn add_killed_at_any_point_leaves_the_index_as_it_was() {
     assert_eq!(games, 100 + 10 * (100 + 120 + 100));
     assert_ne!(answers(&index), before);
 }
+
+/// `index build` from a `.cbits` archive (known by its content, whatever its name) and from a
+/// Parquet export directory (partitioned): the same answers as from the PGN, and `search --pgn`
+/// prints each game (the archive's as `unpack` writes it, the export's rebuilt from its row).
+#[test]
+fn build_from_an_archive_and_an_export() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    std::fs::write(&pgn, GAMES).unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    for sub in ["p", "a", "e"] {
+        std::fs::create_dir(dir.path().join(sub)).unwrap();
+    }
+    let from_pgn = build(&pgn, &dir.path().join("p"));
+
+    let archive = path("games.bin");
+    let (code, _, stderr) = chessbits(&["pack", pgn.to_str().unwrap(), "-o", &archive]);
+    assert_eq!(code, 0, "{stderr}");
+    let export = path("export");
+    let (code, _, stderr) = chessbits(&[
+        "export",
+        pgn.to_str().unwrap(),
+        "-o",
+        &export,
+        "--partition",
+        "year,month",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let (_, unpacked, _) = chessbits(&["unpack", &archive]);
+
+    for (input, name) in [(&archive, "a"), (&export, "e")] {
+        let index = build(Path::new(input), &dir.path().join(name));
+        for moves in ["e4 e5", "e4 e5 Nf3 Nc6", "Nf3 Nc6 e4 e5 Ng1"] {
+            let args = |index: &str| -> Vec<String> {
+                ["explore", index, "--moves", moves, "--json"]
+                    .map(String::from)
+                    .to_vec()
+            };
+            let run = |index: &str| {
+                let args = args(index);
+                json(&args.iter().map(String::as_str).collect::<Vec<_>>())
+            };
+            let (got, want) = (run(&index), run(&from_pgn));
+            for field in ["white", "draws", "black", "moves"] {
+                assert_eq!(got[field], want[field], "{input} {moves} {field}");
+            }
+            let found = json(&["search", &index, "--moves", moves, "--json"]);
+            let expected = json(&["search", &from_pgn, "--moves", moves, "--json"]);
+            assert_eq!(found["total"], expected["total"], "{input} {moves}");
+        }
+        let (code, stdout, stderr) = chessbits(&["search", &index, "--moves", "e4 e5", "--pgn"]);
+        assert_eq!(code, 0, "{stderr}");
+        assert!(stderr.contains("3 of 3 games"), "{stderr}");
+        if name == "a" {
+            // Every game as unpack writes it, in the archive's order.
+            let printed = stdout.replace("\n\n\n\n", "\n\n");
+            assert_eq!(printed, unpacked);
+        } else {
+            // Rebuilt from the rows: the tags, then the movetext.
+            for game in [
+                "[Event \"a\"]\n[White \"Ann\"]\n[Black \"Bob\"]\n[Result \"1-0\"]\n",
+                "[WhiteElo \"1650\"]\n[BlackElo \"1750\"]\n",
+                "[UTCDate \"2024.03.07\"]\n",
+                "\n\n1. e4 e5 2. Nf3 Nc6 1-0\n",
+                "[Event \"c\"]\n[White \"Cy\"]\n[Black \"Ann\"]\n[Result \"*\"]\n\n1. e4 e5 *\n",
+            ] {
+                assert!(stdout.contains(game), "{game:?} in {stdout}");
+            }
+        }
+    }
+}
+
+/// Damaged archives and exports: a clear error and exit status 2, never a panic.
+#[test]
+fn build_refuses_damaged_archives_and_exports() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    std::fs::write(&pgn, GAMES).unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let archive = path("games.cbits");
+    assert_eq!(chessbits(&["pack", pgn.to_str().unwrap(), "-o", &archive]).0, 0);
+    let mut bytes = std::fs::read(&archive).unwrap();
+    let archive_bytes = bytes.clone();
+    let block = bytes.windows(4).position(|w| w == b"CBLK").unwrap();
+    let last = bytes.len() - 1;
+    bytes[(block + 60).min(last)] ^= 0xff;
+    std::fs::write(&archive, &bytes).unwrap();
+    let (code, _, stderr) = chessbits(&["index", "build", &archive, "-o", &path("i1")]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("games.cbits") && stderr.contains("damaged archive"),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("i1").exists());
+
+    let export = path("export");
+    assert_eq!(chessbits(&["export", pgn.to_str().unwrap(), "-o", &export]).0, 0);
+    let part = dir.path().join("export/part-0.parquet");
+    let bytes = std::fs::read(&part).unwrap();
+    std::fs::write(&part, &bytes[..bytes.len() - 20]).unwrap();
+    let (code, _, stderr) = chessbits(&["index", "build", &export, "-o", &path("i2")]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("part-0.parquet"), "{stderr}");
+    assert!(!dir.path().join("i2").exists());
+    // A part file named alone: refused, not read as PGN.
+    let part = part.to_str().unwrap();
+    let (code, _, stderr) = chessbits(&["index", "build", part, "-o", &path("i3")]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("give the export's directory"), "{stderr}");
+    // A gzip-compressed archive: refused (its games could not be read back by number).
+    let gz = path("games.cbits.gz");
+    let file = std::fs::File::create(&gz).unwrap();
+    let mut encoder = flate2::write::GzEncoder::new(file, flate2::Compression::fast());
+    std::io::Write::write_all(&mut encoder, &archive_bytes).unwrap();
+    encoder.finish().unwrap();
+    let (code, _, stderr) = chessbits(&["index", "build", &gz, "-o", &path("i4")]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("a compressed .cbits archive"), "{stderr}");
+}

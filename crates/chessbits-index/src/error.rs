@@ -30,6 +30,9 @@ pub enum IndexError {
     Query(String),
     /// A source file changed since it was indexed: its games can no longer be read back.
     SourceChanged { path: PathBuf, reason: String },
+    /// An input is not what it was taken for: a directory that is not a Parquet export, a part
+    /// file without the export's columns, a damaged archive.
+    Input { path: PathBuf, reason: String },
 }
 
 impl IndexError {
@@ -44,6 +47,13 @@ impl IndexError {
         IndexError::Parquet {
             path: path.to_path_buf(),
             source,
+        }
+    }
+
+    pub(crate) fn input(path: &Path, reason: impl Into<String>) -> IndexError {
+        IndexError::Input {
+            path: path.to_path_buf(),
+            reason: reason.into(),
         }
     }
 
@@ -65,6 +75,7 @@ impl fmt::Display for IndexError {
             }
             IndexError::Exists { path } => write!(f, "{}: exists and is not an empty directory", path.display()),
             IndexError::Query(reason) => f.write_str(reason),
+            IndexError::Input { path, reason } => write!(f, "{}: {reason}", path.display()),
             IndexError::SourceChanged { path, reason } => {
                 write!(
                     f,

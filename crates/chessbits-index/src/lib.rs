@@ -4,6 +4,14 @@
 //! ply), built from PGN files in bounded memory on all cores and stored as plain Parquet files
 //! that DuckDB, pandas, polars and Spark read without chessbits.
 //!
+//! Inputs: PGN text ([`IndexBuilder::add_file`], [`IndexBuilder::add_reader`]), `.cbits`
+//! archives ([`IndexBuilder::add_archive`]) and Parquet exports made by `chessbits export`
+//! ([`IndexBuilder::add_export`]); a game gives the same rows whatever it was read from. The
+//! Arrow-level [`export_parts`] and [`export_records`] turn export rows into the index's rows
+//! for a job that builds the index elsewhere (the Spark job of `examples/spark`), numbering the
+//! games as the local build does. [`Index::game_text`] gives a game's text back from any source
+//! (see [`model::sources`]).
+//!
 //! ```
 //! use chessbits_index::{resolve_position, BuildOptions, ExploreOptions, Index, IndexBuilder, SearchOptions, SourceInfo};
 //! let dir = tempfile::tempdir().unwrap();
@@ -33,6 +41,8 @@
 //! INDEX/positions/part-NNNNN.parquet  one row per position of every game, sorted by key (model::positions)
 //! INDEX/games/part-NNNNN.parquet      one row per game (model::games)
 //! INDEX/sources/part-NNNNN.parquet    the input files (model::sources)
+//! INDEX/top_games/part-NNNNN.parquet  the listed games of popular positions, sorted by key (model::top_games)
+//! INDEX/explorer_summary/part-NNNNN.parquet  explorer rows of popular positions summed over months (model::explorer_summary)
 //! ```
 //!
 //! The `key` column is the 128-bit [position key](key) as 16 big-endian bytes. In DuckDB, the
@@ -46,6 +56,13 @@
 //! ```
 //!
 //! (a row with a null `uci` counts the games that ended in the position).
+//!
+//! # Built elsewhere
+//!
+//! Another tool (the Spark job `examples/spark/build_index.py`) can compute the `explorer`,
+//! `positions` and `games` tables from a Parquet export, with [`export_parts`] numbering the
+//! games and [`export_records`] making the rows; [`seal()`] then checks its files and makes the
+//! directory an index.
 
 pub mod build;
 pub mod checksums;
@@ -54,8 +71,12 @@ pub mod key;
 pub mod manifest;
 pub mod model;
 pub mod query;
+pub mod seal;
 
-pub use build::{BuildOptions, BuildSummary, IndexBuilder, SourceInfo};
+pub use build::{
+    export_parts, export_records, BuildOptions, BuildSummary, ExportPart, ExportRecords, IndexBuilder, SourceFormat,
+    SourceInfo,
+};
 pub use error::IndexError;
 pub use key::PositionKey;
 pub use model::game::{rating_band, GameRow, Outcome, Speed, RATING_BANDS};
@@ -63,3 +84,4 @@ pub use query::{
     resolve_position, ExploreOptions, Explorer, ExplorerMove, Filters, GameHit, Index, SearchOptions, SearchResult,
     SortOrder,
 };
+pub use seal::{seal, seal_with_sources, SealSummary};

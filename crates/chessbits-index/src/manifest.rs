@@ -12,7 +12,9 @@
 //!                    "crc32": 1213141516, "pages_crc32": 1718192021}],
 //!     "positions": [...],
 //!     "games":     [...],
-//!     "sources":   [...]
+//!     "sources":   [...],
+//!     "top_games": [...],
+//!     "explorer_summary": [...]
 //!   }
 //! }
 //! ```
@@ -36,7 +38,14 @@ pub const MANIFEST: &str = "manifest.json";
 pub const KEY_NAME: &str = "chessbits-position-key-1";
 
 /// The tables, in the order the manifest lists them.
-pub const TABLES: [&str; 4] = ["explorer", "positions", "games", "sources"];
+pub const TABLES: [&str; 6] = [
+    "explorer",
+    "positions",
+    "games",
+    "sources",
+    "top_games",
+    "explorer_summary",
+];
 
 /// One file of a table.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,7 +65,7 @@ pub struct Manifest {
     pub games: u64,
     pub created_by: String,
     /// Per table of [`TABLES`], its files in order.
-    pub tables: [Vec<FileEntry>; 4],
+    pub tables: [Vec<FileEntry>; 6],
 }
 
 impl Manifest {
@@ -93,9 +102,11 @@ impl Manifest {
             ..Manifest::default()
         };
         for (i, table) in TABLES.iter().enumerate() {
-            let files = value["tables"][table]
-                .as_array()
-                .ok_or_else(|| bad("a table is missing"))?;
+            let files = value["tables"][table].as_array().ok_or_else(|| {
+                bad(&format!(
+                    "the table `{table}` is missing (an index of an older build: rebuild it)"
+                ))
+            })?;
             for entry in files {
                 let file = entry["file"].as_str().ok_or_else(|| bad("a file without a name"))?;
                 // Only plain relative paths below the index: nothing outside it is read.

@@ -8,7 +8,7 @@ use std::fmt::Write;
 use std::fs::File;
 use std::path::Path;
 
-use arrow_array::{Array, BinaryArray, Int32Array, Int64Array, RecordBatch, StringArray};
+use arrow_array::{Array, BinaryArray, Int32Array, Int64Array, ListArray, RecordBatch, StringArray};
 use chessbits_index::manifest::TABLES;
 use chessbits_index::{BuildOptions, Index, IndexBuilder, SourceInfo};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
@@ -31,13 +31,20 @@ fn cell(batch: &RecordBatch, column: usize, row: usize) -> String {
     if let Some(a) = any.downcast_ref::<Int32Array>() {
         return a.value(row).to_string();
     }
+    if let Some(a) = any.downcast_ref::<ListArray>() {
+        let items = a.value(row);
+        let cells: Vec<String> = (0..items.len())
+            .map(|i| cell(&RecordBatch::try_from_iter([("item", items.clone())]).unwrap(), 0, i))
+            .collect();
+        return format!("[{}]", cells.join(","));
+    }
     panic!("a column of type {} in the index", array.data_type());
 }
 
-fn dump(index: &Path) -> String {
+fn dump(index: &Path, tables: &[&str]) -> String {
     let opened = Index::open(index).unwrap();
     let mut out = String::new();
-    for table in TABLES {
+    for &table in tables {
         for entry in opened.manifest().files(table) {
             let reader =
                 ParquetRecordBatchReaderBuilder::try_new(File::open(index.join(&entry.file)).unwrap()).unwrap();
@@ -80,7 +87,27 @@ fn golden_index_layout() {
     let mut builder = IndexBuilder::create(&out, BuildOptions::default()).unwrap();
     builder.add_reader(&pgn[..], SourceInfo::named("golden.pgn")).unwrap();
     builder.finish().unwrap();
-    let text = dump(&out);
+    let mut text = dump(&out, &TABLES);
+    // The golden games reach no position often enough for top_games rows: 24 games that share
+    // their first moves (ratings and dates with ties, one game without a result) do.
+    let mut popular = String::new();
+    for i in 0..24u32 {
+        let result = ["1-0", "0-1", "1/2-1/2", "*"][(i % 4) as usize];
+        let elo = [1500, 1700, 1500, 2100, 1900][(i % 5) as usize];
+        let date = ["2024.01.05", "2024.01.??", "2023.11.30"][(i % 3) as usize];
+        let last = ["Nc6", "d6", "Nf6"][(i % 3) as usize];
+        popular.push_str(&format!(
+            "[WhiteElo \"{elo}\"]\n[BlackElo \"1600\"]\n[UTCDate \"{date}\"]\n[Result \"{result}\"]\n\n1. e4 e5 2. Nf3 {last} {result}\n\n"
+        ));
+    }
+    let out = dir.path().join("popular");
+    let mut builder = IndexBuilder::create(&out, BuildOptions::default()).unwrap();
+    builder
+        .add_reader(popular.as_bytes(), SourceInfo::named("popular.pgn"))
+        .unwrap();
+    builder.finish().unwrap();
+    text.push_str("# an index of 24 games that share their first moves\n");
+    text.push_str(&dump(&out, &["top_games"]));
     let golden = testdata.join("golden.txt");
     if std::env::var_os("CHESSBITS_BLESS").is_some() {
         std::fs::write(&golden, &text).unwrap();

@@ -8,12 +8,11 @@ use arrow_array::builder::{Int32Builder, Int64Builder, ListBuilder, StringBuilde
 use arrow_array::{ArrayRef, RecordBatch};
 use arrow_pyarrow::ToPyArrow;
 use arrow_schema::{DataType, Field, Schema};
-use chessbits::eco::EcoTable;
 use chessbits::position::Position;
-use chessbits_index::model::game::{date_text, month_of};
-use chessbits_index::{Explorer, GameHit, GameRow, Index, Outcome, SearchResult};
+use chessbits_index::model::game::date_text;
+use chessbits_index::{Explorer, Index, SearchResult};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::PyDict;
 
 /// A pyarrow Table of one batch, with `metadata` as its schema metadata (string keys and
 /// values, as pyarrow stores them).
@@ -87,79 +86,13 @@ pub fn explorer_table<'py>(py: Python<'py>, explorer: &Explorer) -> PyResult<Bou
     table(py, batch(fields, columns)?, &metadata)
 }
 
-/// `{"name": ..., "rating": ...}` as lichess writes a player.
-fn player<'py>(py: Python<'py>, name: &Option<String>, rating: Option<u16>) -> PyResult<Bound<'py, PyDict>> {
-    let dict = PyDict::new(py);
-    dict.set_item("name", name)?;
-    dict.set_item("rating", rating)?;
-    Ok(dict)
-}
-
-/// A game as lichess's explorer lists it (the fields of `chessbits explore --json`).
-fn game_json<'py>(py: Python<'py>, row: &GameRow, uci: Option<&str>) -> PyResult<Bound<'py, PyDict>> {
-    let dict = PyDict::new(py);
-    dict.set_item("uci", uci)?;
-    dict.set_item("id", row.game.to_string())?;
-    dict.set_item("winner", row.outcome().and_then(Outcome::winner))?;
-    dict.set_item("speed", row.speed.map(|s| s.name()))?;
-    dict.set_item("white", player(py, &row.white, row.white_elo)?)?;
-    dict.set_item("black", player(py, &row.black, row.black_elo)?)?;
-    dict.set_item("year", Some(row.date / 10000).filter(|&y| y > 0))?;
-    dict.set_item("month", month_of(row.date))?;
-    dict.set_item("date", date_text(row.date))?;
-    dict.set_item("result", &row.result)?;
-    dict.set_item("event", &row.event)?;
-    dict.set_item("site", &row.site)?;
-    Ok(dict)
-}
-
-fn hits_json<'py>(py: Python<'py>, hits: &[GameHit]) -> PyResult<Bound<'py, PyList>> {
-    let list = PyList::empty(py);
-    for hit in hits {
-        list.append(game_json(py, &hit.row, hit.uci.as_deref())?)?;
-    }
-    Ok(list)
-}
-
-/// `explore_json`'s dict: the lichess explorer API's shape, as `chessbits explore --json`.
+/// `explore_json`'s dict: the lichess explorer API's shape, as `chessbits explore --json`
+/// prints it (the index crate writes it; `json.loads` makes the dict, keys in the same order).
 pub fn explorer_json<'py>(py: Python<'py>, explorer: &Explorer) -> PyResult<Bound<'py, PyDict>> {
-    let dict = PyDict::new(py);
-    let opening = match EcoTable::lichess().get(explorer.position.key()) {
-        Some(o) => {
-            let d = PyDict::new(py);
-            d.set_item("eco", o.eco)?;
-            d.set_item("name", o.name)?;
-            Some(d)
-        }
-        None => None,
-    };
-    dict.set_item("opening", opening)?;
-    dict.set_item("white", explorer.white)?;
-    dict.set_item("draws", explorer.draws)?;
-    dict.set_item("black", explorer.black)?;
-    let moves = PyList::empty(py);
-    for m in &explorer.moves {
-        let d = PyDict::new(py);
-        d.set_item("uci", &m.uci)?;
-        d.set_item("san", &m.san)?;
-        d.set_item("averageRating", m.average_rating)?;
-        d.set_item("white", m.white)?;
-        d.set_item("draws", m.draws)?;
-        d.set_item("black", m.black)?;
-        let game = match &m.game {
-            Some(g) => Some(game_json(py, g, Some(&m.uci))?),
-            None => None,
-        };
-        d.set_item("game", game)?;
-        d.set_item("lastDate", &m.last_date)?;
-        moves.append(d)?;
-    }
-    dict.set_item("moves", moves)?;
-    dict.set_item("topGames", hits_json(py, &explorer.top_games)?)?;
-    dict.set_item("recentGames", hits_json(py, &explorer.recent_games)?)?;
-    dict.set_item("fen", explorer.position.fen())?;
-    dict.set_item("key", explorer.key.to_string())?;
-    Ok(dict)
+    let value = py
+        .import("json")?
+        .call_method1("loads", (explorer.to_lichess_json(),))?;
+    Ok(value.downcast_into::<PyDict>()?)
 }
 
 /// `search`'s table: one row per game of the page, the total in the metadata.

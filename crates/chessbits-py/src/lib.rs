@@ -14,7 +14,9 @@
 //! - `validate`: per game of SAN or UCI moves, whether it is legal, else the first bad ply;
 //! - `Position`: one position to play moves on, list legal moves, read the outcome;
 //! - `build_index`, `Index` (`explore`, `explore_json`, `search`, `game_text`), `position_key`:
-//!   the position index of [`chessbits_index`], answers as pyarrow tables.
+//!   the position index of [`chessbits_index`], answers as pyarrow tables;
+//! - `export_parts`, `export_records`, `seal_index`: the same index built by another tool (the
+//!   Spark job `examples/spark/build_index.py`) from a Parquet export.
 //!
 //! Arrow data crosses the language boundary through the Arrow C data and stream interfaces
 //! (arrow-rs's `arrow-pyarrow`), without copies. Errors are Python exceptions, subclasses of
@@ -30,6 +32,7 @@ use pyo3::prelude::*;
 mod arrow_io;
 mod batches;
 mod index;
+mod index_build;
 mod index_tables;
 mod position;
 mod read;
@@ -105,5 +108,8 @@ fn chessbits_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(index::build_index, m)?)?;
     m.add_function(wrap_pyfunction!(index::position_key, m)?)?;
     m.add_function(wrap_pyfunction!(index::position_key_hex, m)?)?;
+    m.add_function(wrap_pyfunction!(index_build::export_parts, m)?)?;
+    m.add_function(wrap_pyfunction!(index_build::export_records, m)?)?;
+    m.add_function(wrap_pyfunction!(index_build::seal_index, m)?)?;
     Ok(())
 }

@@ -3,10 +3,15 @@
 //! to a temporary directory and merged) and written as the tables' Parquet files. The index
 //! appears at its path only when complete (a rename of the finished directory).
 
+pub mod export_rows;
 pub(crate) mod records;
 pub(crate) mod sort;
 mod source;
-pub(crate) use source::modified_nanos as source_modified;
+pub(crate) use export_rows::ExportRows;
+pub use export_rows::{export_parts, export_records, ExportPart, ExportRecords};
+mod inputs;
+pub use inputs::{is_archive, is_export_dir};
+pub(crate) use source::check_unchanged;
 
 use std::fs::{self, File};
 use std::io::Read;
@@ -18,12 +23,14 @@ use rayon::prelude::*;
 
 use crate::error::IndexError;
 use crate::manifest::{file_entry, Manifest, TABLES};
+use crate::model::explorer_summary::explorer_summary_of_explorer;
 use crate::model::game::GameRow;
 use crate::model::sources::SourceRow;
+use crate::model::top_games::{GameKey, TopGamesWriter};
 use crate::model::{create_writer, explorer, games, positions, sources};
-use records::{game_records, game_row, ExplorerRecord, PositionRecord};
+use records::{game_records, game_row, uci_text, ExplorerRecord, PositionRecord};
 use sort::{Record, Sorter};
-pub use source::SourceInfo;
+pub use source::{SourceFormat, SourceInfo};
 
 /// How to build.
 #[derive(Clone, Debug)]
@@ -115,6 +122,8 @@ pub struct IndexBuilder {
     pool: rayon::ThreadPool,
     games_writer: ArrowWriter<File>,
     game_rows: Vec<GameRow>,
+    /// What the `top_games` lists need of each game of this part, by number from its first.
+    game_keys: Vec<GameKey>,
     positions: Sorter<PositionRecord>,
     explorer: Sorter<ExplorerRecord>,
     sources: Vec<SourceRow>,
@@ -244,6 +253,7 @@ impl IndexBuilder {
             pool,
             games_writer,
             game_rows: Vec::new(),
+            game_keys: Vec::new(),
             positions,
             explorer,
             sources: Vec::new(),
@@ -294,6 +304,7 @@ impl IndexBuilder {
         self.sources.push(SourceRow {
             source,
             path: info.path,
+            format: info.format,
             bytes: info.bytes,
             modified: info.modified,
             games: self.next_game - first_game,
@@ -351,6 +362,7 @@ impl IndexBuilder {
         if self.game_rows.is_empty() {
             return Ok(());
         }
+        self.game_keys.extend(self.game_rows.iter().map(GameKey::of));
         let batch = games::to_batch(&self.game_rows);
         let path = self.temp.path().join(format!("games/{}.parquet", self.part));
         self.games_writer
@@ -382,24 +394,51 @@ impl IndexBuilder {
             .files_mut("games")
             .push(file_entry(&dir, &file("games"), added)?);
 
-        // The two sorted tables are merged and written at once, one per core.
+        // The two sorted tables are merged and written at once, one per core; the top games of
+        // each position are picked as its positions pass by.
         let (positions, explorer) = (self.positions, self.explorer);
         let (positions_path, explorer_path) = (dir.join(file("positions")), dir.join(file("explorer")));
+        let top_games_path = dir.join(file("top_games"));
+        let summary_path = dir.join(file("explorer_summary"));
+        let first = u32::try_from(first_game).map_err(|_| too_many_games(&self.out))?;
+        let game_keys = &self.game_keys;
         let (written_positions, written_explorer) = self.pool.install(|| {
             rayon::join(
-                || write_sorted(&positions_path, positions, positions::schema(), positions::to_batch),
-                || write_sorted(&explorer_path, explorer, explorer::schema(), explorer::to_batch),
+                || -> Result<(u64, u64), IndexError> {
+                    let mut top = TopGamesWriter::create(&top_games_path, game_keys, first)?;
+                    let rows = write_sorted(
+                        &positions_path,
+                        positions,
+                        positions::schema(),
+                        positions::to_batch,
+                        |r| top.push(r.key, r.game, r.ply as u32, || uci_text(r.mv).map(str::to_string)),
+                    )?;
+                    Ok((rows, top.finish()?))
+                },
+                || -> Result<(u64, u64), IndexError> {
+                    let rows = write_sorted(&explorer_path, explorer, explorer::schema(), explorer::to_batch, |_| {
+                        Ok(())
+                    })?;
+                    // Summed from the written file, as the seal does for files written elsewhere.
+                    Ok((rows, explorer_summary_of_explorer(&explorer_path, &summary_path)?))
+                },
             )
         });
-        let rows = written_positions?;
+        let (rows, top_rows) = written_positions?;
         manifest
             .files_mut("positions")
             .push(file_entry(&dir, &file("positions"), rows)?);
-        let rows = written_explorer?;
+        manifest
+            .files_mut("top_games")
+            .push(file_entry(&dir, &file("top_games"), top_rows)?);
+        let (rows, summary_rows) = written_explorer?;
         self.summary.explorer_rows = rows;
         manifest
             .files_mut("explorer")
             .push(file_entry(&dir, &file("explorer"), rows)?);
+        manifest
+            .files_mut("explorer_summary")
+            .push(file_entry(&dir, &file("explorer_summary"), summary_rows)?);
 
         let path = dir.join(file("sources"));
         let mut writer = create_writer(&path, sources::schema(), false)?;
@@ -477,18 +516,21 @@ fn too_many_games(out: &Path) -> IndexError {
     )
 }
 
-/// Writes the sorted records of `sorter` as the Parquet file `path`; returns the rows.
+/// Writes the sorted records of `sorter` as the Parquet file `path`, showing each to `observe`
+/// in order; returns the rows.
 fn write_sorted<R: Record>(
     path: &Path,
     sorter: Sorter<R>,
     schema: arrow_schema::SchemaRef,
     to_batch: fn(&[R]) -> arrow_array::RecordBatch,
+    mut observe: impl FnMut(&R) -> Result<(), IndexError>,
 ) -> Result<u64, IndexError> {
     let path = path.to_path_buf();
     let mut writer = create_writer(&path, schema, true)?;
     let mut pending = Vec::with_capacity(WRITE_ROWS);
     let mut rows = 0u64;
     sorter.drain(|record| {
+        observe(&record)?;
         pending.push(record);
         if pending.len() == WRITE_ROWS {
             writer
@@ -547,7 +589,14 @@ fn parse_batch(batch: &RawBatch, name: &str) -> Vec<ParsedBatch> {
             for entry in entries {
                 let result = parse_game(entry, &batch.bytes, name, &mut main_line).map(|game| {
                     let row = game_row(&game, local);
-                    game_records(&game, &row, &mut out.positions, &mut out.explorer, &mut seen);
+                    game_records(
+                        &game.start,
+                        &game.moves,
+                        &row,
+                        &mut out.positions,
+                        &mut out.explorer,
+                        &mut seen,
+                    );
                     main_line.recycle(game);
                     row
                 });

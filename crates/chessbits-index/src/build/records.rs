@@ -1,7 +1,7 @@
 //! A game cut into the records the index sorts: one [`PositionRecord`] per position of its main
 //! line, one [`ExplorerRecord`] per distinct position of a decided game.
 
-use chessbits::pgn::{MainLineGame, RawTag};
+use chessbits::pgn::{GameResult, MainLineGame};
 use chessbits::position::Position;
 use chessbits::Move;
 
@@ -67,22 +67,36 @@ impl ExplorerRecord {
 /// The tags of a game the index keeps, read into a [`GameRow`] (its place in the source is
 /// filled by the caller).
 pub(crate) fn game_row(game: &MainLineGame, number: u32) -> GameRow {
+    let tags = game.tags().map(|(name, value)| (name, value.decode()));
+    row_from_tags(tags, game.moves.len(), game.result, number)
+}
+
+/// [`game_row`] from the parts of a game: its tags in the file's order (names and decoded
+/// values; a later tag of a name replaces an earlier one), its main line's length and the
+/// movetext's result token. Every kind of source (PGN, archive, export) goes through here, so a
+/// game gives the same row whatever it was read from.
+pub(crate) fn row_from_tags<'a>(
+    tags: impl Iterator<Item = (&'a [u8], std::borrow::Cow<'a, str>)>,
+    plies: usize,
+    movetext_result: Option<GameResult>,
+    number: u32,
+) -> GameRow {
     let mut row = GameRow {
         game: number,
-        plies: game.moves.len().min(u16::MAX as usize) as u16,
+        plies: plies.min(u16::MAX as usize) as u16,
         ..GameRow::default()
     };
     let (mut utc_date, mut date, mut result_tag) = (None, None, None);
-    for (name, value) in game.tags() {
-        let text = || value.decode().into_owned();
+    for (name, value) in tags {
+        let text = || value.to_string();
         match name {
             b"White" => row.white = Some(text()),
             b"Black" => row.black = Some(text()),
-            b"WhiteElo" => row.white_elo = elo(value),
-            b"BlackElo" => row.black_elo = elo(value),
-            b"Result" => result_tag = Outcome::from_pgn(text().trim()),
-            b"UTCDate" => utc_date = Some(pack_date(&text())),
-            b"Date" => date = Some(pack_date(&text())),
+            b"WhiteElo" => row.white_elo = elo(&value),
+            b"BlackElo" => row.black_elo = elo(&value),
+            b"Result" => result_tag = Outcome::from_pgn(value.trim()),
+            b"UTCDate" => utc_date = Some(pack_date(&value)),
+            b"Date" => date = Some(pack_date(&value)),
             b"TimeControl" => {
                 let tc = text();
                 row.speed = Speed::from_time_control(&tc);
@@ -96,13 +110,12 @@ pub(crate) fn game_row(game: &MainLineGame, number: u32) -> GameRow {
     }
     row.date = utc_date.filter(|&d| d != 0).or(date).unwrap_or(0);
     // The Result tag decides; the movetext's result token when the tag says nothing.
-    let outcome = result_tag.or_else(|| game.result.and_then(Outcome::of));
+    let outcome = result_tag.or_else(|| movetext_result.and_then(Outcome::of));
     row.result = Outcome::pgn(outcome).to_string();
     row
 }
 
-fn elo(value: RawTag<'_>) -> Option<u16> {
-    let text = value.decode();
+fn elo(text: &str) -> Option<u16> {
     let text = text.trim();
     (!text.is_empty() && text.len() <= 4 && text.bytes().all(|b| b.is_ascii_digit()))
         .then(|| text.parse::<u16>().ok())
@@ -110,9 +123,11 @@ fn elo(value: RawTag<'_>) -> Option<u16> {
         .filter(|&elo| elo > 0)
 }
 
-/// Appends the records of a game: `row` says who played and how it ended, `game` its moves.
+/// Appends the records of a game: `row` says who played and how it ended, `start` and `moves`
+/// (its main line) where it went.
 pub(crate) fn game_records(
-    game: &MainLineGame,
+    start: &Position,
+    moves: &[Move],
     row: &GameRow,
     positions: &mut Vec<PositionRecord>,
     explorer: &mut Vec<ExplorerRecord>,
@@ -142,11 +157,11 @@ pub(crate) fn game_records(
         last_game: row.game,
     };
     seen.clear();
-    let mut pos: Position = game.start.clone();
-    let plies = game.moves.len().min(u16::MAX as usize);
+    let mut pos: Position = start.clone();
+    let plies = moves.len().min(u16::MAX as usize);
     for ply in 0..=plies {
         let key = PositionKey::of(&pos).0;
-        let mv = match game.moves.get(ply) {
+        let mv = match moves.get(ply) {
             Some(&m) if ply < plies && !m.is_null() => m.bits(),
             _ => NO_MOVE,
         };
@@ -159,7 +174,7 @@ pub(crate) fn game_records(
         if outcome.is_some() && seen.insert(key) {
             explorer.push(ExplorerRecord { key, mv, ..template });
         }
-        match game.moves.get(ply) {
+        match moves.get(ply) {
             Some(&m) if ply < plies => {
                 if m.is_null() {
                     // A null move (`--`) in the main line: the positions after it are not

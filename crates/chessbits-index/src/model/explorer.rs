@@ -30,6 +30,22 @@ use super::{column, key_at, opt_i32, opt_str, schema_ref};
 use crate::build::records::{uci_text, ExplorerRecord};
 use crate::error::IndexError;
 
+/// The columns, in order.
+pub const COLUMNS: [&str; 12] = [
+    "key",
+    "uci",
+    "speed",
+    "rating",
+    "month",
+    "white",
+    "draws",
+    "black",
+    "rated",
+    "rating_sum",
+    "last_date",
+    "last_game",
+];
+
 /// The table's schema.
 pub fn schema() -> SchemaRef {
     let count = |name: &str| Field::new(name, DataType::Int64, false);
@@ -126,47 +142,87 @@ pub(crate) fn rows_with_key(
     path: &Path,
     out: &mut Vec<ExplorerRow>,
 ) -> Result<(), IndexError> {
-    let keys = column::<BinaryArray>(batch, "key", path)?;
-    let uci = column::<StringArray>(batch, "uci", path)?;
-    let speed = column::<StringArray>(batch, "speed", path)?;
-    let rating = column::<Int32Array>(batch, "rating", path)?;
-    let month = column::<StringArray>(batch, "month", path)?;
-    let count = |name| column::<Int64Array>(batch, name, path);
-    let (white, draws, black) = (count("white")?, count("draws")?, count("black")?);
-    let (rated, rating_sum, last_game) = (count("rated")?, count("rating_sum")?, count("last_game")?);
-    let last_date = column::<StringArray>(batch, "last_date", path)?;
-    let bad = |reason: String| IndexError::Format {
-        path: path.to_path_buf(),
-        reason,
-    };
-    let non_negative = |a: &Int64Array, i: usize| -> Result<u64, IndexError> {
-        u64::try_from(a.value(i)).map_err(|_| bad(format!("a negative count ({})", a.value(i))))
-    };
+    let columns = Columns::of(batch, path, true)?;
     for i in 0..batch.num_rows() {
-        if key_at(keys, i, path)? != key {
-            continue;
+        if columns.key(i)? == key {
+            out.push(columns.row(i)?);
         }
-        let speed = match opt_str(speed, i) {
+    }
+    Ok(())
+}
+
+/// The columns of a batch of the table (or of [`crate::model::explorer_summary`], which has no
+/// `month`), read row by row with typed errors.
+pub(crate) struct Columns<'a> {
+    path: &'a Path,
+    keys: &'a BinaryArray,
+    uci: &'a StringArray,
+    speed: &'a StringArray,
+    rating: &'a Int32Array,
+    month: Option<&'a StringArray>,
+    /// `white`, `draws`, `black`, `rated`, `rating_sum`, `last_game`.
+    counts: [&'a Int64Array; 6],
+    last_date: &'a StringArray,
+}
+
+impl<'a> Columns<'a> {
+    /// The columns of `batch`; `month`: whether it has the `month` column (else rows read
+    /// `month: None`).
+    pub fn of(batch: &'a RecordBatch, path: &'a Path, month: bool) -> Result<Columns<'a>, IndexError> {
+        let count = |name| column::<Int64Array>(batch, name, path);
+        Ok(Columns {
+            path,
+            keys: column::<BinaryArray>(batch, "key", path)?,
+            uci: column::<StringArray>(batch, "uci", path)?,
+            speed: column::<StringArray>(batch, "speed", path)?,
+            rating: column::<Int32Array>(batch, "rating", path)?,
+            month: match month {
+                true => Some(column::<StringArray>(batch, "month", path)?),
+                false => None,
+            },
+            counts: [
+                count("white")?,
+                count("draws")?,
+                count("black")?,
+                count("rated")?,
+                count("rating_sum")?,
+                count("last_game")?,
+            ],
+            last_date: column::<StringArray>(batch, "last_date", path)?,
+        })
+    }
+
+    /// The key of row `i`.
+    pub fn key(&self, i: usize) -> Result<u128, IndexError> {
+        key_at(self.keys, i, self.path)
+    }
+
+    /// Row `i` (without its key).
+    pub fn row(&self, i: usize) -> Result<ExplorerRow, IndexError> {
+        let bad = |reason: String| IndexError::format(self.path, reason);
+        let speed = match opt_str(self.speed, i) {
             Some(name) => Some(Speed::from_name(&name).ok_or_else(|| bad(format!("unknown speed `{name}`")))?),
             None => None,
         };
-        let month = match opt_str(month, i) {
+        let month = match self.month.and_then(|m| opt_str(m, i)) {
             Some(text) => Some(month_number(&text).ok_or_else(|| bad(format!("bad month `{text}`")))?),
             None => None,
         };
-        out.push(ExplorerRow {
-            uci: opt_str(uci, i),
+        let [white, draws, black, rated, rating_sum, last_game] = self
+            .counts
+            .map(|a| u64::try_from(a.value(i)).map_err(|_| bad(format!("a negative count ({})", a.value(i)))));
+        Ok(ExplorerRow {
+            uci: opt_str(self.uci, i),
             speed,
-            rating: opt_i32(rating, i).map(|r| r.clamp(0, u16::MAX as i32) as u16),
+            rating: opt_i32(self.rating, i).map(|r| r.clamp(0, u16::MAX as i32) as u16),
             month,
-            white: non_negative(white, i)?,
-            draws: non_negative(draws, i)?,
-            black: non_negative(black, i)?,
-            rated: non_negative(rated, i)?,
-            rating_sum: non_negative(rating_sum, i)?,
-            last_date: opt_str(last_date, i).map_or(0, |d| pack_date(&d)),
-            last_game: non_negative(last_game, i)?,
-        });
+            white: white?,
+            draws: draws?,
+            black: black?,
+            rated: rated?,
+            rating_sum: rating_sum?,
+            last_date: opt_str(self.last_date, i).map_or(0, |d| pack_date(&d)),
+            last_game: last_game?,
+        })
     }
-    Ok(())
 }

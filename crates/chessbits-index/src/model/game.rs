@@ -3,95 +3,9 @@
 
 use chessbits::pgn::GameResult;
 
-/// A game's speed, as lichess classifies it from `TimeControl`: the estimated duration
-/// `base + 40 × increment` seconds is under 30 (ultraBullet), under 180 (bullet), under 480
-/// (blitz), under 1500 (rapid), else classical; `-` (no clock) or days per move is
-/// correspondence.
-///
-/// ```
-/// use chessbits_index::Speed;
-/// assert_eq!(Speed::from_time_control("180+2"), Some(Speed::Blitz));
-/// assert_eq!(Speed::from_time_control("15+0"), Some(Speed::UltraBullet));
-/// assert_eq!(Speed::from_time_control("-"), Some(Speed::Correspondence));
-/// assert_eq!(Speed::from_time_control("?"), None);
-/// assert_eq!(Speed::Rapid.name(), "rapid");
-/// ```
-#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Speed {
-    UltraBullet = 1,
-    Bullet = 2,
-    Blitz = 3,
-    Rapid = 4,
-    Classical = 5,
-    Correspondence = 6,
-}
-
-impl Speed {
-    /// Every speed, fastest first.
-    pub const ALL: [Speed; 6] = [
-        Speed::UltraBullet,
-        Speed::Bullet,
-        Speed::Blitz,
-        Speed::Rapid,
-        Speed::Classical,
-        Speed::Correspondence,
-    ];
-
-    /// The speed of a `TimeControl` tag value (`base+increment` in seconds, `-`, or `1/days`
-    /// in seconds per move); `None` when it says nothing (`?`, empty, malformed).
-    pub fn from_time_control(text: &str) -> Option<Speed> {
-        let text = text.trim();
-        if text == "-" {
-            return Some(Speed::Correspondence);
-        }
-        if let Some((moves, seconds)) = text.split_once('/') {
-            // "1/259200": a move per so many seconds (days): correspondence.
-            let (_, seconds): (u64, u64) = (moves.parse().ok()?, seconds.parse().ok()?);
-            return (seconds >= 86_400).then_some(Speed::Correspondence);
-        }
-        let (base, increment) = match text.split_once('+') {
-            Some((base, increment)) => (base.parse::<u64>().ok()?, increment.parse::<u64>().ok()?),
-            None => (text.parse::<u64>().ok()?, 0),
-        };
-        let estimate = base.saturating_add(increment.saturating_mul(40));
-        Some(match estimate {
-            0..=29 => Speed::UltraBullet,
-            30..=179 => Speed::Bullet,
-            180..=479 => Speed::Blitz,
-            480..=1499 => Speed::Rapid,
-            _ => Speed::Classical,
-        })
-    }
-
-    /// The lichess name: `ultraBullet`, `bullet`, `blitz`, `rapid`, `classical`,
-    /// `correspondence`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Speed::UltraBullet => "ultraBullet",
-            Speed::Bullet => "bullet",
-            Speed::Blitz => "blitz",
-            Speed::Rapid => "rapid",
-            Speed::Classical => "classical",
-            Speed::Correspondence => "correspondence",
-        }
-    }
-
-    /// The speed of a lichess name (as [`name`](Self::name) writes it, case ignored).
-    pub fn from_name(name: &str) -> Option<Speed> {
-        Speed::ALL
-            .into_iter()
-            .find(|speed| speed.name().eq_ignore_ascii_case(name.trim()))
-    }
-
-    /// The code stored in sort records (1..=6; 0 is "unknown").
-    pub(crate) fn code(speed: Option<Speed>) -> u8 {
-        speed.map_or(0, |speed| speed as u8)
-    }
-
-    pub(crate) fn from_code(code: u8) -> Option<Speed> {
-        Speed::ALL.into_iter().find(|speed| *speed as u8 == code)
-    }
-}
+/// A game's speed from its `TimeControl` tag, as lichess classifies it (the core's
+/// [`chessbits::pgn::Speed`]; its [`code`](Speed::code) is what sort records store).
+pub use chessbits::pgn::Speed;
 
 /// The lichess explorer's rating bands, by the average rating of the two players: a band is
 /// named by its lower bound.
@@ -234,7 +148,9 @@ pub struct GameRow {
     pub game: u32,
     /// The source it came from (an index into the `sources` table).
     pub source: u32,
-    /// Where its bytes start in the source (decompressed), and how many there are.
+    /// Where its bytes start in the source (decompressed), and how many there are; for an
+    /// archive the game's number in it, for a Parquet export its row in the part file, and 0
+    /// (see [`crate::model::sources`]).
     pub offset: u64,
     pub length: u32,
     /// The line it starts on in the source.

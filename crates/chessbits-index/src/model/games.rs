@@ -5,8 +5,8 @@
 //! |---|---|---|
 //! | `game` | int64 | the game's number |
 //! | `source` | int32 | its input file (`sources.source`) |
-//! | `offset`, `length` | int64 | where its PGN text stands in the source (decompressed bytes) |
-//! | `line` | int64 | the line it starts on |
+//! | `offset`, `length` | int64 | where its PGN text stands in the source (decompressed bytes); for an archive `offset` is the game's number in it, for a Parquet export the game's row in the part file, and `length` is 0 (see [`super::sources`]) |
+//! | `line` | int64 | the line it starts on (0 for an archive or an export) |
 //! | `plies` | int32 | half-moves of its main line |
 //! | `white`, `black` | utf8, null | the `White` and `Black` tags |
 //! | `white_elo`, `black_elo` | int32, null | the `WhiteElo` and `BlackElo` tags, when numbers |

@@ -9,6 +9,8 @@
 //! | `positions/` | position of a game (every ply of every main line) | `key`, `game`, `ply` | [`positions`] |
 //! | `games/` | game | `game` | [`games`] |
 //! | `sources/` | input file | `source` | [`sources`] |
+//! | `explorer_summary/` | position × move × speed × rating band, for popular positions (per explorer file) | `key` | [`explorer_summary`] |
+//! | `top_games/` | listed game of a popular position (per positions file) | `key`, `game` | [`top_games`] |
 //!
 //! Types are the ones Spark writes (signed integers, `BINARY` keys), so the index that the Spark
 //! job builds has the same schema. Files of sorted tables carry page-level statistics and page
@@ -16,10 +18,12 @@
 //! the pages whose key range holds the key.
 
 pub mod explorer;
+pub mod explorer_summary;
 pub mod game;
 pub mod games;
 pub mod positions;
 pub mod sources;
+pub mod top_games;
 
 use std::fs::File;
 use std::path::Path;
@@ -48,6 +52,21 @@ pub(crate) fn create_writer(
     schema: SchemaRef,
     sorted_by_key: bool,
 ) -> Result<ArrowWriter<File>, IndexError> {
+    open_writer(path, schema, sorted_by_key, true)
+}
+
+/// [`create_writer`] for a small table sorted by key whose columns get no dictionary: a lookup
+/// then decodes its pages only, not each column's dictionary page (up to 1 MiB per column).
+pub(crate) fn create_plain_writer(path: &Path, schema: SchemaRef) -> Result<ArrowWriter<File>, IndexError> {
+    open_writer(path, schema, true, false)
+}
+
+fn open_writer(
+    path: &Path,
+    schema: SchemaRef,
+    sorted_by_key: bool,
+    dictionary: bool,
+) -> Result<ArrowWriter<File>, IndexError> {
     let file = File::create(path).map_err(|e| IndexError::io(path, e))?;
     let mut props = WriterProperties::builder()
         .set_created_by(format!("chessbits-index {}", env!("CARGO_PKG_VERSION")))
@@ -56,6 +75,7 @@ pub(crate) fn create_writer(
         .set_data_page_row_count_limit(PAGE_ROWS)
         .set_write_batch_size(1024)
         .set_statistics_enabled(EnabledStatistics::Page)
+        .set_dictionary_enabled(dictionary)
         .set_key_value_metadata(Some(vec![KeyValue::new(
             "chessbits.index.format".to_string(),
             FORMAT_VERSION.to_string(),

@@ -7,11 +7,11 @@ use chessbits::notation::san::san_of;
 use chessbits::notation::uci::parse_uci;
 use chessbits::position::Position;
 
-use super::search::{sort_rows, SortOrder};
-use super::{Filters, GameHit, Index};
+use super::{hits_of, Filters, GameHit, Index};
 use crate::error::IndexError;
 use crate::key::PositionKey;
 use crate::model::game::{date_text, GameRow, Outcome};
+use crate::model::top_games::{rating_order, TopGameRow, LISTED};
 
 /// What to show.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,12 +104,42 @@ impl Index {
     /// The move table of `pos`. Counts are per game: the games that reached the position, and
     /// per move the games that played it at their first visit of the position. Games without a
     /// decided result are not counted.
+    ///
+    /// The top and recent games come from the `top_games` table (see
+    /// [`crate::model::top_games`]) when the query has no filters and asks for at most
+    /// [`LISTED`] of each; otherwise (a speed, rating, month or player filter, or longer lists)
+    /// every game of the position is read to pick them, which for the start position of a big
+    /// index takes seconds. Both ways give the same games in the same order.
+    ///
+    /// The counts come from the `explorer_summary` table (see
+    /// [`crate::model::explorer_summary`]) for a popular position when the query has no month
+    /// filter (speed and rating filters are sums of its rows), else from the `explorer` rows;
+    /// with a player filter, from the games. All ways give the same counts.
     pub fn explore(&self, pos: &Position, options: &ExploreOptions) -> Result<Explorer, IndexError> {
+        self.explore_with(pos, options, true)
+    }
+
+    /// What [`explore`](Self::explore) answers, always found the slow way: every game of the
+    /// position is read to pick the listed games, and the counts are sums of `explorer` rows
+    /// (the `top_games` and `explorer_summary` tables are not used). For checks and comparisons.
+    pub fn explore_scan(&self, pos: &Position, options: &ExploreOptions) -> Result<Explorer, IndexError> {
+        self.explore_with(pos, options, false)
+    }
+
+    fn explore_with(
+        &self,
+        pos: &Position,
+        options: &ExploreOptions,
+        precomputed: bool,
+    ) -> Result<Explorer, IndexError> {
         let key = PositionKey::of(pos);
         let filters = &options.filters;
         let mut tallies: BTreeMap<Option<String>, Tally> = BTreeMap::new();
+        let wants_lists = options.top_games > 0 || options.recent_games > 0;
+        let from_table =
+            precomputed && filters.is_empty() && options.top_games <= LISTED && options.recent_games <= LISTED;
         // The player filter needs the games themselves; the others are sums of explorer rows.
-        let listed = match filters.player.is_some() || options.top_games > 0 || options.recent_games > 0 {
+        let listed = match filters.player.is_some() || (wants_lists && !from_table) {
             true => Some(self.filtered_hits(key, filters)?),
             false => None,
         };
@@ -131,7 +161,9 @@ impl Index {
                 }
             }
             _ => {
-                for row in self.explorer_rows(key)? {
+                // Without a month filter, the rows summed over months answer the same.
+                let summed = precomputed && filters.since.is_none() && filters.until.is_none();
+                for row in self.explorer_rows(key, summed)? {
                     if !filters.admits_row(&row) {
                         continue;
                     }
@@ -202,33 +234,91 @@ impl Index {
             }
             explorer.moves.push(m);
         }
-        if let Some(mut hits) = listed {
-            // Only decided games are listed, as only they are counted. The hits hold the
-            // columns that sort them; the listed games are read whole.
-            hits.retain(|h| h.row.outcome().is_some());
-            let mut rows: Vec<GameRow> = hits.iter().map(|h| h.row.clone()).collect();
-            sort_rows(&mut rows, SortOrder::Rating);
-            let top: Vec<u32> = rows.iter().take(options.top_games).map(|r| r.game).collect();
-            sort_rows(&mut rows, SortOrder::Date);
-            let recent: Vec<u32> = rows.iter().take(options.recent_games).map(|r| r.game).collect();
-            let mut wanted: Vec<u64> = top.iter().chain(&recent).map(|&g| g as u64).collect();
-            wanted.sort_unstable();
-            wanted.dedup();
-            let whole: BTreeMap<u32, GameRow> = self.game_rows(&wanted)?.into_iter().map(|r| (r.game, r)).collect();
-            let by_game: BTreeMap<u32, GameHit> = hits.into_iter().map(|h| (h.row.game, h)).collect();
-            let pick = |games: &[u32]| -> Vec<GameHit> {
-                games
-                    .iter()
-                    .map(|g| GameHit {
-                        row: whole[g].clone(),
-                        ..by_game[g].clone()
+        let candidates = match listed {
+            // Only decided games are listed, as only they are counted.
+            Some(hits) => Some(
+                hits.into_iter()
+                    .filter(|h| h.row.outcome().is_some())
+                    .map(|h| TopGameRow {
+                        game: h.row.game,
+                        rating: h.row.average_rating(),
+                        date: h.row.date,
+                        plies: h.plies,
+                        uci: h.uci,
                     })
-                    .collect()
-            };
-            explorer.top_games = pick(&top);
-            explorer.recent_games = pick(&recent);
+                    .collect(),
+            ),
+            None if wants_lists => Some(self.listed_candidates(key)?),
+            None => None,
+        };
+        if let Some(candidates) = candidates {
+            (explorer.top_games, explorer.recent_games) =
+                self.pick_games(candidates, options.top_games, options.recent_games)?;
         }
         Ok(explorer)
+    }
+
+    /// The top and recent games among `candidates` (in game order): sorted (stably) by rating,
+    /// the first `top`; then by date, the first `recent`. The listed games are read whole.
+    fn pick_games(
+        &self,
+        mut candidates: Vec<TopGameRow>,
+        top: usize,
+        recent: usize,
+    ) -> Result<(Vec<GameHit>, Vec<GameHit>), IndexError> {
+        candidates.sort_by_key(|c| rating_order(c.rating));
+        let top: Vec<u32> = candidates.iter().take(top).map(|c| c.game).collect();
+        candidates.sort_by_key(|c| std::cmp::Reverse(c.date));
+        let recent: Vec<u32> = candidates.iter().take(recent).map(|c| c.game).collect();
+        let mut wanted: Vec<u64> = top.iter().chain(&recent).map(|&g| g as u64).collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let whole: BTreeMap<u32, GameRow> = self.game_rows(&wanted)?.into_iter().map(|r| (r.game, r)).collect();
+        let by_game: BTreeMap<u32, TopGameRow> = candidates.into_iter().map(|c| (c.game, c)).collect();
+        let pick = |games: &[u32]| -> Vec<GameHit> {
+            games
+                .iter()
+                .map(|g| GameHit {
+                    row: whole[g].clone(),
+                    plies: by_game[g].plies.clone(),
+                    uci: by_game[g].uci.clone(),
+                })
+                .collect()
+        };
+        Ok((pick(&top), pick(&recent)))
+    }
+
+    /// The candidates for the lists of the key's position, from the `top_games` table: per
+    /// positions file, its lists when it has them, else its few decided games read directly.
+    /// In game order.
+    fn listed_candidates(&self, key: PositionKey) -> Result<Vec<TopGameRow>, IndexError> {
+        let mut candidates = Vec::new();
+        for file in 0..self.positions.len() {
+            let listed = self.top_game_rows(key, file)?;
+            if !listed.is_empty() {
+                candidates.extend(listed);
+                continue;
+            }
+            let mut rows = Vec::new();
+            self.position_rows_of_file(key, file, &mut rows)?;
+            let mut hits = hits_of(rows);
+            let ids: Vec<u64> = hits.keys().copied().collect();
+            for row in self.game_summaries(&ids)? {
+                if row.outcome().is_none() {
+                    continue;
+                }
+                let (plies, uci) = hits.remove(&(row.game as u64)).unwrap_or_default();
+                candidates.push(TopGameRow {
+                    game: row.game,
+                    rating: row.average_rating(),
+                    date: row.date,
+                    plies,
+                    uci,
+                });
+            }
+        }
+        candidates.sort_by_key(|c| c.game);
+        Ok(candidates)
     }
 
     /// The games that reached the key's position and pass the filters, in index order.

@@ -3,6 +3,7 @@
 
 mod explore;
 mod filters;
+mod json;
 mod pgn_text;
 mod position;
 mod search;
@@ -22,7 +23,8 @@ use crate::manifest::{checksum, Manifest};
 use crate::model::game::GameRow;
 use crate::model::positions::{self, PositionRow};
 use crate::model::sources::SourceRow;
-use crate::model::{explorer, games, sources};
+use crate::model::top_games::{self, TopGameRow};
+use crate::model::{explorer, explorer_summary, games, sources};
 use table::TableFile;
 
 /// Per game number: the plies where a game stands in a position, and the move it played at the
@@ -54,6 +56,10 @@ pub struct Index {
     explorer: Vec<TableFile>,
     positions: Vec<TableFile>,
     games: Vec<TableFile>,
+    /// One per positions file (see [`crate::model::top_games`]).
+    top_games: Vec<TableFile>,
+    /// One per explorer file (see [`crate::model::explorer_summary`]).
+    explorer_summary: Vec<TableFile>,
     sources: Vec<SourceRow>,
 }
 
@@ -83,6 +89,20 @@ impl Index {
             Ok(files)
         };
         let (explorer, positions, games) = (open_table("explorer")?, open_table("positions")?, open_table("games")?);
+        let top_games = open_table("top_games")?;
+        if top_games.len() != positions.len() {
+            return Err(IndexError::format(
+                &dir.join(crate::manifest::MANIFEST),
+                "the top_games table must have one file per file of the positions table",
+            ));
+        }
+        let explorer_summary = open_table("explorer_summary")?;
+        if explorer_summary.len() != explorer.len() {
+            return Err(IndexError::format(
+                &dir.join(crate::manifest::MANIFEST),
+                "the explorer_summary table must have one file per file of the explorer table",
+            ));
+        }
         let game_rows: u64 = games.iter().map(|f| f.rows).sum();
         if game_rows != manifest.games {
             return Err(IndexError::format(
@@ -92,7 +112,7 @@ impl Index {
         }
         let mut source_rows = Vec::new();
         for file in open_table("sources")? {
-            for batch in file.all_rows(&["source", "path", "bytes", "modified", "games", "first_game"])? {
+            for batch in file.all_rows(&["source", "path", "format", "bytes", "modified", "games", "first_game"])? {
                 sources::from_batch(&batch, &file.path, &mut source_rows)?;
             }
         }
@@ -102,6 +122,8 @@ impl Index {
             explorer,
             positions,
             games,
+            top_games,
+            explorer_summary,
             sources: source_rows,
         })
     }
@@ -145,33 +167,56 @@ impl Index {
     /// The `positions` rows of a key, in order (by game, then ply).
     pub(crate) fn position_rows(&self, key: PositionKey) -> Result<Vec<PositionRow>, IndexError> {
         let mut rows = Vec::new();
-        for file in &self.positions {
-            for batch in file.pages_with_key(key.0, &["key", "game", "ply", "uci"])? {
-                positions::rows_with_key(&batch, key.0, &file.path, &mut rows)?;
-            }
+        for file in 0..self.positions.len() {
+            self.position_rows_of_file(key, file, &mut rows)?;
         }
         Ok(rows)
     }
 
-    /// The `explorer` rows of a key.
-    pub(crate) fn explorer_rows(&self, key: PositionKey) -> Result<Vec<explorer::ExplorerRow>, IndexError> {
-        let columns = [
-            "key",
-            "uci",
-            "speed",
-            "rating",
-            "month",
-            "white",
-            "draws",
-            "black",
-            "rated",
-            "rating_sum",
-            "last_date",
-            "last_game",
-        ];
+    /// The `positions` rows of a key in the table's file `file`.
+    fn position_rows_of_file(
+        &self,
+        key: PositionKey,
+        file: usize,
+        rows: &mut Vec<PositionRow>,
+    ) -> Result<(), IndexError> {
+        let file = &self.positions[file];
+        for batch in file.pages_with_key(key.0, &["key", "game", "ply", "uci"])? {
+            positions::rows_with_key(&batch, key.0, &file.path, rows)?;
+        }
+        Ok(())
+    }
+
+    /// The `top_games` rows of a key in the table's file `file` (that of positions file `file`).
+    fn top_game_rows(&self, key: PositionKey, file: usize) -> Result<Vec<TopGameRow>, IndexError> {
         let mut rows = Vec::new();
-        for file in &self.explorer {
-            for batch in file.pages_with_key(key.0, &columns)? {
+        let file = &self.top_games[file];
+        for batch in file.pages_with_key(key.0, &top_games::QUERY_COLUMNS)? {
+            top_games::rows_with_key(&batch, key.0, &file.path, &mut rows)?;
+        }
+        Ok(rows)
+    }
+
+    /// The `explorer` rows of a key. `summed`: per explorer file, the key's rows of its
+    /// `explorer_summary` file when it has some (summed over months: their `month` is `None`),
+    /// else its `explorer` rows; only for queries without a month filter.
+    pub(crate) fn explorer_rows(
+        &self,
+        key: PositionKey,
+        summed: bool,
+    ) -> Result<Vec<explorer::ExplorerRow>, IndexError> {
+        let mut rows = Vec::new();
+        for (file, summary) in self.explorer.iter().zip(&self.explorer_summary) {
+            if summed {
+                let before = rows.len();
+                for batch in summary.pages_with_key(key.0, &explorer_summary::COLUMNS)? {
+                    explorer_summary::rows_with_key(&batch, key.0, &summary.path, &mut rows)?;
+                }
+                if rows.len() > before {
+                    continue;
+                }
+            }
+            for batch in file.pages_with_key(key.0, &explorer::COLUMNS)? {
                 explorer::rows_with_key(&batch, key.0, &file.path, &mut rows)?;
             }
         }
@@ -181,12 +226,7 @@ impl Index {
     /// The games that stand in the position of `key`: per game, its plies there and the move it
     /// played at the first.
     pub(crate) fn hits(&self, key: PositionKey) -> Result<Hits, IndexError> {
-        let mut hits = Hits::new();
-        for row in self.position_rows(key)? {
-            let entry = hits.entry(row.game).or_insert_with(|| (Vec::new(), row.uci.clone()));
-            entry.0.push(row.ply);
-        }
-        Ok(hits)
+        Ok(hits_of(self.position_rows(key)?))
     }
 
     /// The rows of the games `ids` (sorted, distinct), in that order. An id the index does not
@@ -240,4 +280,14 @@ impl Index {
         })?;
         pgn_text::read_game_text(source, row)
     }
+}
+
+/// Per game, the plies of `rows` (a key's positions rows in order) and the move at the first.
+fn hits_of(rows: Vec<PositionRow>) -> Hits {
+    let mut hits = Hits::new();
+    for row in rows {
+        let entry = hits.entry(row.game).or_insert_with(|| (Vec::new(), row.uci.clone()));
+        entry.0.push(row.ply);
+    }
+    hits
 }

@@ -98,6 +98,6 @@ pub(crate) fn sort_rows(rows: &mut [crate::model::game::GameRow], sort: SortOrde
     match sort {
         SortOrder::Index => {}
         SortOrder::Date => rows.sort_by_key(|r| std::cmp::Reverse(r.date)),
-        SortOrder::Rating => rows.sort_by_key(|r| std::cmp::Reverse(r.average_rating().map_or(-1, i32::from))),
+        SortOrder::Rating => rows.sort_by_key(|r| crate::model::top_games::rating_order(r.average_rating())),
     }
 }

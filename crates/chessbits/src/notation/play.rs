@@ -13,7 +13,7 @@
 //! ```
 
 use super::fen::FenError;
-use super::san::{InvalidSan, San, SanError};
+use super::san::{san_of, InvalidSan, San, SanError, SanPlus};
 use super::uci::{parse_uci, UciError};
 use crate::game::Game;
 use crate::moves::Move;
@@ -41,6 +41,41 @@ impl Position {
             Ok(m) => Ok(m),
             Err(kind) => Err(invalid(kind)),
         }
+    }
+
+    /// The SAN of the legal move `m` here, with minimal disambiguation and its check (`+`) or
+    /// mate (`#`) suffix: python-chess's `board.san(move)`. Its `Display` is the text; its
+    /// fields are the parts ([`SanPlus::san`], [`SanPlus::suffix`]).
+    ///
+    /// ```
+    /// use chessbits::position::Position;
+    /// let pos = Position::from_fen("3k4/8/8/8/8/8/8/R3K2R w KQ - 0 1").unwrap();
+    /// let m = pos.parse_uci("e1c1").unwrap();
+    /// assert_eq!(pos.san(m).to_string(), "O-O-O+");
+    /// // Long algebraic in, minimal SAN with the mate mark out.
+    /// let pos = Position::from_fen("6k1/8/6K1/8/8/8/8/R7 w - - 0 1").unwrap();
+    /// assert_eq!(pos.san(pos.parse_san("Ra1-a8").unwrap()).to_string(), "Ra8#");
+    /// // The move is checked for legality by the caller: take it from `legal_moves`, a parser,
+    /// // or a game.
+    /// let start = Position::startpos();
+    /// let sans: Vec<String> = start.legal_moves().iter().map(|&m| start.san(m).to_string()).collect();
+    /// assert!(sans.contains(&"Nf3".to_string()) && sans.len() == 20);
+    /// ```
+    pub fn san(&self, m: Move) -> SanPlus {
+        san_of(self, m)
+    }
+
+    /// The legal move that `uci` names here (`e2e4`, `e7e8q`, `e1g1` or `e1h1`), as
+    /// [`parse_uci`] reads it.
+    ///
+    /// ```
+    /// use chessbits::position::Position;
+    /// let pos = Position::startpos();
+    /// assert_eq!(pos.parse_uci("g1f3").unwrap(), pos.parse_san("Nf3").unwrap());
+    /// assert!(pos.parse_uci("e2e5").is_err());
+    /// ```
+    pub fn parse_uci(&self, uci: &str) -> Result<Move, UciError> {
+        parse_uci(self, uci)
     }
 
     /// Plays the legal move `san` names (see [`Position::parse_san`]) and returns it.

@@ -13,9 +13,13 @@
 //!   accepts what real files contain: `0-0`, `e8Q`, `e8(Q)`, `exd6 e.p.`, long algebraic
 //!   `Ng1-f3` / `e2e4`, a missing `x`, trailing `!?`, `+`, `#`, `‡`.
 //!
-//! Turning notation into a move needs the position: [`San::to_move`] resolves it (typed errors:
-//! no such legal move, ambiguous), and [`san_of`] writes the SAN of a move with minimal
-//! disambiguation and the right suffix.
+//! Turning notation into a move needs the position: [`Position::parse_san`] (or [`San::to_move`])
+//! resolves it (typed errors: no such legal move, ambiguous), and [`Position::san`] writes the
+//! SAN of a move with minimal disambiguation and the right suffix (the free function
+//! [`san_of`] is the same).
+//!
+//! [`Position::parse_san`]: crate::position::Position::parse_san
+//! [`Position::san`]: crate::position::Position::san
 //!
 //! ```
 //! use chessbits::notation::san::{San, SanPlus};
@@ -25,7 +29,7 @@
 //! let san: San = "Nf3".parse().unwrap();
 //! let m = san.to_move(&pos).unwrap();
 //! assert_eq!(m.to_string(), "g1f3");
-//! assert_eq!(chessbits::notation::san::san_of(&pos, m).to_string(), "Nf3");
+//! assert_eq!(pos.san(m).to_string(), "Nf3");
 //! // The lenient parser reads what PGN files contain.
 //! let lenient = San::parse_lenient(b"Ng1-f3!?").unwrap();
 //! assert_eq!(lenient.san.to_move(&pos), Ok(m));

@@ -43,6 +43,7 @@ mod mainline;
 mod reader;
 mod replay;
 mod scan;
+mod speed;
 mod syntax;
 mod text;
 mod tree;
@@ -56,6 +57,7 @@ pub use commands::{commands, parse_clock, Brush, Command, Commands, Eval, Score,
 pub use input::{decompress, read, read_file, Compression, Decompressed, InputError};
 pub use mainline::{MainLineGame, MainLineReader};
 pub use reader::{GameSpan, PgnReader, RawGame};
+pub use speed::Speed;
 pub use syntax::{SyntaxError, MAX_GAME_BYTES, MAX_TOKEN_BYTES, MAX_VARIATION_DEPTH};
 pub use text::{decode as decode_text, Comment, RawComment, RawTag, Tag};
 pub use tree::{GameError, GameErrorKind, GameTree, Line, Node, SEVEN_TAG_ROSTER};

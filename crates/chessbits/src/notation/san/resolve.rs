@@ -414,7 +414,8 @@ pub fn suffix_of(pos: &Position, m: Move) -> Option<Suffix> {
     })
 }
 
-/// The SAN of the legal move `m` in `pos`, with its check or mate suffix.
+/// The SAN of the legal move `m` in `pos`, with its check or mate suffix: the method
+/// [`Position::san`] (`pos.san(m)`) is the same and the documented way.
 ///
 /// ```
 /// use chessbits::notation::san::san_of;

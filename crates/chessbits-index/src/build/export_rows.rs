@@ -1,0 +1,738 @@
+//! Rows of a Parquet export (`chessbits export`, crate [`chessbits_parquet`]) turned into the
+//! index's rows, at the Arrow level: the local build and the Spark job both call
+//! [`export_parts`] and [`export_records`], so the index they build is the same.
+//!
+//! # Numbering (the contract the Spark job relies on)
+//!
+//! The part files of an export are numbered in the byte order of their paths relative to the
+//! export directory ([`export_parts`]). Row `r` of part `p` is game
+//! `base + p.first_game + r`, where `base` is the number of games the index held before (0 for
+//! a new index). **Every row has a number**: a row that cannot be indexed (moves that do not
+//! decode, an impossible start position) still gets its `games` row, but no positions and no
+//! explorer rows, and is reported as an error (`file:row R: reason`, `R` counted from 0).
+//!
+//! In the `games` table, a game of an export has `offset` = its row in the part file, `length`
+//! and `line` 0; each part file is one source (format `parquet`).
+//!
+//! # From a row to a game
+//!
+//! The `GameRow` (players, ratings, result, date, speed, event, site, FEN) is made from the
+//! tags the row holds, by the same function as for a PGN game, with the tags in the order
+//! `Event`, `Site`, `Date`, `Round` (the first of `other_tags`), `White`, `Black`, `Result`, the
+//! other tag columns, then `other_tags` in order; a tag stored as a number or a date is written
+//! back as text (`WhiteElo` 1500 as `1500`, `UTCDate` as `YYYY.MM.DD`). The result falls back to
+//! the movetext's result token (its last token) when no `Result` tag decides, as for PGN. What
+//! an export does not keep can differ from the PGN's row: a `UTCDate` that is not a complete
+//! valid date (the export drops it; the date then comes from `Date`) and an Elo written with a
+//! sign or leading zeros (`+1500`).
+//!
+//! The moves come from `moves`, decoded in its code ([`MovesCode`], named by the field's
+//! metadata [`MOVES_CODE_KEY`], or given) from `start_fen` (Chess960 when `other_tags` has a
+//! `Variant` that names it); when `moves` is null (a null move in the main line) or absent, the
+//! game is rebuilt as PGN (tags, then `movetext`) and read by the PGN reader, as a PGN build
+//! reads it.
+
+use std::borrow::Cow;
+use std::fs::{self, File};
+use std::path::{Path, PathBuf};
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Date32Type, Int64Type};
+use arrow_array::{Array, ArrayRef, BinaryArray, MapArray, PrimitiveArray, RecordBatch, StringArray};
+use arrow_schema::DataType;
+use chessbits::pgn::{GameResult, MainLineGame, MainLineReader, PgnReader};
+use chessbits::position::{Position, Validation};
+use chessbits::Move;
+use chessbits_parquet::{MovesCode, MOVES_CODE_KEY};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+
+use super::records::{game_records, row_from_tags, ExplorerRecord, KeySet, PositionRecord};
+use super::{SourceFormat, SourceInfo};
+use crate::error::IndexError;
+use crate::model::game::GameRow;
+use crate::model::{explorer, games, positions};
+
+/// One part file of an export, as [`export_parts`] lists them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExportPart {
+    /// The file: its absolute path, length and modification time; format `parquet`.
+    pub info: SourceInfo,
+    /// Its path relative to the export directory, `/`-separated (what the parts are sorted by).
+    pub relative: String,
+    /// Its rows (games), from its footer.
+    pub rows: u64,
+    /// The rows of the parts before it: its row `r` is game `base + first_game + r`.
+    pub first_game: u64,
+    /// The code of its `moves` column (from the field's metadata).
+    pub moves_code: MovesCode,
+}
+
+/// The part files of the export in `dir`: every `*.parquet` file below it (Hive partition
+/// directories `year=2024/month=03/` included; entries whose names start with `.` or `_`, such
+/// as `_rejected.pgn` and temporary directories, skipped), sorted by their path relative to
+/// `dir` (byte order), each with its row count and `first_game` (see the [module
+/// documentation](self) for the numbering).
+///
+/// Errors: `dir` is not a directory or holds no part file, a part file is not a Parquet file
+/// (damaged footer), or lacks the export's `movetext` and `plies` columns.
+///
+/// ```
+/// use chessbits_index::export_parts;
+/// use chessbits_parquet::{ExportOptions, ParquetExporter};
+/// let dir = tempfile::tempdir().unwrap();
+/// let out = dir.path().join("export");
+/// let mut exporter = ParquetExporter::create(&out, ExportOptions::default()).unwrap();
+/// let source = exporter.add_source("games.pgn");
+/// exporter.add_pgn(source, &b"1. e4 e5 1-0\n\n1. d4 d5 0-1\n"[..]).unwrap();
+/// exporter.finish().unwrap();
+/// let parts = export_parts(&out).unwrap();
+/// assert_eq!(parts.len(), 1);
+/// assert_eq!((parts[0].relative.as_str(), parts[0].rows, parts[0].first_game), ("part-0.parquet", 2, 0));
+/// ```
+pub fn export_parts(dir: &Path) -> Result<Vec<ExportPart>, IndexError> {
+    let meta = fs::metadata(dir).map_err(|e| IndexError::io(dir, e))?;
+    if !meta.is_dir() {
+        return Err(IndexError::input(dir, "not a directory (a Parquet export is one)"));
+    }
+    let mut files = Vec::new();
+    collect_parts(dir, "", &mut files)?;
+    if files.is_empty() {
+        return Err(IndexError::input(
+            dir,
+            "no `*.parquet` file below it: not a Parquet export",
+        ));
+    }
+    files.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    let mut parts = Vec::with_capacity(files.len());
+    let mut first_game = 0u64;
+    for (relative, path) in files {
+        let file = File::open(&path).map_err(|e| IndexError::io(&path, e))?;
+        let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| IndexError::parquet(&path, e))?;
+        let schema = builder.schema().clone();
+        for name in ["movetext", "plies"] {
+            if schema.column_with_name(name).is_none() {
+                return Err(IndexError::input(
+                    &path,
+                    format!("no column `{name}`: not a part file of a Parquet export (chessbits export)"),
+                ));
+            }
+        }
+        let moves_code = moves_code_of(schema.field_with_name("moves").ok(), &path)?.unwrap_or_default();
+        let rows = u64::try_from(builder.metadata().file_metadata().num_rows())
+            .map_err(|_| IndexError::input(&path, "a negative row count"))?;
+        let mut info = SourceInfo::of_file(&path)?;
+        info.format = SourceFormat::Parquet;
+        parts.push(ExportPart {
+            info,
+            relative,
+            rows,
+            first_game,
+            moves_code,
+        });
+        first_game += rows;
+    }
+    Ok(parts)
+}
+
+/// Appends the `*.parquet` files below `dir` (`prefix` is its path relative to the export).
+fn collect_parts(dir: &Path, prefix: &str, out: &mut Vec<(String, PathBuf)>) -> Result<(), IndexError> {
+    let entries = fs::read_dir(dir).map_err(|e| IndexError::io(dir, e))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| IndexError::io(dir, e))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') || name.starts_with('_') {
+            continue;
+        }
+        let path = entry.path();
+        let relative = format!("{prefix}{name}");
+        // Followed through symbolic links, as a reader of the export would.
+        let meta = fs::metadata(&path).map_err(|e| IndexError::io(&path, e))?;
+        if meta.is_dir() {
+            collect_parts(&path, &format!("{relative}/"), out)?;
+        } else if name.ends_with(".parquet") {
+            out.push((relative, path));
+        }
+    }
+    Ok(())
+}
+
+/// The code named by the metadata of a `moves` field; `None` when there is no such field.
+fn moves_code_of(field: Option<&arrow_schema::Field>, path: &Path) -> Result<Option<MovesCode>, IndexError> {
+    let Some(field) = field else { return Ok(None) };
+    match field.metadata().get(MOVES_CODE_KEY) {
+        Some(name) => name
+            .parse::<MovesCode>()
+            .map(Some)
+            .map_err(|e| IndexError::input(path, format!("column `moves`: {e}"))),
+        None => Err(IndexError::input(
+            path,
+            format!("column `moves` does not name its code (field metadata `{MOVES_CODE_KEY}`)"),
+        )),
+    }
+}
+
+/// What [`export_records`] makes of a batch of export rows: three batches with exactly the
+/// schemas of the index's tables, and the errors.
+#[derive(Clone, Debug)]
+pub struct ExportRecords {
+    /// One row per input row, in their order ([`crate::model::games::schema`]).
+    pub games: RecordBatch,
+    /// One row per position of every game's main line, unsorted
+    /// ([`crate::model::positions::schema`]).
+    pub positions: RecordBatch,
+    /// Unaggregated explorer rows ([`crate::model::explorer::schema`]): one per game and
+    /// distinct position of a game with a decided result, its counts 0 or 1, `last_game` the
+    /// game. Rows with equal `key`, `uci`, `speed`, `rating` and `month` add up (counts and
+    /// `rating_sum` summed, `last_date`/`last_game` of the latest `(date, game)`; `last_date`
+    /// compares as text: `YYYY.MM.DD`) to the index's rows.
+    pub explorer: RecordBatch,
+    /// The rows that could not be indexed, as `file:row R: reason`.
+    pub errors: Vec<String>,
+}
+
+/// The index rows of export rows: `batch` holds rows of an export (any columns that include
+/// `movetext` and `plies`; partition columns may be absent, and so may tags, which then count
+/// as missing), and for each row its game number (`game`), its source number (`source`) and its
+/// row in its part file (`row`) (see the [module documentation](self)). `files[source]` names a
+/// source in the error messages. `code` is the code of `moves`; `None` takes it from the field's
+/// metadata ([`MOVES_CODE_KEY`]; [`ExportPart::moves_code`] has it when the batch lost it).
+///
+/// A row that cannot be indexed gets its `games` row and an entry in `errors`; the error is for
+/// a batch that is not one of an export (a missing or mistyped column, slices of other
+/// lengths, a number out of range).
+///
+/// ```
+/// use arrow_array::{Int32Array, RecordBatch, StringArray};
+/// use arrow_schema::{DataType, Field, Schema};
+/// use std::sync::Arc;
+/// use chessbits_index::export_records;
+/// // The columns a Spark job might pass on: moves and most tags left out.
+/// let schema = Schema::new(vec![
+///     Field::new("Result", DataType::Utf8, true),
+///     Field::new("movetext", DataType::Utf8, false),
+///     Field::new("plies", DataType::Int32, false),
+/// ]);
+/// let batch = RecordBatch::try_new(Arc::new(schema), vec![
+///     Arc::new(StringArray::from(vec![Some("1-0"), None])),
+///     Arc::new(StringArray::from(vec!["1. e4 e5 1-0", "1. e4 e4 *"])),
+///     Arc::new(Int32Array::from(vec![2, 2])),
+/// ]).unwrap();
+/// let files = ["part-0.parquet".to_string()];
+/// let out = export_records(&batch, &[7, 8], &[0, 0], &[0, 1], &files, None).unwrap();
+/// assert_eq!(out.games.schema(), chessbits_index::model::games::schema());
+/// assert_eq!(out.games.num_rows(), 2);
+/// assert_eq!(out.positions.num_rows(), 3); // game 7's three positions; game 8 has none
+/// assert_eq!(out.explorer.num_rows(), 3);
+/// assert_eq!(out.errors, ["part-0.parquet:row 1: line 1: illegal move 'e4'"]);
+/// ```
+pub fn export_records(
+    batch: &RecordBatch,
+    game: &[i64],
+    source: &[i32],
+    row: &[i64],
+    files: &[String],
+    code: Option<MovesCode>,
+) -> Result<ExportRecords, IndexError> {
+    let n = batch.num_rows();
+    let batch_path = Path::new("export batch");
+    if game.len() != n || source.len() != n || row.len() != n {
+        return Err(IndexError::input(
+            batch_path,
+            format!(
+                "{n} rows, but {} game numbers, {} sources and {} row numbers",
+                game.len(),
+                source.len(),
+                row.len()
+            ),
+        ));
+    }
+    let number = |what: &str, value: i64| {
+        u32::try_from(value).map_err(|_| IndexError::input(batch_path, format!("{what} {value} out of range")))
+    };
+    let mut ids = Vec::with_capacity(n);
+    for i in 0..n {
+        ids.push(RowId {
+            game: number("game", game[i])?,
+            source: number("source", source[i] as i64)?,
+            row: u64::try_from(row[i])
+                .map_err(|_| IndexError::input(batch_path, format!("row {} out of range", row[i])))?,
+        });
+    }
+    let name = |s: u32| files.get(s as usize).cloned().unwrap_or_else(|| format!("source {s}"));
+    let rows = ExportRows::new(batch, batch_path, code)?;
+    let parsed = rows.records(0, &ids, &name);
+    Ok(ExportRecords {
+        games: games::to_batch(&parsed.rows),
+        positions: positions::to_batch(&parsed.positions),
+        explorer: explorer::to_batch(&parsed.explorer),
+        errors: parsed.errors,
+    })
+}
+
+/// A row's place: its game number, source and row in the part file.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct RowId {
+    pub game: u32,
+    pub source: u32,
+    pub row: u64,
+}
+
+/// The records of some export rows.
+#[derive(Default)]
+pub(crate) struct RowRecords {
+    pub rows: Vec<GameRow>,
+    pub positions: Vec<PositionRecord>,
+    pub explorer: Vec<ExplorerRecord>,
+    pub errors: Vec<String>,
+}
+
+/// The tag columns as text (the ones stored as numbers and dates are converted).
+const TEXT_TAGS: [&str; 13] = [
+    "Event",
+    "Site",
+    "White",
+    "Black",
+    "Result",
+    "WhiteTitle",
+    "BlackTitle",
+    "UTCTime",
+    "ECO",
+    "Opening",
+    "Termination",
+    "TimeControl",
+    "UTCDate",
+];
+
+/// The tag columns stored as numbers.
+const NUMBER_TAGS: [&str; 4] = ["WhiteElo", "BlackElo", "WhiteRatingDiff", "BlackRatingDiff"];
+
+/// The columns of an export batch, in the types this module reads them in.
+pub(crate) struct ExportRows {
+    /// Per tag column that the batch has: its name and its values as text.
+    tags: Vec<(&'static str, StringArray)>,
+    movetext: StringArray,
+    plies: PrimitiveArray<Int64Type>,
+    moves: Option<BinaryArray>,
+    start_fen: Option<StringArray>,
+    /// `other_tags`: the map, and its keys and values as text.
+    other_tags: Option<(MapArray, StringArray, StringArray)>,
+    code: MovesCode,
+}
+
+impl ExportRows {
+    /// Reads the columns of `batch` (`path` names it in errors).
+    pub(crate) fn new(batch: &RecordBatch, path: &Path, code: Option<MovesCode>) -> Result<ExportRows, IndexError> {
+        let schema = batch.schema();
+        let bad = |name: &str, e: String| IndexError::input(path, format!("column `{name}`: {e}"));
+        let cast = |name: &str, to: &DataType| -> Result<Option<ArrayRef>, IndexError> {
+            batch
+                .column_by_name(name)
+                .map(|c| arrow_cast::cast(c, to).map_err(|e| bad(name, e.to_string())))
+                .transpose()
+        };
+        let text = |name: &str| -> Result<Option<StringArray>, IndexError> {
+            Ok(cast(name, &DataType::Utf8)?.map(|a| a.as_string::<i32>().clone()))
+        };
+        let mut tags = Vec::new();
+        for name in NUMBER_TAGS {
+            if let Some(a) = cast(name, &DataType::Int64)? {
+                tags.push((name, number_text(a.as_primitive::<Int64Type>())));
+            }
+        }
+        for name in TEXT_TAGS {
+            let values = match name {
+                "UTCDate" => cast(name, &DataType::Date32)?.map(|a| date_text(a.as_primitive::<Date32Type>())),
+                _ => text(name)?,
+            };
+            if let Some(values) = values {
+                tags.push((name, values));
+            }
+        }
+        let missing = |name: &str| {
+            IndexError::input(
+                path,
+                format!("no column `{name}`: not rows of a Parquet export (chessbits export)"),
+            )
+        };
+        let movetext = text("movetext")?.ok_or_else(|| missing("movetext"))?;
+        let plies = cast("plies", &DataType::Int64)?.ok_or_else(|| missing("plies"))?;
+        let moves = cast("moves", &DataType::Binary)?.map(|a| a.as_binary::<i32>().clone());
+        let code = match code {
+            Some(code) => code,
+            None => moves_code_of(schema.field_with_name("moves").ok(), path)?.unwrap_or_default(),
+        };
+        let other_tags = match batch.column_by_name("other_tags") {
+            None => None,
+            Some(column) => {
+                let map = column.as_map_opt().ok_or_else(|| {
+                    bad(
+                        "other_tags",
+                        format!("a {} where a map was expected", column.data_type()),
+                    )
+                })?;
+                let keys =
+                    arrow_cast::cast(map.keys(), &DataType::Utf8).map_err(|e| bad("other_tags", e.to_string()))?;
+                let values =
+                    arrow_cast::cast(map.values(), &DataType::Utf8).map_err(|e| bad("other_tags", e.to_string()))?;
+                Some((
+                    map.clone(),
+                    keys.as_string::<i32>().clone(),
+                    values.as_string::<i32>().clone(),
+                ))
+            }
+        };
+        Ok(ExportRows {
+            tags,
+            movetext,
+            plies: plies.as_primitive::<Int64Type>().clone(),
+            moves,
+            start_fen: text("start_fen")?,
+            other_tags,
+            code,
+        })
+    }
+
+    /// The tags of row `i` in the order the module documentation gives.
+    pub(crate) fn tags(&self, i: usize) -> Vec<(&str, &str)> {
+        let column = |name: &str| {
+            self.tags
+                .iter()
+                .find(|(n, _)| *n == name)
+                .and_then(|(_, a)| (!a.is_null(i)).then(|| a.value(i)))
+        };
+        let mut other: Vec<(&str, &str)> = Vec::new();
+        if let Some((map, keys, values)) = &self.other_tags {
+            if !map.is_null(i) {
+                let offsets = map.value_offsets();
+                for j in offsets[i] as usize..offsets[i + 1] as usize {
+                    if !keys.is_null(j) && !values.is_null(j) {
+                        other.push((keys.value(j), values.value(j)));
+                    }
+                }
+            }
+        }
+        // The roster first, for a readable PGN. A hoisted `Date`/`Round` is the first of its
+        // name, so the order among tags of one name (the last one counts) is kept.
+        let mut tags = Vec::with_capacity(self.tags.len() + other.len());
+        for name in ["Event", "Site"] {
+            tags.extend(column(name).map(|v| (name, v)));
+        }
+        for name in ["Date", "Round"] {
+            if let Some(j) = other.iter().position(|(n, _)| *n == name) {
+                tags.push(other.remove(j));
+            }
+        }
+        for name in ["White", "Black", "Result"] {
+            tags.extend(column(name).map(|v| (name, v)));
+        }
+        for (name, _) in &self.tags {
+            if !matches!(*name, "Event" | "Site" | "White" | "Black" | "Result") {
+                tags.extend(column(name).map(|v| (*name, v)));
+            }
+        }
+        tags.extend(other);
+        tags
+    }
+
+    /// The movetext of row `i`.
+    pub(crate) fn movetext(&self, i: usize) -> &str {
+        self.movetext.value(i)
+    }
+
+    /// Row `i` as PGN text: its tags (see [`tags`](Self::tags)), a blank line, the movetext.
+    pub(crate) fn pgn(&self, i: usize) -> Vec<u8> {
+        let mut out = Vec::new();
+        for (name, value) in self.tags(i) {
+            out.push(b'[');
+            out.extend_from_slice(name.as_bytes());
+            out.extend_from_slice(b" \"");
+            for b in value.bytes() {
+                if b == b'"' || b == b'\\' {
+                    out.push(b'\\');
+                }
+                out.push(b);
+            }
+            out.extend_from_slice(b"\"]\n");
+        }
+        if !out.is_empty() {
+            out.push(b'\n');
+        }
+        out.extend_from_slice(self.movetext(i).as_bytes());
+        out.extend_from_slice(b"\n\n");
+        out
+    }
+
+    /// The games and records of the rows from `first` on, one per id; `name` names a source
+    /// in error messages.
+    pub(crate) fn records(&self, first: usize, ids: &[RowId], name: &(dyn Fn(u32) -> String + Sync)) -> RowRecords {
+        let mut out = RowRecords::default();
+        let mut seen = KeySet::default();
+        let mut reader = MainLineReader::new();
+        for (i, id) in (first..).zip(ids) {
+            let tags = self.tags(i);
+            let plies = self.plies.value(i);
+            let (row, game) = match self.game(i, &tags, plies, &mut reader) {
+                Ok((start, moves, result)) => {
+                    let tag_iter = tags.iter().map(|&(n, v)| (n.as_bytes(), Cow::Borrowed(v)));
+                    (
+                        row_from_tags(tag_iter, moves.len(), result, id.game),
+                        Some((start, moves)),
+                    )
+                }
+                Err(reason) => {
+                    out.errors.push(format!("{}:row {}: {reason}", name(id.source), id.row));
+                    let tag_iter = tags.iter().map(|&(n, v)| (n.as_bytes(), Cow::Borrowed(v)));
+                    let plies = usize::try_from(plies).unwrap_or(0);
+                    let result = movetext_result(self.movetext(i));
+                    (row_from_tags(tag_iter, plies, result, id.game), None)
+                }
+            };
+            let row = GameRow {
+                source: id.source,
+                offset: id.row,
+                length: 0,
+                line: 0,
+                ..row
+            };
+            if let Some((start, moves)) = game {
+                game_records(&start, &moves, &row, &mut out.positions, &mut out.explorer, &mut seen);
+            }
+            out.rows.push(row);
+        }
+        out
+    }
+
+    /// Row `i`'s start position, main line and movetext result, or why it has none.
+    fn game(
+        &self,
+        i: usize,
+        tags: &[(&str, &str)],
+        plies: i64,
+        reader: &mut MainLineReader,
+    ) -> Result<(Position, Vec<Move>, Option<GameResult>), String> {
+        let plies = usize::try_from(plies).map_err(|_| format!("a negative `plies` ({plies})"))?;
+        match &self.moves {
+            Some(moves) if !moves.is_null(i) => {
+                let mut start = match self.start_fen.as_ref().filter(|f| !f.is_null(i)) {
+                    Some(fen) => Position::from_fen_with(fen.value(i), Validation::Composed)
+                        .map_err(|e| format!("start_fen '{}': {e}", fen.value(i)))?,
+                    None => Position::startpos(),
+                };
+                let variant = tags.iter().rev().find(|(n, _)| *n == "Variant");
+                if variant.is_some_and(|(_, v)| is_chess960(v)) {
+                    start.set_chess960(true);
+                }
+                let line = self
+                    .code
+                    .decode(&start, moves.value(i), plies)
+                    .map_err(|e| format!("moves ({}): {e}", self.code))?;
+                Ok((start, line, movetext_result(self.movetext(i))))
+            }
+            _ => {
+                // No move code (a null move, or the column left out): the PGN reader reads it.
+                let text = self.pgn(i);
+                let game: MainLineGame = match PgnReader::new(&text[..]).read_game(reader) {
+                    Ok(Some(Ok(game))) => game,
+                    Ok(Some(Err(error))) => return Err(error.to_string()),
+                    Ok(None) | Err(_) => return Err("no game in the movetext".to_string()),
+                };
+                let result = (game.start.clone(), game.moves.clone(), game.result);
+                reader.recycle(game);
+                Ok(result)
+            }
+        }
+    }
+}
+
+/// Whether a `[Variant]` value names Chess960, as the PGN reader reads it (`Chess960`,
+/// `chess 960`, `Fischerandom`, `freestyle`, ...).
+fn is_chess960(value: &str) -> bool {
+    let squeezed: String = value
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect();
+    squeezed.contains("960") || squeezed.contains("fischer") || squeezed.starts_with("freestyle")
+}
+
+/// The result token that ends a movetext, if its last token is one.
+fn movetext_result(movetext: &str) -> Option<GameResult> {
+    match movetext.split_ascii_whitespace().next_back()? {
+        "1-0" => Some(GameResult::WhiteWins),
+        "0-1" => Some(GameResult::BlackWins),
+        "1/2-1/2" => Some(GameResult::Draw),
+        "*" => Some(GameResult::Unknown),
+        _ => None,
+    }
+}
+
+/// Numbers as the text of their tag.
+fn number_text(a: &PrimitiveArray<Int64Type>) -> StringArray {
+    a.iter().map(|v| v.map(|v| v.to_string())).collect()
+}
+
+/// Days since 1970 as `YYYY.MM.DD`.
+fn date_text(a: &PrimitiveArray<Date32Type>) -> StringArray {
+    a.iter()
+        .map(|v| {
+            v.map(|days| {
+                let (y, m, d) = civil_from_days(days as i64);
+                format!("{y:04}.{m:02}.{d:02}")
+            })
+        })
+        .collect()
+}
+
+/// The proleptic Gregorian date of a day number (days since 1970-01-01; Howard Hinnant's
+/// algorithm).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + (m <= 2) as i64;
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
+        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
+        assert_eq!(civil_from_days(-1), (1969, 12, 31));
+    }
+
+    #[test]
+    fn results_of_movetexts() {
+        assert_eq!(movetext_result("1. e4 e5 1/2-1/2"), Some(GameResult::Draw));
+        assert_eq!(movetext_result("1. e4 {1-0}"), None);
+        assert_eq!(movetext_result(""), None);
+    }
+
+    /// Games whose rows are easy to get wrong: a FEN start, Chess960 castling, a null move,
+    /// duplicate tags, a result only in the movetext, an undecided game, a partial date.
+    const TRICKY: &str = "[Event \"a \\\"quoted\\\" event\"]\n[Site \"s\"]\n[Date \"2021.03.??\"]\n[White \"W\"]\n[Black \"B\"]\n[Result \"1-0\"]\n[WhiteElo \"1500\"]\n[BlackElo \"?\"]\n[TimeControl \"180+2\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n\n\
+        [Result \"*\"]\n[UTCDate \"2024.02.29\"]\n[WhiteElo \"2100\"]\n[BlackElo \"1900\"]\n[WhiteElo \"2200\"]\n\n1. d4 d5 2. c4 0-1\n\n\
+        [Variant \"Chess960\"]\n[FEN \"1k5r/8/8/8/8/8/8/RK2R3 w AE - 0 1\"]\n[Result \"1/2-1/2\"]\n\n1. O-O Kc8 2. Rf7 Kb8 1/2-1/2\n\n\
+        [Result \"0-1\"]\n\n1. e4 -- 2. d4 e5 0-1\n\n\
+        [FEN \"4k3/8/8/8/8/8/8/4K2R w K - 0 1\"]\n[Result \"1-0\"]\n\n1. O-O Kd7 2. Rd1+ 1-0\n\n";
+
+    /// The rows and records of the PGN games, as the PGN build makes them.
+    fn pgn_records(pgn: &str) -> (Vec<GameRow>, Vec<PositionRecord>, Vec<ExplorerRecord>) {
+        let mut reader = PgnReader::new(pgn.as_bytes());
+        let mut main_line = MainLineReader::new();
+        let (mut rows, mut positions, mut explorer) = (Vec::new(), Vec::new(), Vec::new());
+        let mut seen = KeySet::default();
+        while let Some(game) = reader.read_game(&mut main_line).unwrap() {
+            let game = game.unwrap();
+            let mut row = crate::build::records::game_row(&game, rows.len() as u32);
+            game_records(&game.start, &game.moves, &row, &mut positions, &mut explorer, &mut seen);
+            row.offset = rows.len() as u64;
+            rows.push(row);
+        }
+        (rows, positions, explorer)
+    }
+
+    fn export(pgn: &str, code: MovesCode, dir: &Path) -> RecordBatch {
+        let options = chessbits_parquet::ExportOptions {
+            moves_code: code,
+            ..Default::default()
+        };
+        let mut exporter = chessbits_parquet::ParquetExporter::create(dir, options).unwrap();
+        let source = exporter.add_source("tricky.pgn");
+        exporter.add_pgn(source, pgn.as_bytes()).unwrap();
+        let summary = exporter.finish().unwrap();
+        assert_eq!(summary.rejected, 0);
+        let parts = export_parts(dir).unwrap();
+        assert_eq!(parts.len(), 1);
+        assert_eq!(parts[0].moves_code, code);
+        let file = File::open(&parts[0].info.path).unwrap();
+        let reader = ParquetRecordBatchReaderBuilder::try_new(file).unwrap().build().unwrap();
+        let batches: Vec<RecordBatch> = reader.map(|b| b.unwrap()).collect();
+        arrow_select_concat(&batches)
+    }
+
+    fn arrow_select_concat(batches: &[RecordBatch]) -> RecordBatch {
+        assert_eq!(batches.len(), 1, "one batch for a few games");
+        batches[0].clone()
+    }
+
+    #[test]
+    fn export_rows_give_the_pgn_builds_rows_and_records() {
+        let (rows, positions, explorer) = pgn_records(TRICKY);
+        assert_eq!(rows.len(), 5);
+        for code in MovesCode::ALL {
+            let dir = tempfile::tempdir().unwrap();
+            let batch = export(TRICKY, code, &dir.path().join("export"));
+            let n = batch.num_rows();
+            let games: Vec<i64> = (0..n as i64).collect();
+            let out = export_records(&batch, &games, &vec![0; n], &games, &[], None).unwrap();
+            assert!(out.errors.is_empty(), "{:?}", out.errors);
+            assert_eq!(out.games, games::to_batch(&rows), "{code}");
+            assert_eq!(out.positions, positions::to_batch(&positions), "{code}");
+            assert_eq!(out.explorer, explorer::to_batch(&explorer), "{code}");
+            // Every column but `moves` gives the same too (the movetext is read instead).
+            let keep: Vec<usize> = (0..batch.num_columns())
+                .filter(|&i| batch.schema().field(i).name() != "moves")
+                .collect();
+            let without = batch.project(&keep).unwrap();
+            let again = export_records(&without, &games, &vec![0; n], &games, &[], None).unwrap();
+            assert_eq!(again.games, out.games);
+            assert_eq!(again.positions, out.positions);
+        }
+    }
+
+    #[test]
+    fn a_row_that_cannot_be_indexed_keeps_its_number() {
+        let dir = tempfile::tempdir().unwrap();
+        let batch = export(TRICKY, MovesCode::IndexByte, &dir.path().join("export"));
+        // Garbage moves for row 1: an error for it, its games row all the same.
+        let moves = batch.column_by_name("moves").unwrap().as_binary::<i32>();
+        let damaged: BinaryArray = (0..batch.num_rows())
+            .map(|i| match i {
+                1 => Some(&[250u8, 250][..]),
+                _ => (!moves.is_null(i)).then(|| moves.value(i)),
+            })
+            .collect();
+        let index = batch.schema().index_of("moves").unwrap();
+        let mut columns = batch.columns().to_vec();
+        columns[index] = std::sync::Arc::new(damaged);
+        let batch = RecordBatch::try_new(batch.schema(), columns).unwrap();
+        let games = [10, 11, 12, 13, 14];
+        let files = ["x.parquet".to_string()];
+        let out = export_records(&batch, &games, &[0; 5], &[0, 1, 2, 3, 4], &files, None).unwrap();
+        assert_eq!(out.games.num_rows(), 5);
+        assert_eq!(out.errors.len(), 1);
+        assert!(
+            out.errors[0].starts_with("x.parquet:row 1: moves (index-byte): "),
+            "{:?}",
+            out.errors
+        );
+        let numbers = out
+            .positions
+            .column_by_name("game")
+            .unwrap()
+            .as_primitive::<Int64Type>();
+        assert!(numbers.iter().all(|g| g != Some(11)));
+        assert!(numbers.iter().any(|g| g == Some(12)));
+        // A batch that is not one of an export: an error, not a panic.
+        let other = batch.project(&[0]).unwrap();
+        assert!(export_records(&other, &games, &[0; 5], &games, &files, None).is_err());
+        assert!(export_records(&batch, &games[..2], &[0; 5], &games, &files, None).is_err());
+    }
+
+    #[test]
+    fn chess960_names() {
+        assert!(is_chess960("Chess960"));
+        assert!(is_chess960("Fischerandom"));
+        assert!(!is_chess960("Standard"));
+    }
+}

@@ -1,0 +1,291 @@
+//! The `explorer_summary` table against the `explorer` rows: `explore` answers from the rows
+//! summed over months exactly what it answers summing the `explorer` rows (`explore_scan`),
+//! with and without speed and rating filters (counts, average ratings, last dates and games,
+//! move order); after `index add` (a summary per part, one part too small to have any) as a
+//! fresh build of all the games; and `explorer_summary_of_explorer` writes the file the build
+//! writes.
+
+use std::collections::BTreeSet;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use arrow_array::{BinaryArray, RecordBatch};
+use chessbits::pgn::PgnReader;
+use chessbits::position::Position;
+use chessbits_index::model::explorer_summary::explorer_summary_of_explorer;
+use chessbits_index::{BuildOptions, ExploreOptions, Filters, Index, IndexBuilder, PositionKey};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+
+/// Opening lines the synthetic games follow (cut at random lengths), with transpositions.
+const LINES: [&str; 5] = [
+    "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6",
+    "e4 c5 Nf3 d6 d4 cxd4 Nxd4 Nf6",
+    "d4 d5 c4 e6 Nc3 Nf6 Nf3 Be7",
+    "Nf3 d5 d4 Nf6 c4 e6 Nc3 Be7",
+    "c4 e5 Nc3 Nf6 g3 d5",
+];
+
+/// `n` games drawn (seeded) from [`LINES`], spread over speeds, rating bands and 30 months (some
+/// unknown) so that popular positions have many more than `THRESHOLD` explorer rows; some
+/// games without a result, some without ratings.
+fn synthetic_pgn(n: usize, seed: u64) -> String {
+    let mut state = seed;
+    let mut next = |m: usize| {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((state >> 33) % m as u64) as usize
+    };
+    let mut out = String::new();
+    for _ in 0..n {
+        let line: Vec<&str> = LINES[next(LINES.len())].split(' ').collect();
+        let plies = 1 + next(line.len());
+        let result = ["1-0", "0-1", "1/2-1/2", "*", "1-0"][next(5)];
+        let month = next(31);
+        let date = match month {
+            30 => "????.??.??".to_string(),
+            m => format!("{}.{:02}.{:02}", 2022 + m / 12, m % 12 + 1, 1 + next(28)),
+        };
+        let time_control = ["60+0", "180+2", "600+5", "1800+0", "-"][next(5)];
+        out.push_str(&format!(
+            "[Date \"{date}\"]\n[TimeControl \"{time_control}\"]\n[Result \"{result}\"]\n"
+        ));
+        for tag in ["WhiteElo", "BlackElo"] {
+            if next(8) > 0 {
+                out.push_str(&format!("[{tag} \"{}\"]\n", 900 + 100 * next(18)));
+            }
+        }
+        out.push('\n');
+        for (i, san) in line[..plies].iter().enumerate() {
+            if i % 2 == 0 {
+                out.push_str(&format!("{}. ", i / 2 + 1));
+            }
+            out.push_str(san);
+            out.push(' ');
+        }
+        out.push_str(result);
+        out.push_str("\n\n");
+    }
+    out
+}
+
+fn bundled() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/pgn");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The first [`COMPARED`] distinct positions of the games of `files`: every position of the
+/// first 10 plies and the last.
+fn positions(files: &[PathBuf]) -> Vec<Position> {
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    for path in files {
+        let mut reader = PgnReader::new(File::open(path).unwrap());
+        while let Some(game) = reader.read_owned_game().unwrap() {
+            let Ok(game) = game else { continue };
+            let mut pos = game.start.clone();
+            for (ply, m) in game.mainline().enumerate() {
+                if ply <= 10 && seen.insert(PositionKey::of(&pos).0) {
+                    out.push(pos.clone());
+                }
+                if m.is_null() {
+                    break;
+                }
+                pos.play_unchecked(m);
+            }
+            if seen.insert(PositionKey::of(&pos).0) {
+                out.push(pos);
+            }
+        }
+    }
+    out.truncate(COMPARED);
+    assert_eq!(out.len(), COMPARED, "too few positions");
+    out
+}
+
+/// Positions compared per index (each with every filter set of [`filter_sets`]).
+const COMPARED: usize = 1100;
+
+/// An index of `parts`: the first built, each next one added with `index add`.
+fn build(out: &Path, parts: &[&[PathBuf]]) -> Index {
+    let mut builder = IndexBuilder::create(out, BuildOptions::default()).unwrap();
+    for (i, files) in parts.iter().enumerate() {
+        if i > 0 {
+            builder.finish().unwrap();
+            builder = IndexBuilder::append(out, BuildOptions::default()).unwrap();
+        }
+        for file in files.iter() {
+            builder.add_file(file).unwrap();
+        }
+    }
+    builder.finish().unwrap();
+    Index::open(out).unwrap()
+}
+
+fn read(path: &Path) -> Vec<RecordBatch> {
+    let reader = ParquetRecordBatchReaderBuilder::try_new(File::open(path).unwrap()).unwrap();
+    reader.build().unwrap().map(Result::unwrap).collect()
+}
+
+/// The keys of each `explorer_summary` file of the index, in the manifest's order.
+fn summed_keys(index: &Index) -> Vec<BTreeSet<u128>> {
+    let mut files = Vec::new();
+    for entry in index.manifest().files("explorer_summary") {
+        let mut keys = BTreeSet::new();
+        for batch in read(&index.dir().join(&entry.file)) {
+            let column = batch.column_by_name("key").unwrap();
+            let column = column.as_any().downcast_ref::<BinaryArray>().unwrap();
+            keys.extend(
+                column
+                    .iter()
+                    .map(|k| u128::from_be_bytes(k.unwrap().try_into().unwrap())),
+            );
+        }
+        files.push(keys);
+    }
+    files
+}
+
+/// The filters compared: none, speeds, rating bands, both; and a month range (which the
+/// summary cannot answer: both ways sum explorer rows).
+fn filter_sets() -> Vec<Filters> {
+    let none = Filters::default();
+    vec![
+        none.clone(),
+        none.clone().speeds("blitz,rapid").unwrap(),
+        none.clone().ratings("1600,1800,2500").unwrap(),
+        none.clone().speeds("bullet").unwrap().ratings("1000,2000").unwrap(),
+        none.since("2023-03").unwrap().until("2023-11").unwrap(),
+    ]
+}
+
+/// Compares `explore` with `explore_scan` (and with `other`'s explore, when given) for every
+/// position and filter set; returns how many positions the summary answered.
+fn compare(index: &Index, other: Option<&Index>, positions: &[Position]) -> usize {
+    let summed: BTreeSet<u128> = summed_keys(index).into_iter().flatten().collect();
+    let filters = filter_sets();
+    let mut answered = 0;
+    let mut nonempty = 0;
+    for pos in positions {
+        for filters in &filters {
+            let options = ExploreOptions {
+                filters: filters.clone(),
+                top_games: 0,
+                recent_games: 0,
+                ..ExploreOptions::default()
+            };
+            let fast = index.explore(pos, &options).unwrap();
+            let scan = index.explore_scan(pos, &options).unwrap();
+            assert_eq!(fast, scan, "{} with {filters:?}", pos.fen());
+            nonempty += (fast.games() > 0) as usize;
+            if let Some(other) = other {
+                assert_eq!(fast, other.explore(pos, &options).unwrap(), "{}", pos.fen());
+            }
+        }
+        answered += summed.contains(&PositionKey::of(pos).0) as usize;
+    }
+    assert!(nonempty >= positions.len(), "{nonempty} non-empty answers");
+    answered
+}
+
+#[test]
+fn the_summary_answers_as_the_explorer_rows() {
+    let temp = tempfile::tempdir().unwrap();
+    let synthetic = temp.path().join("synthetic.pgn");
+    std::fs::write(&synthetic, synthetic_pgn(1500, 7)).unwrap();
+    // The synthetic games first: their positions are among the compared ones.
+    let files: Vec<PathBuf> = std::iter::once(synthetic).chain(bundled()).collect();
+    let index = build(&temp.path().join("index"), &[&files]);
+    let positions = positions(&files);
+    let answered = compare(&index, None, &positions);
+    assert!(answered >= 20, "{answered} positions answered from the summary");
+    assert!(summed_keys(&index)[0].contains(&PositionKey::of(&Position::startpos()).0));
+    // Summed over months, the start position's rows are far fewer than its explorer rows.
+    let summary = &index.manifest().files("explorer_summary")[0];
+    assert!(summary.rows > 0 && summary.rows < index.manifest().files("explorer")[0].rows);
+}
+
+#[test]
+fn an_added_part_answers_as_a_fresh_build() {
+    let temp = tempfile::tempdir().unwrap();
+    let [a, b, tiny] = ["a.pgn", "b.pgn", "tiny.pgn"].map(|n| temp.path().join(n));
+    std::fs::write(&a, synthetic_pgn(800, 1)).unwrap();
+    std::fs::write(&b, synthetic_pgn(600, 2)).unwrap();
+    // Too few games for a key with more than THRESHOLD rows: its part has no summary rows.
+    std::fs::write(&tiny, synthetic_pgn(12, 3)).unwrap();
+    let real = bundled();
+    let (half, rest) = real.split_at(real.len() / 2);
+    let first: Vec<PathBuf> = std::iter::once(a).chain(half.iter().cloned()).collect();
+    let second: Vec<PathBuf> = std::iter::once(b).chain(rest.iter().cloned()).collect();
+    let third: Vec<PathBuf> = vec![tiny];
+    let added = build(&temp.path().join("added"), &[&first, &second, &third]);
+    let per_file = summed_keys(&added);
+    assert_eq!(per_file.len(), 3);
+    assert!(!per_file[0].is_empty() && !per_file[1].is_empty());
+    assert!(
+        per_file[2].is_empty(),
+        "{} keys summed in the tiny part",
+        per_file[2].len()
+    );
+    let all: Vec<PathBuf> = first.iter().chain(&second).chain(&third).cloned().collect();
+    let fresh = build(&temp.path().join("fresh"), &[&all]);
+    assert_eq!(added.games(), fresh.games());
+    let positions = positions(&all);
+    let answered = compare(&added, Some(&fresh), &positions);
+    assert!(answered >= 20, "{answered} positions answered from the summary");
+}
+
+#[test]
+fn explorer_summary_of_explorer_writes_the_built_file() {
+    let temp = tempfile::tempdir().unwrap();
+    let synthetic = temp.path().join("synthetic.pgn");
+    std::fs::write(&synthetic, synthetic_pgn(500, 11)).unwrap();
+    let index = build(&temp.path().join("index"), &[&[synthetic]]);
+    let file = |table: &str| index.dir().join(&index.manifest().files(table)[0].file);
+    let out = temp.path().join("summary.parquet");
+    let rows = explorer_summary_of_explorer(&file("explorer"), &out).unwrap();
+    assert!(rows > 0);
+    assert_eq!(rows, index.manifest().files("explorer_summary")[0].rows);
+    assert_eq!(read(&out), read(&file("explorer_summary")));
+    // A file that is not an explorer file is a typed error, not a panic.
+    let error = explorer_summary_of_explorer(&file("games"), &temp.path().join("x.parquet"))
+        .expect_err("refused")
+        .to_string();
+    assert!(error.contains("column `key` is missing"), "{error}");
+}
+
+/// A manifest without the table (an index of an older build), or with another number of its
+/// files than of explorer files, is refused with the reason.
+#[test]
+fn a_manifest_without_the_table_is_refused() {
+    let temp = tempfile::tempdir().unwrap();
+    let pgn = temp.path().join("g.pgn");
+    std::fs::write(&pgn, synthetic_pgn(40, 5)).unwrap();
+    let out = temp.path().join("index");
+    build(&out, &[&[pgn]]);
+    let manifest = out.join("manifest.json");
+    let original: serde_json::Value = serde_json::from_slice(&std::fs::read(&manifest).unwrap()).unwrap();
+    for (edit, reason) in [
+        (
+            "remove",
+            "the table `explorer_summary` is missing (an index of an older build: rebuild it)",
+        ),
+        ("empty", "one file per file of the explorer table"),
+    ] {
+        let mut value = original.clone();
+        let tables = value["tables"].as_object_mut().unwrap();
+        match edit {
+            "remove" => drop(tables.remove("explorer_summary")),
+            _ => tables["explorer_summary"] = serde_json::json!([]),
+        }
+        std::fs::write(&manifest, serde_json::to_vec(&value).unwrap()).unwrap();
+        let error = Index::open(&out).err().expect("refused").to_string();
+        assert!(error.contains(reason), "{edit}: {error}");
+    }
+}
