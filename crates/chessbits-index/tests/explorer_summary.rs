@@ -5,16 +5,15 @@
 //! fresh build of all the games; and `explorer_summary_of_explorer` writes the file the build
 //! writes.
 
-use std::collections::BTreeSet;
-use std::fs::File;
-use std::path::{Path, PathBuf};
+mod common;
 
-use arrow_array::{BinaryArray, RecordBatch};
-use chessbits::pgn::PgnReader;
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
 use chessbits::position::Position;
 use chessbits_index::model::explorer_summary::explorer_summary_of_explorer;
-use chessbits_index::{BuildOptions, ExploreOptions, Filters, Index, IndexBuilder, PositionKey};
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use chessbits_index::{ExploreOptions, Filters, Index, PositionKey};
+use common::{build_parts, bundled, keys_per_file, positions, push_game, read_parquet, Lcg};
 
 /// Opening lines the synthetic games follow (cut at random lengths), with transpositions.
 const LINES: [&str; 5] = [
@@ -29,13 +28,8 @@ const LINES: [&str; 5] = [
 /// unknown) so that popular positions have many more than `THRESHOLD` explorer rows; some
 /// games without a result, some without ratings.
 fn synthetic_pgn(n: usize, seed: u64) -> String {
-    let mut state = seed;
-    let mut next = |m: usize| {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((state >> 33) % m as u64) as usize
-    };
+    let mut rng = Lcg(seed);
+    let mut next = |m: usize| rng.next(m);
     let mut out = String::new();
     for _ in 0..n {
         let line: Vec<&str> = LINES[next(LINES.len())].split(' ').collect();
@@ -47,63 +41,20 @@ fn synthetic_pgn(n: usize, seed: u64) -> String {
             m => format!("{}.{:02}.{:02}", 2022 + m / 12, m % 12 + 1, 1 + next(28)),
         };
         let time_control = ["60+0", "180+2", "600+5", "1800+0", "-"][next(5)];
-        out.push_str(&format!(
-            "[Date \"{date}\"]\n[TimeControl \"{time_control}\"]\n[Result \"{result}\"]\n"
-        ));
+        let mut tags = format!("[Date \"{date}\"]\n[TimeControl \"{time_control}\"]\n[Result \"{result}\"]\n");
         for tag in ["WhiteElo", "BlackElo"] {
             if next(8) > 0 {
-                out.push_str(&format!("[{tag} \"{}\"]\n", 900 + 100 * next(18)));
+                tags.push_str(&format!("[{tag} \"{}\"]\n", 900 + 100 * next(18)));
             }
         }
-        out.push('\n');
-        for (i, san) in line[..plies].iter().enumerate() {
-            if i % 2 == 0 {
-                out.push_str(&format!("{}. ", i / 2 + 1));
-            }
-            out.push_str(san);
-            out.push(' ');
-        }
-        out.push_str(result);
-        out.push_str("\n\n");
+        push_game(&mut out, &tags, &line, plies, result);
     }
     out
 }
 
-fn bundled() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/pgn");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
-        .collect();
-    files.sort();
-    files
-}
-
-/// The first [`COMPARED`] distinct positions of the games of `files`: every position of the
-/// first 10 plies and the last.
-fn positions(files: &[PathBuf]) -> Vec<Position> {
-    let mut seen = BTreeSet::new();
-    let mut out = Vec::new();
-    for path in files {
-        let mut reader = PgnReader::new(File::open(path).unwrap());
-        while let Some(game) = reader.read_owned_game().unwrap() {
-            let Ok(game) = game else { continue };
-            let mut pos = game.start.clone();
-            for (ply, m) in game.mainline().enumerate() {
-                if ply <= 10 && seen.insert(PositionKey::of(&pos).0) {
-                    out.push(pos.clone());
-                }
-                if m.is_null() {
-                    break;
-                }
-                pos.play_unchecked(m);
-            }
-            if seen.insert(PositionKey::of(&pos).0) {
-                out.push(pos);
-            }
-        }
-    }
+/// The first [`COMPARED`] distinct positions of the games of `files` (see [`positions`]).
+fn compared_positions(files: &[PathBuf]) -> Vec<Position> {
+    let mut out = positions(files);
     out.truncate(COMPARED);
     assert_eq!(out.len(), COMPARED, "too few positions");
     out
@@ -112,44 +63,9 @@ fn positions(files: &[PathBuf]) -> Vec<Position> {
 /// Positions compared per index (each with every filter set of [`filter_sets`]).
 const COMPARED: usize = 1100;
 
-/// An index of `parts`: the first built, each next one added with `index add`.
-fn build(out: &Path, parts: &[&[PathBuf]]) -> Index {
-    let mut builder = IndexBuilder::create(out, BuildOptions::default()).unwrap();
-    for (i, files) in parts.iter().enumerate() {
-        if i > 0 {
-            builder.finish().unwrap();
-            builder = IndexBuilder::append(out, BuildOptions::default()).unwrap();
-        }
-        for file in files.iter() {
-            builder.add_file(file).unwrap();
-        }
-    }
-    builder.finish().unwrap();
-    Index::open(out).unwrap()
-}
-
-fn read(path: &Path) -> Vec<RecordBatch> {
-    let reader = ParquetRecordBatchReaderBuilder::try_new(File::open(path).unwrap()).unwrap();
-    reader.build().unwrap().map(Result::unwrap).collect()
-}
-
 /// The keys of each `explorer_summary` file of the index, in the manifest's order.
 fn summed_keys(index: &Index) -> Vec<BTreeSet<u128>> {
-    let mut files = Vec::new();
-    for entry in index.manifest().files("explorer_summary") {
-        let mut keys = BTreeSet::new();
-        for batch in read(&index.dir().join(&entry.file)) {
-            let column = batch.column_by_name("key").unwrap();
-            let column = column.as_any().downcast_ref::<BinaryArray>().unwrap();
-            keys.extend(
-                column
-                    .iter()
-                    .map(|k| u128::from_be_bytes(k.unwrap().try_into().unwrap())),
-            );
-        }
-        files.push(keys);
-    }
-    files
+    keys_per_file(index, "explorer_summary")
 }
 
 /// The filters compared: none, speeds, rating bands, both; and a month range (which the
@@ -201,8 +117,8 @@ fn the_summary_answers_as_the_explorer_rows() {
     std::fs::write(&synthetic, synthetic_pgn(1500, 7)).unwrap();
     // The synthetic games first: their positions are among the compared ones.
     let files: Vec<PathBuf> = std::iter::once(synthetic).chain(bundled()).collect();
-    let index = build(&temp.path().join("index"), &[&files]);
-    let positions = positions(&files);
+    let index = build_parts(&temp.path().join("index"), &[&files]);
+    let positions = compared_positions(&files);
     let answered = compare(&index, None, &positions);
     assert!(answered >= 20, "{answered} positions answered from the summary");
     assert!(summed_keys(&index)[0].contains(&PositionKey::of(&Position::startpos()).0));
@@ -224,7 +140,7 @@ fn an_added_part_answers_as_a_fresh_build() {
     let first: Vec<PathBuf> = std::iter::once(a).chain(half.iter().cloned()).collect();
     let second: Vec<PathBuf> = std::iter::once(b).chain(rest.iter().cloned()).collect();
     let third: Vec<PathBuf> = vec![tiny];
-    let added = build(&temp.path().join("added"), &[&first, &second, &third]);
+    let added = build_parts(&temp.path().join("added"), &[&first, &second, &third]);
     let per_file = summed_keys(&added);
     assert_eq!(per_file.len(), 3);
     assert!(!per_file[0].is_empty() && !per_file[1].is_empty());
@@ -234,9 +150,9 @@ fn an_added_part_answers_as_a_fresh_build() {
         per_file[2].len()
     );
     let all: Vec<PathBuf> = first.iter().chain(&second).chain(&third).cloned().collect();
-    let fresh = build(&temp.path().join("fresh"), &[&all]);
+    let fresh = build_parts(&temp.path().join("fresh"), &[&all]);
     assert_eq!(added.games(), fresh.games());
-    let positions = positions(&all);
+    let positions = compared_positions(&all);
     let answered = compare(&added, Some(&fresh), &positions);
     assert!(answered >= 20, "{answered} positions answered from the summary");
 }
@@ -246,13 +162,13 @@ fn explorer_summary_of_explorer_writes_the_built_file() {
     let temp = tempfile::tempdir().unwrap();
     let synthetic = temp.path().join("synthetic.pgn");
     std::fs::write(&synthetic, synthetic_pgn(500, 11)).unwrap();
-    let index = build(&temp.path().join("index"), &[&[synthetic]]);
+    let index = build_parts(&temp.path().join("index"), &[&[synthetic]]);
     let file = |table: &str| index.dir().join(&index.manifest().files(table)[0].file);
     let out = temp.path().join("summary.parquet");
     let rows = explorer_summary_of_explorer(&file("explorer"), &out).unwrap();
     assert!(rows > 0);
     assert_eq!(rows, index.manifest().files("explorer_summary")[0].rows);
-    assert_eq!(read(&out), read(&file("explorer_summary")));
+    assert_eq!(read_parquet(&out), read_parquet(&file("explorer_summary")));
     // A file that is not an explorer file is a typed error, not a panic.
     let error = explorer_summary_of_explorer(&file("games"), &temp.path().join("x.parquet"))
         .expect_err("refused")
@@ -268,7 +184,7 @@ fn a_manifest_without_the_table_is_refused() {
     let pgn = temp.path().join("g.pgn");
     std::fs::write(&pgn, synthetic_pgn(40, 5)).unwrap();
     let out = temp.path().join("index");
-    build(&out, &[&[pgn]]);
+    build_parts(&out, &[&[pgn]]);
     let manifest = out.join("manifest.json");
     let original: serde_json::Value = serde_json::from_slice(&std::fs::read(&manifest).unwrap()).unwrap();
     for (edit, reason) in [

@@ -5,6 +5,8 @@
 //! positions. Hostile inputs (a truncated part file, a Parquet file that is not an export, an
 //! archive with a damaged block) give errors, never a panic.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -17,25 +19,8 @@ use chessbits_index::{
     export_parts, BuildOptions, ExploreOptions, Index, IndexBuilder, IndexError, SearchOptions, SourceFormat,
 };
 use chessbits_parquet::{ExportOptions, MovesCode, ParquetExporter};
+use common::bundled;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
-
-fn pgn_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            files.extend(pgn_files(&path));
-        } else if path.extension().is_some_and(|e| e == "pgn") {
-            files.push(path);
-        }
-    }
-    files.sort();
-    files
-}
-
-fn bundled() -> Vec<PathBuf> {
-    pgn_files(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/pgn"))
-}
 
 fn options() -> BuildOptions {
     BuildOptions {

@@ -2,6 +2,8 @@
 //! index's main-line reader), positions keyed, and the explorer's counts and the search's game
 //! sets of over a thousand query positions compared with what the replay says.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -11,6 +13,7 @@ use chessbits::position::Position;
 use chessbits_index::{
     rating_band, BuildOptions, ExploreOptions, Filters, Index, IndexBuilder, PositionKey, SearchOptions, Speed,
 };
+use common::pgn_files;
 
 /// What the replay knows of one game.
 struct Game {
@@ -35,20 +38,6 @@ struct Brute {
     endgame: BTreeSet<u128>,
     non_standard: BTreeSet<u128>,
     first_ply: BTreeMap<u128, u32>,
-}
-
-fn pgn_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            files.extend(pgn_files(&path));
-        } else if path.extension().is_some_and(|e| e == "pgn") {
-            files.push(path);
-        }
-    }
-    files.sort();
-    files
 }
 
 fn brute_force(files: &[PathBuf]) -> Brute {

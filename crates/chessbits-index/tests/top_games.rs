@@ -3,16 +3,15 @@
 //! same order, ties included; after `index add` (lists per part, merged at query time) as a
 //! fresh build of all the games; and `top_games_of_positions` writes the file the build writes.
 
-use std::collections::BTreeSet;
-use std::fs::File;
-use std::path::{Path, PathBuf};
+mod common;
 
-use arrow_array::{BinaryArray, RecordBatch};
-use chessbits::pgn::PgnReader;
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
 use chessbits::position::Position;
 use chessbits_index::model::top_games::{top_games_of_positions, LISTED};
-use chessbits_index::{BuildOptions, ExploreOptions, Index, IndexBuilder, PositionKey};
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use chessbits_index::{ExploreOptions, Index, PositionKey};
+use common::{build_parts, bundled, keys_per_file, positions, push_game, read_parquet, Lcg};
 
 /// Opening lines the synthetic games follow (cut at random lengths): transpositions, and a
 /// line that comes back to the start position (reached twice in one game).
@@ -28,13 +27,8 @@ const LINES: [&str; 6] = [
 /// `n` games drawn (seeded) from [`LINES`], with few distinct ratings and dates so that the
 /// lists' orders have many ties, and some games without a result.
 fn synthetic_pgn(n: usize, seed: u64) -> String {
-    let mut state = seed;
-    let mut next = |m: usize| {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((state >> 33) % m as u64) as usize
-    };
+    let mut rng = Lcg(seed);
+    let mut next = |m: usize| rng.next(m);
     let mut out = String::new();
     for _ in 0..n {
         let line: Vec<&str> = LINES[next(LINES.len())].split(' ').collect();
@@ -42,101 +36,20 @@ fn synthetic_pgn(n: usize, seed: u64) -> String {
         let result = ["1-0", "0-1", "1/2-1/2", "*"][next(4)];
         let elo = |i: usize| [None, Some(1500), Some(1600), Some(2000)][i];
         let date = ["2024.01.01", "2024.01.??", "????.??.??", "2023.12.31", "2024.02.15"][next(5)];
-        out.push_str(&format!(
-            "[Date \"{date}\"]\n[TimeControl \"180+0\"]\n[Result \"{result}\"]\n"
-        ));
+        let mut tags = format!("[Date \"{date}\"]\n[TimeControl \"180+0\"]\n[Result \"{result}\"]\n");
         for (tag, elo) in [("WhiteElo", elo(next(4))), ("BlackElo", elo(next(4)))] {
             if let Some(elo) = elo {
-                out.push_str(&format!("[{tag} \"{elo}\"]\n"));
+                tags.push_str(&format!("[{tag} \"{elo}\"]\n"));
             }
         }
-        out.push('\n');
-        for (i, san) in line[..plies].iter().enumerate() {
-            if i % 2 == 0 {
-                out.push_str(&format!("{}. ", i / 2 + 1));
-            }
-            out.push_str(san);
-            out.push(' ');
-        }
-        out.push_str(result);
-        out.push_str("\n\n");
+        push_game(&mut out, &tags, &line, plies, result);
     }
     out
-}
-
-fn bundled() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/pgn");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "pgn"))
-        .collect();
-    files.sort();
-    files
-}
-
-/// The positions of the games of `files`: every position of the first 10 plies and the last.
-fn positions(files: &[PathBuf]) -> Vec<Position> {
-    let mut seen = BTreeSet::new();
-    let mut out = Vec::new();
-    for path in files {
-        let mut reader = PgnReader::new(File::open(path).unwrap());
-        while let Some(game) = reader.read_owned_game().unwrap() {
-            let Ok(game) = game else { continue };
-            let mut pos = game.start.clone();
-            let moves: Vec<_> = game.mainline().collect();
-            for (ply, m) in moves.iter().enumerate() {
-                if ply <= 10 && seen.insert(PositionKey::of(&pos).0) {
-                    out.push(pos.clone());
-                }
-                if m.is_null() {
-                    break;
-                }
-                pos.play_unchecked(*m);
-            }
-            if seen.insert(PositionKey::of(&pos).0) {
-                out.push(pos);
-            }
-        }
-    }
-    out
-}
-
-fn build(out: &Path, parts: &[&[PathBuf]]) -> Index {
-    let mut builder = IndexBuilder::create(out, BuildOptions::default()).unwrap();
-    for (i, files) in parts.iter().enumerate() {
-        if i > 0 {
-            builder.finish().unwrap();
-            builder = IndexBuilder::append(out, BuildOptions::default()).unwrap();
-        }
-        for file in files.iter() {
-            builder.add_file(file).unwrap();
-        }
-    }
-    builder.finish().unwrap();
-    Index::open(out).unwrap()
-}
-
-fn read(path: &Path) -> Vec<RecordBatch> {
-    let reader = ParquetRecordBatchReaderBuilder::try_new(File::open(path).unwrap()).unwrap();
-    reader.build().unwrap().map(Result::unwrap).collect()
 }
 
 /// The keys the index's `top_games` files have rows for.
 fn listed_keys(index: &Index) -> BTreeSet<u128> {
-    let mut keys = BTreeSet::new();
-    for entry in index.manifest().files("top_games") {
-        for batch in read(&index.dir().join(&entry.file)) {
-            let column = batch.column_by_name("key").unwrap();
-            let column = column.as_any().downcast_ref::<BinaryArray>().unwrap();
-            keys.extend(
-                column
-                    .iter()
-                    .map(|k| u128::from_be_bytes(k.unwrap().try_into().unwrap())),
-            );
-        }
-    }
-    keys
+    keys_per_file(index, "top_games").into_iter().flatten().collect()
 }
 
 /// The list lengths compared: the default, the longest the table answers, and uneven.
@@ -174,7 +87,7 @@ fn the_table_answers_as_the_scan() {
     std::fs::write(&synthetic, synthetic_pgn(400, 7)).unwrap();
     let mut files = bundled();
     files.push(synthetic);
-    let index = build(&temp.path().join("index"), &[&files]);
+    let index = build_parts(&temp.path().join("index"), &[&files]);
     let positions = positions(&files);
     assert!(positions.len() > 1000, "{} positions", positions.len());
     let answered = compare(&index, None, &positions);
@@ -194,10 +107,10 @@ fn an_added_part_merges_to_a_fresh_build() {
     let first: Vec<PathBuf> = vec![a, real[0].clone()];
     let second: Vec<PathBuf> = vec![b, real[1].clone()];
     let third: Vec<PathBuf> = vec![tiny];
-    let added = build(&temp.path().join("added"), &[&first, &second, &third]);
+    let added = build_parts(&temp.path().join("added"), &[&first, &second, &third]);
     assert_eq!(added.manifest().files("top_games").len(), 3);
     let all: Vec<PathBuf> = first.iter().chain(&second).chain(&third).cloned().collect();
-    let fresh = build(&temp.path().join("fresh"), &[&all]);
+    let fresh = build_parts(&temp.path().join("fresh"), &[&all]);
     assert_eq!(added.games(), fresh.games());
     let positions = positions(&all);
     let answered = compare(&added, Some(&fresh), &positions);
@@ -209,13 +122,13 @@ fn top_games_of_positions_writes_the_built_file() {
     let temp = tempfile::tempdir().unwrap();
     let synthetic = temp.path().join("synthetic.pgn");
     std::fs::write(&synthetic, synthetic_pgn(300, 11)).unwrap();
-    let index = build(&temp.path().join("index"), &[&[synthetic]]);
+    let index = build_parts(&temp.path().join("index"), &[&[synthetic]]);
     let file = |table: &str| index.dir().join(&index.manifest().files(table)[0].file);
     let out = temp.path().join("top.parquet");
     let rows = top_games_of_positions(&file("positions"), &[&file("games")], &out).unwrap();
     assert!(rows > 0);
     assert_eq!(rows, index.manifest().files("top_games")[0].rows);
-    assert_eq!(read(&out), read(&file("top_games")));
+    assert_eq!(read_parquet(&out), read_parquet(&file("top_games")));
 }
 
 /// A manifest without the table, or with another number of its files than of positions files,
@@ -226,7 +139,7 @@ fn a_manifest_without_the_table_is_refused() {
     let pgn = temp.path().join("g.pgn");
     std::fs::write(&pgn, synthetic_pgn(40, 5)).unwrap();
     let out = temp.path().join("index");
-    build(&out, &[&[pgn]]);
+    build_parts(&out, &[&[pgn]]);
     let manifest = out.join("manifest.json");
     let original: serde_json::Value = serde_json::from_slice(&std::fs::read(&manifest).unwrap()).unwrap();
     for (edit, reason) in [
