@@ -187,5 +187,5 @@ pub use format::{BlockInfo, FOOTER_MAGIC, FORMAT_VERSION, MAGIC, MODEL_VERSION};
 pub use reader::{ArchiveReader, Games, RawBlock, DECODE_BUDGET_BYTES};
 pub use serialize::BlockStats;
 pub use stored::StoredGame;
-pub use stream::BlockStream;
+pub use stream::{is_archive_file, BlockStream};
 pub use writer::{ArchiveSummary, ArchiveWriter, StoredAsText, WriterOptions};

@@ -5,7 +5,7 @@
 //! decompressor), a block at a time. Each block is verified as [`ArchiveReader`](super::ArchiveReader)
 //! verifies it, and the index and footer at the end must agree with the blocks read.
 
-use std::io::{ErrorKind, Read};
+use std::io::Read;
 
 use super::block::MAX_BLOCK_RAW_BYTES;
 use super::codec::MoveCodec;
@@ -211,19 +211,26 @@ impl<R: Read> Iterator for BlockStream<R> {
     }
 }
 
-/// Reads into `buf` until it is full or the input ends; returns the bytes read (a pipe may hand
-/// over fewer bytes at a time).
+/// Whether the file at `path` starts with the archive's magic bytes ([`crate::MAGIC`]): how an
+/// archive is told from PGN by content, whatever its name.
+///
+/// ```
+/// let path = std::env::temp_dir().join(format!("is-archive-{}.cbits", std::process::id()));
+/// std::fs::write(&path, b"1. e4 *").unwrap();
+/// assert!(!chessbits_archive::is_archive_file(&path).unwrap());
+/// std::fs::write(&path, chessbits_archive::MAGIC).unwrap();
+/// assert!(chessbits_archive::is_archive_file(&path).unwrap());
+/// std::fs::remove_file(&path).unwrap();
+/// ```
+pub fn is_archive_file(path: &std::path::Path) -> std::io::Result<bool> {
+    let mut head = [0u8; crate::MAGIC.len()];
+    let len = chessbits::pgn::read_full(&mut std::fs::File::open(path)?, &mut head)?;
+    Ok(len == head.len() && head == crate::MAGIC)
+}
+
+/// [`chessbits::pgn::read_full`], its error an archive error.
 fn read_full(input: &mut impl Read, buf: &mut [u8]) -> Result<usize, ArchiveError> {
-    let mut filled = 0;
-    while filled < buf.len() {
-        match input.read(&mut buf[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == ErrorKind::Interrupted => {}
-            Err(e) => return Err(ArchiveError::Io(e)),
-        }
-    }
-    Ok(filled)
+    chessbits::pgn::read_full(input, buf).map_err(ArchiveError::Io)
 }
 
 #[cfg(test)]

@@ -49,7 +49,9 @@ fn expand(paths: &[PathBuf], output: Option<&Path>) -> Result<(Vec<PathBuf>, Vec
     let mut walk = Walk::default();
     if let Some(output) = output.filter(|o| o.as_os_str() != "-") {
         let meta = std::fs::metadata(output).ok().filter(|m| m.is_file());
-        walk.output = meta.filter(|_| is_archive(output)).map(|m| file_id(&m));
+        walk.output = meta
+            .filter(|_| chessbits_archive::is_archive_file(output).unwrap_or(false))
+            .map(|m| file_id(&m));
     }
     let mut files = Vec::new();
     for path in paths {
@@ -205,7 +207,7 @@ pub fn open_input(path: &Path, bar: &ProgressBar) -> Result<Box<dyn Read>, Strin
     };
     let mut input = decompress(raw).map_err(|e| format!("{}: {e}", name()))?;
     let mut head = [0u8; MAGIC.len()];
-    let len = read_full(&mut input, &mut head).map_err(|e| format!("{}: {e}", name()))?;
+    let len = chessbits::pgn::read_full(&mut input, &mut head).map_err(|e| format!("{}: {e}", name()))?;
     let input = io::Cursor::new(head).take(len as u64).chain(input);
     // No PGN starts with the magic's first byte (0x89, not ASCII): a prefix of it is an archive
     // cut short.
@@ -214,28 +216,6 @@ pub fn open_input(path: &Path, bar: &ProgressBar) -> Result<Box<dyn Read>, Strin
         return Ok(Box::new(ArchivePgn::new(blocks)));
     }
     Ok(Box::new(input))
-}
-
-/// Whether the file at `path` starts with the archive magic bytes.
-fn is_archive(path: &Path) -> bool {
-    let mut head = [0u8; MAGIC.len()];
-    let read = File::open(path).and_then(|mut file| read_full(&mut file, &mut head));
-    read.is_ok_and(|len| len == head.len()) && head == MAGIC
-}
-
-/// Reads into `buf` until it is full or the input ends (a pipe hands over what it has);
-/// returns the bytes read.
-fn read_full(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
-    let mut filled = 0;
-    while filled < buf.len() {
-        match input.read(&mut buf[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(filled)
 }
 
 /// The games of a `.cbits` archive as PGN text, in archive order, as `chessbits unpack` writes

@@ -2,13 +2,13 @@
 //! are replayed on the builder's pool, as PGN batches are.
 
 use std::fs::File;
-use std::io::{BufReader, Read};
+use std::io::BufReader;
 use std::path::Path;
 
 use chessbits::pgn::{MainLineReader, PgnReader, RawTag};
 use chessbits::position::Position;
 use chessbits::Move;
-use chessbits_archive::{ArchiveReader, StoredGame, MAGIC};
+use chessbits_archive::{ArchiveReader, StoredGame};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::ProjectionMask;
 use rayon::prelude::*;
@@ -36,18 +36,7 @@ const UNREAD_COLUMNS: [&str; 4] = ["clocks", "evals", "non_utf8", "latin1_fields
 /// assert!(!chessbits_index::build::is_archive(&path).unwrap());
 /// ```
 pub fn is_archive(path: &Path) -> Result<bool, IndexError> {
-    let mut file = File::open(path).map_err(|e| IndexError::io(path, e))?;
-    let mut head = [0u8; MAGIC.len()];
-    let mut filled = 0;
-    while filled < head.len() {
-        match file.read(&mut head[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(IndexError::io(path, e)),
-        }
-    }
-    Ok(filled == head.len() && head == MAGIC)
+    chessbits_archive::is_archive_file(path).map_err(|e| IndexError::io(path, e))
 }
 
 /// Whether `path` is a directory holding a Parquet export: a `*.parquet` file below it (see

@@ -283,8 +283,16 @@ fn is_utf16(head: &[u8]) -> bool {
     }
 }
 
-/// Reads into `buf` until it is full or the input ends; returns the bytes read.
-fn read_full(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
+/// Reads into `buf` until it is full or the input ends; returns the bytes read. A pipe may hand
+/// over fewer bytes a call than asked for: this is how the first bytes of an input are read to
+/// tell its format by content.
+///
+/// ```
+/// let mut head = [0u8; 4];
+/// let n = chessbits::pgn::read_full(&mut &b"[Ev"[..], &mut head).unwrap();
+/// assert_eq!(&head[..n], b"[Ev");
+/// ```
+pub fn read_full(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
     let mut filled = 0;
     while filled < buf.len() {
         match input.read(&mut buf[filled..]) {

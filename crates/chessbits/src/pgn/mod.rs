@@ -54,7 +54,7 @@ mod write;
 pub use blocks::{trim_end, PgnBlock, PgnBlocks, MAX_BLOCK_BYTES};
 pub use build::{GameBuilder, Games, PgnError};
 pub use commands::{commands, parse_clock, Brush, Command, Commands, Eval, Score, Shape};
-pub use input::{decompress, read, read_file, Compression, Decompressed, InputError};
+pub use input::{decompress, read, read_file, read_full, Compression, Decompressed, InputError};
 pub use mainline::{MainLineGame, MainLineReader};
 pub use reader::{GameSpan, PgnReader, RawGame};
 pub use speed::Speed;
