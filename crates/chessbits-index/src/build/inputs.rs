@@ -15,7 +15,7 @@ use rayon::prelude::*;
 
 use super::export_rows::{export_parts, ExportRows, RowId, RowRecords};
 use super::records::{game_records, row_from_tags, KeySet};
-use super::{too_many_games, IndexBuilder, SourceFormat, SourceInfo, BATCH_GAMES, KEPT_ERRORS, WRITE_ROWS};
+use super::{too_many_games, IndexBuilder, SourceFormat, SourceInfo, BATCH_GAMES, WRITE_ROWS};
 use crate::error::IndexError;
 use crate::model::game::GameRow;
 use crate::model::sources::SourceRow;
@@ -288,33 +288,18 @@ impl IndexBuilder {
 
     /// Takes chunks of numbered games (in order) with their records and errors.
     fn absorb_rows(&mut self, chunks: Vec<RowRecords>) -> Result<(), IndexError> {
-        let mut count = 0;
         for mut chunk in chunks {
             for message in chunk.errors.drain(..) {
                 self.error(message);
             }
             self.next_game += chunk.rows.len() as u64;
             self.game_rows.append(&mut chunk.rows);
-            count += chunk.positions.len() as u64;
-            let (positions, explorer) = (&mut self.positions, &mut self.explorer);
-            self.pool.install(|| -> Result<(), IndexError> {
-                positions.extend(&mut chunk.positions)?;
-                explorer.extend(&mut chunk.explorer)
-            })?;
+            self.sort_records(&mut chunk.positions, &mut chunk.explorer)?;
         }
-        self.summary.positions += count;
         if self.game_rows.len() >= WRITE_ROWS {
             self.flush_games()?;
         }
         Ok(())
-    }
-
-    /// Counts a game that could not be read, keeping the first messages.
-    fn error(&mut self, message: String) {
-        self.summary.errors += 1;
-        if self.summary.error_messages.len() < KEPT_ERRORS {
-            self.summary.error_messages.push(message);
-        }
     }
 }
 

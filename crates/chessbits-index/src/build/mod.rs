@@ -330,32 +330,42 @@ impl IndexBuilder {
                     self.game_rows.push(row);
                     numbered += 1;
                 }
-                Err(message) => {
-                    self.summary.errors += 1;
-                    if self.summary.error_messages.len() < KEPT_ERRORS {
-                        self.summary.error_messages.push(message.clone());
-                    }
-                }
+                Err(message) => self.error(message.clone()),
             }
         }
         let base = u32::try_from(base).map_err(|_| too_many_games(&self.out))?;
         self.next_game += numbered;
-        let (positions, explorer) = (&mut self.positions, &mut self.explorer);
-        let mut count = 0;
         for mut chunk in parsed {
             chunk.positions.iter_mut().for_each(|r| r.game += base);
             chunk.explorer.iter_mut().for_each(|r| r.last_game += base);
-            count += chunk.positions.len() as u64;
-            self.pool.install(|| -> Result<(), IndexError> {
-                positions.extend(&mut chunk.positions)?;
-                explorer.extend(&mut chunk.explorer)
-            })?;
+            self.sort_records(&mut chunk.positions, &mut chunk.explorer)?;
         }
-        self.summary.positions += count;
         if self.game_rows.len() >= WRITE_ROWS {
             self.flush_games()?;
         }
         Ok(())
+    }
+
+    /// Counts a game that could not be read, keeping the first messages.
+    fn error(&mut self, message: String) {
+        self.summary.errors += 1;
+        if self.summary.error_messages.len() < KEPT_ERRORS {
+            self.summary.error_messages.push(message);
+        }
+    }
+
+    /// Hands a chunk's records to the sorters (on the pool) and counts its positions.
+    fn sort_records(
+        &mut self,
+        positions: &mut Vec<PositionRecord>,
+        explorer: &mut Vec<ExplorerRecord>,
+    ) -> Result<(), IndexError> {
+        self.summary.positions += positions.len() as u64;
+        let (sorted_positions, sorted_explorer) = (&mut self.positions, &mut self.explorer);
+        self.pool.install(|| -> Result<(), IndexError> {
+            sorted_positions.extend(positions)?;
+            sorted_explorer.extend(explorer)
+        })
     }
 
     fn flush_games(&mut self) -> Result<(), IndexError> {

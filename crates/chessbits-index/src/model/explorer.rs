@@ -142,7 +142,18 @@ pub(crate) fn rows_with_key(
     path: &Path,
     out: &mut Vec<ExplorerRow>,
 ) -> Result<(), IndexError> {
-    let columns = Columns::of(batch, path, true)?;
+    rows_with_key_of(batch, key, path, true, out)
+}
+
+/// The rows of `batch` whose key is `key`, of a batch with or without the `month` column.
+pub(crate) fn rows_with_key_of(
+    batch: &RecordBatch,
+    key: u128,
+    path: &Path,
+    with_month: bool,
+    out: &mut Vec<ExplorerRow>,
+) -> Result<(), IndexError> {
+    let columns = Columns::of(batch, path, with_month)?;
     for i in 0..batch.num_rows() {
         if columns.key(i)? == key {
             out.push(columns.row(i)?);

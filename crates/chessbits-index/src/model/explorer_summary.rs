@@ -116,13 +116,7 @@ pub(crate) fn rows_with_key(
     path: &Path,
     out: &mut Vec<ExplorerRow>,
 ) -> Result<(), IndexError> {
-    let columns = Columns::of(batch, path, false)?;
-    for i in 0..batch.num_rows() {
-        if columns.key(i)? == key {
-            out.push(columns.row(i)?);
-        }
-    }
-    Ok(())
+    super::explorer::rows_with_key_of(batch, key, path, false, out)
 }
 
 /// Writes the `explorer_summary` file `out` of a finished `explorer` file (rows sorted by key);
