@@ -6,7 +6,7 @@ per core.
 
     export_bench.py CHESSBITS PGN [--copies 20] [--python-copies 3] [--runs 3] [--python PYTHON]
 
-CHESSBITS must be built with the feature `parquet`. The chessbits runs read PGN repeated
+The chessbits runs read PGN repeated
 --copies times (so they run long enough to time); python-chess reads it --python-copies times
 (enough that its 0.2 s of interpreter start-up and imports, timed with the rest, weigh little;
 throughput is per MB and per game either way). The Python needs chess and pyarrow installed.

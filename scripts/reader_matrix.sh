@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The reader matrix: exports the bundled testdata/pgn twice (one file; Hive partitions
-# year=/month=) with the debug CLI built with --features parquet, then reads each directory as it
+# year=/month=) with the debug CLI, then reads each directory as it
 # is with pyarrow, pandas, polars, DuckDB, PySpark 3.5 and PySpark 4 (scripts/reader_matrix.py
 # read; pandas needs the partitions' schema, see there), and checks that all of them read the
 # same rows: the same count and, row for row, the same Event, White, UTCDate,
@@ -41,7 +41,7 @@ if ! command -v java >/dev/null 2>&1; then
 fi
 
 if [ -z "${CHESSBITS:-}" ]; then
-  cargo build --quiet -p chessbits-cli --features parquet
+  cargo build --quiet -p chessbits-cli
   CHESSBITS=target/debug/chessbits
 fi
 

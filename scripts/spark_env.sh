@@ -2,7 +2,7 @@
 # repository root: the venv of scripts/python_package.sh (built by it when absent) with pyspark
 # and pandas added (pyspark's mapInArrow insists on pandas, though unused), Java (installs
 # openjdk-17-jre-headless with apt-get when root and Java is missing), and the CLI:
-# CHESSBITS=path/to/chessbits picks it (default: the debug build with --features parquet).
+# CHESSBITS=path/to/chessbits picks it (default: the debug build).
 # Sets: venv, python, CHESSBITS, PYSPARK_PYTHON (the Python workers must run the venv's
 # interpreter: chessbits is installed there).
 
@@ -27,7 +27,7 @@ fi
 echo "java: $(java -version 2>&1 | head -n 1)"
 
 if [ -z "${CHESSBITS:-}" ]; then
-  cargo build --quiet -p chessbits-cli --features parquet
+  cargo build --quiet -p chessbits-cli
   CHESSBITS=target/debug/chessbits
 fi
 

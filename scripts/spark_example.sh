@@ -5,7 +5,7 @@
 # Spark), and prints the job's throughput on local[1] and local[2] (the largest input).
 #
 # Needs Java 8/11/17 and PyPI: scripts/spark_env.sh sets up the venv, Java and the CLI
-# (CHESSBITS=path/to/chessbits picks the CLI; default: the debug build with --features parquet).
+# (CHESSBITS=path/to/chessbits picks the CLI; default: the debug build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

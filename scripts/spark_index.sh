@@ -6,7 +6,7 @@
 # (examples/spark/check_index.py).
 #
 # Needs Java 8/11/17 and PyPI: scripts/spark_env.sh sets up the venv, Java and the CLI
-# (CHESSBITS=path/to/chessbits picks the CLI; default: the debug build with --features parquet).
+# (CHESSBITS=path/to/chessbits picks the CLI; default: the debug build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -4,7 +4,7 @@ exactly as the index `chessbits index build` builds from the same export.
 
     python check_index.py CHESSBITS SPARK_INDEX EXPORT_DIR [--local LOCAL_INDEX] [--sample 200]
 
-CHESSBITS is the CLI (built with --features parquet). Without --local the local index is built
+CHESSBITS is the CLI. Without --local the local index is built
 first (`CHESSBITS index build EXPORT_DIR -o ...`). The test set, from the export's games (read
 with pyarrow, moves decoded by the chessbits package):
   - every position of every game up to ply 4 (the explorer's opening tree);

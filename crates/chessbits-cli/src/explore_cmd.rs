@@ -44,9 +44,7 @@ pub struct QueryArgs {
 Counts are per game: the games that reached the position (by any move order), and per move the
 games that played it at their first visit of the position. Games without a result (*) are not
 counted. A position no game reached prints an empty table (exit status 0); an illegal FEN or move
-exits with status 2 and the reason.
-
-Needs the cargo feature `parquet`: cargo build --release -p chessbits-cli --features parquet")]
+exits with status 2 and the reason.")]
 pub struct ExploreArgs {
     #[command(flatten)]
     pub query: QueryArgs,
@@ -61,15 +59,8 @@ pub struct ExploreArgs {
     pub recent_games: usize,
 }
 
-#[cfg(not(feature = "parquet"))]
-pub fn run(_: ExploreArgs) -> Result<std::process::ExitCode, String> {
-    Err(format!("explore: {}", crate::index_cmd::NO_INDEX))
-}
-
-#[cfg(feature = "parquet")]
 pub use with_index::{filters, player_json, resolve, run};
 
-#[cfg(feature = "parquet")]
 mod with_index {
     use std::process::ExitCode;
 

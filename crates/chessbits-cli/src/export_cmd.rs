@@ -1,5 +1,5 @@
 //! `chessbits export`: PGN collections to a directory of Parquet files (crate
-//! `chessbits-parquet`, behind the cargo feature `parquet`).
+//! `chessbits-parquet`).
 //!
 //! Streams (a few row groups in memory whatever the input size), parses and encodes on every
 //! core, shows a progress bar when standard error is a terminal, and writes atomically: into a
@@ -21,9 +21,7 @@ the columns of the lichess Parquet dataset plus moves, plies, clocks, evals, sta
 non_utf8 and latin1_fields (schema: the chessbits-parquet crate's documentation). If OUT_DIR is a
 symbolic link, the directory it names is written and the link stays. Games that cannot be read go,
 byte for byte, to OUT_DIR/_rejected.pgn, and where they came from and why to OUT_DIR/_rejected.tsv;
-they make the exit status 1.
-
-Needs the cargo feature `parquet`: cargo build --release -p chessbits-cli --features parquet")]
+they make the exit status 1.")]
 pub struct ExportArgs {
     /// PGN files (plain, gzip or zstd) or `.cbits` archives, in order, recognised by content;
     /// `-` reads standard input; a directory, every `.pgn`, `.pgn.gz`, `.pgn.zst` and `.cbits`
@@ -62,16 +60,6 @@ pub struct ExportArgs {
     pub json: bool,
 }
 
-#[cfg(not(feature = "parquet"))]
-pub fn run(_args: ExportArgs) -> Result<ExitCode, String> {
-    Err(
-        "export: this chessbits was built without Parquet support; build it with \
-         `cargo build --release -p chessbits-cli --features parquet`"
-            .to_string(),
-    )
-}
-
-#[cfg(feature = "parquet")]
 pub fn run(args: ExportArgs) -> Result<ExitCode, String> {
     use std::path::Path;
     use std::time::Instant;

@@ -1,15 +1,9 @@
-//! `chessbits index build|add|info|seal`: the position index (crate `chessbits-index`, behind the cargo
-//! feature `parquet`). `explore` and `search` query it (explore_cmd.rs, search_cmd.rs).
+//! `chessbits index build|add|info|seal`: the position index (crate `chessbits-index`). `explore` and `search` query it (explore_cmd.rs, search_cmd.rs).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
-
-/// Needs the feature: the message when it is missing.
-#[cfg(not(feature = "parquet"))]
-pub const NO_INDEX: &str = "this chessbits was built without the position index; build it with \
-     `cargo build --release -p chessbits-cli --features parquet`";
 
 /// `chessbits index ...`
 #[derive(Args, Debug)]
@@ -44,9 +38,7 @@ game number and has no positions).
 
 Inputs: PGN text; .cbits archives (search --pgn prints a game as `chessbits unpack` writes it);
 Parquet export directories from `chessbits export` (one source per part file, in path order;
-search --pgn prints a game rebuilt from its row: its tags, then its movetext).
-
-Needs the cargo feature `parquet`: cargo build --release -p chessbits-cli --features parquet")]
+search --pgn prints a game rebuilt from its row: its tags, then its movetext).")]
 pub struct BuildArgs {
     /// PGN files (plain, gzip or zstd), `.cbits` archives (known by their first bytes), or
     /// Parquet export directories (`chessbits export`: a directory with `*.parquet` files and no
@@ -134,12 +126,6 @@ pub fn run(args: IndexArgs) -> Result<ExitCode, String> {
     }
 }
 
-#[cfg(not(feature = "parquet"))]
-fn seal(_: SealArgs) -> Result<ExitCode, String> {
-    Err(format!("index seal: {NO_INDEX}"))
-}
-
-#[cfg(feature = "parquet")]
 fn seal(args: SealArgs) -> Result<ExitCode, String> {
     let summary = chessbits_index::seal(&args.dir, &args.export).map_err(|e| format!("index seal: {e}"))?;
     let rows: Vec<String> = summary.rows.iter().map(|(t, n)| format!("{t} {n}")).collect();
@@ -154,22 +140,6 @@ fn seal(args: SealArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::SUCCESS)
 }
 
-#[cfg(not(feature = "parquet"))]
-fn build(_: BuildArgs) -> Result<ExitCode, String> {
-    Err(format!("index build: {NO_INDEX}"))
-}
-
-#[cfg(not(feature = "parquet"))]
-fn add(_: AddArgs) -> Result<ExitCode, String> {
-    Err(format!("index add: {NO_INDEX}"))
-}
-
-#[cfg(not(feature = "parquet"))]
-fn info(_: InfoArgs) -> Result<ExitCode, String> {
-    Err(format!("index info: {NO_INDEX}"))
-}
-
-#[cfg(feature = "parquet")]
 fn build(args: BuildArgs) -> Result<ExitCode, String> {
     let options = chessbits_index::BuildOptions {
         threads: args.threads,
@@ -179,7 +149,6 @@ fn build(args: BuildArgs) -> Result<ExitCode, String> {
     index_games(&args.inputs, &args.output, options, false, args.json)
 }
 
-#[cfg(feature = "parquet")]
 fn add(args: AddArgs) -> Result<ExitCode, String> {
     let options = chessbits_index::BuildOptions {
         threads: args.threads,
@@ -190,7 +159,6 @@ fn add(args: AddArgs) -> Result<ExitCode, String> {
 }
 
 /// Builds the index `output` from `inputs`, or adds them to it (`append`).
-#[cfg(feature = "parquet")]
 fn index_games(
     inputs: &[PathBuf],
     output: &std::path::Path,
@@ -298,7 +266,6 @@ fn index_games(
 }
 
 /// An input of `index build|add`, by what its content is.
-#[cfg(feature = "parquet")]
 enum Input {
     /// PGN text (plain, gzip, zstd) or standard input.
     Pgn(PathBuf),
@@ -308,7 +275,6 @@ enum Input {
     Export(PathBuf, Vec<PathBuf>),
 }
 
-#[cfg(feature = "parquet")]
 impl Input {
     /// The files it reads.
     fn files(&self) -> Vec<PathBuf> {
@@ -324,7 +290,6 @@ impl Input {
 /// that starts with the archive's magic bytes is an archive (whatever its name), any other file
 /// PGN. An archive that is compressed (gzip, zstd) is refused: its games could not be read back
 /// by number.
-#[cfg(feature = "parquet")]
 fn classify_inputs(paths: &[PathBuf]) -> Result<Vec<Input>, String> {
     use chessbits_index::build::{is_archive, is_export_dir};
     use chessbits_index::export_parts;
@@ -361,7 +326,6 @@ fn classify_inputs(paths: &[PathBuf]) -> Result<Vec<Input>, String> {
 }
 
 /// Whether the file at `path` starts with `magic`.
-#[cfg(feature = "parquet")]
 fn starts_with(path: &std::path::Path, magic: &[u8]) -> bool {
     use std::io::Read;
     let mut head = Vec::new();
@@ -369,7 +333,6 @@ fn starts_with(path: &std::path::Path, magic: &[u8]) -> bool {
 }
 
 /// Whether `path` is a gzip or zstd file whose content starts with the archive's magic.
-#[cfg(feature = "parquet")]
 fn is_compressed_archive(path: &std::path::Path) -> bool {
     use std::io::Read;
     if !starts_with(path, &[0x1f, 0x8b]) && !starts_with(path, &[0x28, 0xb5, 0x2f, 0xfd]) {
@@ -388,7 +351,6 @@ fn is_compressed_archive(path: &std::path::Path) -> bool {
     magic == chessbits_archive::MAGIC
 }
 
-#[cfg(feature = "parquet")]
 fn info(args: InfoArgs) -> Result<ExitCode, String> {
     use chessbits_index::manifest::TABLES;
     use chessbits_index::Index;

@@ -171,7 +171,6 @@ fn file_id(_meta: &std::fs::Metadata) -> (u64, u64) {
 }
 
 /// Refuses an output directory that holds one of `inputs` (`--force` would remove it).
-#[cfg_attr(not(feature = "parquet"), allow(dead_code))]
 pub fn refuse_output_holding_inputs(output: &Path, inputs: &[PathBuf]) -> Result<(), String> {
     if let Ok(out) = output.canonicalize() {
         for input in inputs.iter().filter(|p| p.as_os_str() != "-") {

@@ -74,10 +74,9 @@ enum Command {
     Unpack(archive_cmd::UnpackArgs),
     /// List the entries of a Polyglot opening book for a position.
     Book(book_cmd::BookArgs),
-    /// Export PGN files to Parquet, one row per game (needs the cargo feature `parquet`).
+    /// Export PGN files to Parquet, one row per game.
     Export(export_cmd::ExportArgs),
-    /// Build or describe a position index (opening explorer and position search; feature
-    /// `parquet`).
+    /// Build or describe a position index (opening explorer and position search).
     Index(index_cmd::IndexArgs),
     /// The moves played from a position in an index, with results, as the lichess explorer shows
     /// them.

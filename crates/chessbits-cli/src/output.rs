@@ -276,7 +276,7 @@ fn remove_temp_dirs() {
 
 /// A temporary directory that another owner creates and renames into place or removes: while
 /// this guard lives, SIGINT, SIGTERM and SIGHUP remove it before the process dies.
-#[allow(dead_code)] // Used by `export` (feature `parquet`).
+#[allow(dead_code)] // Used by `export`; unused where a test includes this file (tests/cli_archive.rs).
 pub struct TempDirGuard(PathBuf);
 
 #[allow(dead_code)]

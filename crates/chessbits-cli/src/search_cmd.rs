@@ -13,9 +13,7 @@ Finds every game that stands in the position at any ply (by position, so transpo
 too), with the plies. --json prints {\"total\": N, \"games\": [...]}: each game with its tags, the
 plies, and where it stands in its source file. --pgn prints the games themselves, byte for byte as
 they stand in their source files (which must not have changed since the index was built). A
-position no game reached prints nothing (exit status 0); an illegal FEN or move exits with 2.
-
-Needs the cargo feature `parquet`: cargo build --release -p chessbits-cli --features parquet")]
+position no game reached prints nothing (exit status 0); an illegal FEN or move exits with 2.")]
 pub struct SearchArgs {
     #[command(flatten)]
     pub query: QueryArgs,
@@ -33,13 +31,7 @@ pub struct SearchArgs {
     pub pgn: bool,
 }
 
-#[cfg(not(feature = "parquet"))]
-pub fn run(_: SearchArgs) -> Result<ExitCode, String> {
-    Err(format!("search: {}", crate::index_cmd::NO_INDEX))
-}
-
 /// One line of text about a game hit: number, players, result, date, event, plies.
-#[cfg(feature = "parquet")]
 pub fn game_line(hit: &chessbits_index::GameHit) -> String {
     let row = &hit.row;
     let player = |name: &Option<String>, elo: Option<u16>| match elo {
@@ -59,7 +51,6 @@ pub fn game_line(hit: &chessbits_index::GameHit) -> String {
     )
 }
 
-#[cfg(feature = "parquet")]
 pub fn run(args: SearchArgs) -> Result<ExitCode, String> {
     use std::io::Write;
 

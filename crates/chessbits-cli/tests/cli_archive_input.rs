@@ -260,7 +260,6 @@ fn a_damaged_archive_is_an_error_naming_the_file_and_the_block() {
     }
 }
 
-#[cfg(feature = "parquet")]
 #[test]
 fn export_of_the_archive_is_that_of_its_unpacked_text() {
     let dir = tempfile::tempdir().unwrap();

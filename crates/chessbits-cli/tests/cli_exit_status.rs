@@ -151,10 +151,8 @@ fn export() {
     let dir = setup();
     let d = dir.path();
     let new = format!("{}/new", d.display());
-    if cfg!(feature = "parquet") {
-        expect(&["export", &p(d, "ok.pgn"), "-o", &new], 0, "");
-        expect(&["export", &p(d, "bad.pgn"), "-o", &format!("{new}2")], 1, "rejected");
-    }
+    expect(&["export", &p(d, "ok.pgn"), "-o", &new], 0, "");
+    expect(&["export", &p(d, "bad.pgn"), "-o", &format!("{new}2")], 1, "rejected");
     expect(&["export", MISSING, "-o", &format!("{new}3")], 2, "");
     expect(&["export", &p(d, "ok.pgn"), "-o", &format!("{MISSING}/out")], 2, "");
 }

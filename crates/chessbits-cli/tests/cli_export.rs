@@ -5,19 +5,6 @@ mod common;
 
 use common::{chessbits, testdata_path};
 
-#[cfg(not(feature = "parquet"))]
-#[test]
-fn export_without_the_feature_says_how_to_build_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out");
-    let pgn = testdata_path().join("pgn/notnil_Carlsen.pgn");
-    let (code, _, stderr) = chessbits(&["export", pgn.to_str().unwrap(), "-o", out.to_str().unwrap()]);
-    assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.contains("--features parquet"), "{stderr}");
-    assert!(!out.exists());
-}
-
-#[cfg(feature = "parquet")]
 #[test]
 fn export_writes_parquet_and_reports_rejected_games() {
     let dir = tempfile::tempdir().unwrap();
@@ -63,7 +50,6 @@ fn export_writes_parquet_and_reports_rejected_games() {
     assert!(inside.exists());
 }
 
-#[cfg(feature = "parquet")]
 #[test]
 fn export_reads_zstd_and_gzip_input() {
     use std::io::Write;
@@ -90,7 +76,7 @@ fn export_reads_zstd_and_gzip_input() {
     );
 }
 
-#[cfg(all(feature = "parquet", unix))]
+#[cfg(unix)]
 #[test]
 fn a_signal_removes_the_temporary_directory() {
     use std::io::Write;
@@ -128,7 +114,6 @@ fn a_signal_removes_the_temporary_directory() {
     assert!(left.is_empty(), "{left:?}");
 }
 
-#[cfg(feature = "parquet")]
 #[test]
 fn export_with_the_index_moves_codec() {
     let dir = tempfile::tempdir().unwrap();
@@ -167,7 +152,6 @@ fn export_with_the_index_moves_codec() {
 }
 
 /// Every file below `dir`, relative, with its bytes (a directory's whole contents).
-#[cfg(feature = "parquet")]
 fn contents(dir: &std::path::Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
     let mut files = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
@@ -191,7 +175,7 @@ fn contents(dir: &std::path::Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
 /// Two exports started together into the same new directory: the one that finishes second must
 /// not move the first one's output aside and delete it, but fail as it would if started
 /// afterwards. Both pass the start-up check, so every try races at the rename.
-#[cfg(all(feature = "parquet", unix))]
+#[cfg(unix)]
 #[test]
 fn two_exports_into_one_new_directory_one_wins_and_nothing_is_deleted() {
     use std::process::{Command, Stdio};
@@ -249,7 +233,7 @@ fn two_exports_into_one_new_directory_one_wins_and_nothing_is_deleted() {
 /// `-o LINK`: the link stays a link and the directory it names gets the export (replaced with
 /// --force, refused if not empty without it, created when the link dangles), as for file
 /// outputs.
-#[cfg(all(feature = "parquet", unix))]
+#[cfg(unix)]
 #[test]
 fn an_output_directory_that_is_a_symbolic_link_stays_a_link() {
     use std::os::unix::fs::symlink;
@@ -307,7 +291,7 @@ fn an_output_directory_that_is_a_symbolic_link_stays_a_link() {
 
 /// A directory input with links back into itself, a second link to a file and a FIFO: each game
 /// exported once, and the export ends.
-#[cfg(all(feature = "parquet", unix))]
+#[cfg(unix)]
 #[test]
 fn export_reads_each_game_of_a_hostile_directory_once() {
     let (dir, d) = common::hostile_dir();
@@ -322,7 +306,7 @@ fn export_reads_each_game_of_a_hostile_directory_once() {
 /// The same race, made certain: an export reading standard input is held open past its start-up
 /// check while a second one fills the directory; once its input ends it must fail and leave the
 /// second one's export as it is.
-#[cfg(all(feature = "parquet", unix))]
+#[cfg(unix)]
 #[test]
 fn an_export_finishing_into_a_directory_filled_meanwhile_fails_and_deletes_nothing() {
     use std::io::Write;

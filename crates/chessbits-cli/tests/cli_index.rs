@@ -1,6 +1,5 @@
-//! `chessbits index build|info`, `explore` and `search` (cargo feature `parquet`): the lichess
+//! `chessbits index build|info`, `explore` and `search`: the lichess
 //! JSON shape, the counts against `search`, exit statuses, hostile input.
-#![cfg(feature = "parquet")]
 
 mod common;
 

@@ -1,8 +1,7 @@
-//! `chessbits index seal DIR --export EXPORT` (cargo feature `parquet`): tables computed
+//! `chessbits index seal DIR --export EXPORT`: tables computed
 //! elsewhere from an export (here: the local index's files, renamed as Spark names its files,
 //! without manifest, checksums, sources or top_games) become an index that answers as the local
 //! one; bad input exits 2 with the reason and changes nothing.
-#![cfg(feature = "parquet")]
 
 mod common;
 
