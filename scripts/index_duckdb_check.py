@@ -5,10 +5,10 @@ that `chessbits explore` and `chessbits search` print.
 
 Walks the explorer tree from the start position (every move, `--depth` plies deep, default 3),
 and for each position compares:
-  - explore --json's totals and move table with
-    SELECT uci, sum(white), sum(draws), sum(black) FROM read_parquet('INDEX/explorer/*.parquet')
-    WHERE key = from_hex(KEY) GROUP BY uci
-    (the row with a null uci counts the games that ended in the position);
+  - explore --json's totals and move table with the documented query (crate chessbits-index,
+    lib.rs): the key's explorer rows plus, per `solo` positions row of the key (a position of one
+    game, which the explorer table leaves out), that game's result under the row's move,
+    summed per uci (the row with a null uci counts the games that ended in the position);
   - search --json's total with the distinct games of the key in INDEX/positions/*.parquet.
 Prints one summary line; exits 1 on the first difference.
 """
@@ -18,6 +18,18 @@ import subprocess
 import sys
 
 import duckdb
+
+
+# The move table of a key (the query of crates/chessbits-index/src/lib.rs).
+MOVE_TABLE = """
+SELECT uci, sum(white), sum(draws), sum(black) FROM (
+  SELECT uci, white, draws, black FROM read_parquet('{index}/explorer/*.parquet') WHERE key = from_hex(?)
+  UNION ALL
+  SELECT p.uci, (g.result = '1-0')::BIGINT, (g.result = '1/2-1/2')::BIGINT, (g.result = '0-1')::BIGINT
+  FROM read_parquet('{index}/positions/*.parquet') p JOIN read_parquet('{index}/games/*.parquet') g USING (game)
+  WHERE p.key = from_hex(?) AND p.solo)
+GROUP BY uci
+"""
 
 
 def run_json(binary, args):
@@ -46,11 +58,7 @@ def main():
         for moves in frontier:
             explorer = run_json(binary, ["explore", index, "--moves", moves, "--json", "--top-games", "0", "--recent-games", "0"])
             key = explorer["key"]
-            rows = con.execute(
-                f"SELECT uci, sum(white), sum(draws), sum(black) FROM read_parquet('{index}/explorer/*.parquet') "
-                "WHERE key = from_hex(?) GROUP BY uci",
-                [key],
-            ).fetchall()
+            rows = con.execute(MOVE_TABLE.format(index=index), [key, key]).fetchall()
             totals = [sum(int(r[i]) for r in rows) for i in (1, 2, 3)]
             want_totals = [explorer["white"], explorer["draws"], explorer["black"]]
             if totals != want_totals:

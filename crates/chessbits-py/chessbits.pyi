@@ -29,6 +29,7 @@ __all__ = [
     "positions",
     "read_pgn",
     "seal_index",
+    "to_pgn",
     "validate",
 ]
 
@@ -40,6 +41,12 @@ _Array = Union[pa.Array, pa.ChunkedArray, Sequence[object]]
 _StartFens = Union[None, str, pa.Array, pa.ChunkedArray, Sequence[Optional[str]]]
 _Chess960 = Union[None, bool, pa.Array, pa.ChunkedArray, Sequence[Optional[bool]]]
 _Path = Union[str, os.PathLike[str]]
+# read_pgn's inputs: a file or directory, or a file's content (PGN text, gzip, zstd or .cbits).
+_PgnInput = Union[str, os.PathLike[str], bytes, bytearray, memoryview]
+# A square as python-chess numbers it (0 = a1 ... 63 = h8) or its name ("e4"); a color as
+# python-chess gives it (True: white) or its name.
+_Square = Union[int, str]
+_Color = Union[bool, Literal["white", "black"]]
 # Index filters: a comma-separated string or a list ("blitz,rapid", [1600, 1800]).
 _Speeds = Union[None, str, Sequence[str]]
 _Ratings = Union[None, str, Sequence[Union[int, str]]]
@@ -63,6 +70,8 @@ class PgnWarning(UserWarning):
 class RejectedGame:
     """A game read_pgn could not read."""
 
+    @property
+    def source(self) -> str: ...
     @property
     def line(self) -> int: ...
     @property
@@ -113,6 +122,10 @@ class Position:
     def is_checkmate(self) -> bool: ...
     def is_stalemate(self) -> bool: ...
     def is_insufficient_material(self) -> bool: ...
+    def piece_at(self, square: _Square) -> Optional[str]: ...
+    def attackers(self, color: _Color, square: _Square) -> list[int]: ...
+    def is_attacked_by(self, color: _Color, square: _Square) -> bool: ...
+    def board(self) -> str: ...
     def outcome(self, claim_draw: bool = False) -> Optional[Outcome]: ...
     def copy(self) -> Position: ...
     def __copy__(self) -> Position: ...
@@ -130,13 +143,14 @@ class Position:
     def _repr_svg_(self) -> str: ...
 
 def read_pgn(
-    path: Union[str, os.PathLike[str]],
+    path: Union[_PgnInput, Sequence[_PgnInput]],
     batch_size: int = 16384,
     *,
     strict: bool = False,
     errors: Optional[list[RejectedGame]] = None,
 ) -> pa.RecordBatchReader:
-    """The games of a PGN file (plain, gzip, zstd) as record batches of the Parquet export's schema."""
+    """The games of PGN files (plain, gzip, zstd; directories, .cbits archives, bytes, a list of them)
+    as record batches of the Parquet export's schema."""
 
 def decode_moves(
     moves: _Array,
@@ -212,6 +226,9 @@ def export_records(
 
 def seal_index(path: _Path, export_dir: _Path) -> dict[str, Any]:
     """Makes a directory of tables written by another tool (Spark) from an export a position index."""
+
+def to_pgn(table: Union[pa.Table, pa.RecordBatch], *, moves_code: Optional[str] = None) -> list[str]:
+    """Rows of a Parquet export as PGN text, rebuilt from the columns (movetext unread)."""
 
 @final
 class Index:

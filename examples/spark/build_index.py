@@ -20,7 +20,9 @@ How:
    `--three-passes` runs it once per table instead (slower: see README.md for both timings).
 4. Spark sums the explorer rows per (key, uci, speed, rating, month), keeping `last_date` and
    `last_game` of the row with the greatest (date, game), as the Rust build does (dates compared
-   as numbers YYYYMMDD with `??` as 0, not as text); range-partitions each table (by key; games
+   as numbers YYYYMMDD with `??` as 0, not as text), and leaves out the keys whose rows total one
+   game; it marks the positions rows `solo` (the first row of the one decided game of such a
+   key: window functions over the key, with the games' results joined); range-partitions each table (by key; games
    by game), sorts within partitions (explorer and positions by key, positions then by game and
    ply; games by game) and writes Parquet (zstd; parquet-mr's page indexes, 4096-row pages).
 5. `chessbits.seal_index` checks the files (schemas, order, numbering) and makes OUT_INDEX an
@@ -82,6 +84,9 @@ TABLE_SCHEMAS = {
         _text("month"), _long("white"), _long("draws"), _long("black"), _long("rated"),
         _long("rating_sum"), _text("last_date"), _long("last_game")]),
 }
+# The positions table as written: the rows of export_records plus `solo` (see mark_solo).
+WRITTEN_SCHEMAS = dict(TABLE_SCHEMAS, positions=T.StructType(
+    TABLE_SCHEMAS["positions"].fields + [T.StructField("solo", T.BooleanType(), False)]))
 TABLES = ["games", "positions", "explorer"]
 GROUP = ["key", "uci", "speed", "rating", "month"]
 
@@ -165,9 +170,30 @@ def explorer_sums(raw):
                     F.col("latest.t").alias("last_date"), F.col("latest.g").alias("last_game")))
 
 
+def mark_solo(positions, games):
+    """The positions rows with `solo`: true on the first row (least ply) of the one decided game
+    of a key that exactly one decided game reaches (the explorer has no rows for such a key)."""
+    from pyspark.sql import Window
+    decided = games.select("game", F.col("result").isin("1-0", "0-1", "1/2-1/2").alias("decided"))
+    rows = positions.join(decided, "game")
+    by_key = Window.partitionBy("key")
+    decided_game = F.when(F.col("decided"), F.col("game"))
+    first_ply = F.min("ply").over(Window.partitionBy("key", "game"))
+    solo = (F.col("decided") & (F.min(decided_game).over(by_key) == F.max(decided_game).over(by_key))
+            & (F.col("ply") == first_ply))
+    return rows.withColumn("solo", F.coalesce(solo, F.lit(False)))
+
+
+def drop_solo_keys(explorer):
+    """The summed explorer rows less the keys whose rows total one game (see mark_solo)."""
+    from pyspark.sql import Window
+    games = F.sum(F.col("white") + F.col("draws") + F.col("black")).over(Window.partitionBy("key"))
+    return explorer.withColumn("_games", games).where(F.col("_games") > 1).drop("_games")
+
+
 def write_table(df, table, out, partitions):
     """Range-partitions, sorts within partitions and writes one table with its exact schema."""
-    schema = TABLE_SCHEMAS[table]
+    schema = WRITTEN_SCHEMAS[table]
     df = df.select(*[F.col(f.name).cast(f.dataType) for f in schema.fields])
     if table == "games":
         df = df.repartitionByRange(partitions, "game").sortWithinPartitions("game")
@@ -234,7 +260,8 @@ def main():
         tables = {t: export.mapInArrow(index_rows(numbers, code, [t], errors if t == "games" else None),
                                        TABLE_SCHEMAS[t])
                   for t in TABLES}
-    tables["explorer"] = explorer_sums(tables["explorer"])
+    tables["explorer"] = drop_solo_keys(explorer_sums(tables["explorer"]))
+    tables["positions"] = mark_solo(tables["positions"], tables["games"])
     for table in TABLES:
         write_table(tables[table], table, args.out_index, partitions)
     summary = chessbits.seal_index(args.out_index, args.export_dir)

@@ -50,3 +50,6 @@ pub fn replay_legal(start: &Position, moves: &[Move], code: &str) -> Position {
     }
     pos
 }
+
+pub mod archive;
+pub mod index;

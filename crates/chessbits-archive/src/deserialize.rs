@@ -80,12 +80,11 @@ impl BlockDecoder<'_> {
         self.moves.start_game();
         let tags = self.tags.read()?;
         let result = match (header & NO_RESULT != 0, header & 3) {
-            (true, 0) => None,
+            (_, 0) => GameResult::Unknown,
             (true, _) => return Err(Corrupt::new("a result and no result")),
-            (false, 0) => Some(GameResult::Unknown),
-            (false, 1) => Some(GameResult::WhiteWins),
-            (false, 2) => Some(GameResult::BlackWins),
-            (false, _) => Some(GameResult::Draw),
+            (false, 1) => GameResult::WhiteWins,
+            (false, 2) => GameResult::BlackWins,
+            (false, _) => GameResult::Draw,
         };
         let chess960 = header & START_CHESS960 != 0;
         let start = if header & START_FEN != 0 {

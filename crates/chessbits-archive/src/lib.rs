@@ -124,8 +124,8 @@
 //!   length-prefixed; a column holds the values of one name in game order, each varint `0` =
 //!   same as the previous value of the column, or `len + 1` and the bytes.
 //! - **structure**, per game: varint `result | 4·(start is a FEN) | 8·(Chess960) | 16·(no
-//!   result token) | 32·(stored as text)` with result 0 `*`, 1 `1-0`, 2 `0-1`, 3 `1/2-1/2` (0
-//!   when there is no result token); the FEN (Shredder castling) is the next length-prefixed
+//!   result token: only written by earlier versions, read as `*`) | 32·(stored as text)` with
+//!   result 0 `*`, 1 `1-0`, 2 `0-1`, 3 `1/2-1/2` (0 with bit 16); the FEN (Shredder castling) is the next length-prefixed
 //!   string of the **positions** section. A game stored as text is exactly `32`: its PGN text
 //!   is the next length-prefixed entry of the **text** section, and nothing else of it is
 //!   anywhere. Otherwise the main line follows.

@@ -3,9 +3,10 @@
 //! Structure section, per game: varint game header = result (bits 0-1: 0 `*`, 1 `1-0`, 2 `0-1`,
 //! 3 `1/2-1/2`) | 4 if the start position is not the standard one (its FEN, Shredder castling,
 //! is the next length-prefixed string of the positions section) | 8 if the game is Chess960 |
-//! 16 if the movetext had no result token (bits 0-1 are then 0) | 32 if the game is stored as
-//! its PGN text (the next length-prefixed entry of the text section; nothing else of the game
-//! is in any other section, not even its tags); then, unless stored as text, the main line.
+//! 16 if the movetext had no result token (only earlier versions write it; read as `*`) | 32
+//! if the game is stored as its PGN text (the next length-prefixed entry of the text section;
+//! nothing else of the game is in any other section, not even its tags); then, unless stored
+//! as text, the main line.
 //!
 //! A line: varint `(node count << 1) | has line comments`; if it has line comments, varint their
 //! count and the comments (comments section); then its nodes. A node: one byte in the flags
@@ -41,16 +42,17 @@ pub(crate) const FLAG_VARIATIONS: u8 = 0x80;
 
 pub(crate) const START_FEN: u64 = 4;
 pub(crate) const START_CHESS960: u64 = 8;
+/// A game without a result token: written by earlier versions, read as `*` (a game's result is
+/// now always one of the four tokens).
 pub(crate) const NO_RESULT: u64 = 16;
 pub(crate) const STORED_AS_TEXT: u64 = 32;
 
-pub(crate) fn result_code(result: Option<GameResult>) -> u64 {
+pub(crate) fn result_code(result: GameResult) -> u64 {
     match result {
-        None => NO_RESULT,
-        Some(GameResult::Unknown) => 0,
-        Some(GameResult::WhiteWins) => 1,
-        Some(GameResult::BlackWins) => 2,
-        Some(GameResult::Draw) => 3,
+        GameResult::Unknown => 0,
+        GameResult::WhiteWins => 1,
+        GameResult::BlackWins => 2,
+        GameResult::Draw => 3,
     }
 }
 

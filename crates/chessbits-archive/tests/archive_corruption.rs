@@ -1,8 +1,7 @@
 //! Damaged archives: every flipped byte is detected, every truncation is an error, garbage is
 //! an error, never a panic; recovery reads every intact block and names the bad ones.
 
-#[path = "../../chessbits/tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use std::io::Cursor;
 

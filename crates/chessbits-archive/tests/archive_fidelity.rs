@@ -2,12 +2,11 @@
 //! comments byte for byte, and every game the reader cannot store as moves as its original
 //! text. Checked on hostile games built here and on every shared PGN file, with every codec.
 
-#[path = "../../chessbits/tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use std::io::Cursor;
 
-use chessbits::pgn::{Comment, PgnReader, Tag, WriteOptions};
+use chessbits::pgn::{Comment, GameResult, PgnReader, Tag, WriteOptions};
 use chessbits_archive::{
     ArchiveError, ArchiveReader, ArchiveWriter, MoveCodec, StoredGame, WriterOptions, MAX_BLOCK_RAW_BYTES,
 };
@@ -134,7 +133,11 @@ fn hostile_games_come_back_byte_for_byte() {
     let second = games[1].game().unwrap();
     assert!(second.tags.is_empty());
     assert_eq!(second.moves.nodes[1].comments_after, ["[%clk 0:4:59]"]);
-    assert_eq!(games[2].game().unwrap().result, None);
+    assert_eq!(
+        games[2].game().unwrap().result,
+        GameResult::Unknown,
+        "no result token reads as *"
+    );
     assert_eq!(
         games[4],
         StoredGame::Text(b"[Event \"variant\"]\n[Variant \"Atomic\"]\n\n1. e4 d5 *".to_vec())

@@ -2,8 +2,7 @@
 //! `shared_data_` test): the games come back equal, and so does their PGN (the writer's normal
 //! form), with every codec; seeking to game N gives what reading in order gives.
 
-#[path = "../../chessbits/tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use std::io::Cursor;
 use std::path::{Path, PathBuf};

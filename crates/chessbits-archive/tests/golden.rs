@@ -10,7 +10,7 @@
 //! The files were written once by the ignored test `regenerate_golden`:
 //!
 //! ```sh
-//! cargo test -p chessbits-archive --test golden -- --ignored regenerate_golden
+//! cargo test -p chessbits-archive --test integration -- --ignored golden::regenerate_golden
 //! ```
 
 use std::io::Cursor;

@@ -64,6 +64,8 @@ pub use with_index::{filters, player_json, resolve, run};
 mod with_index {
     use std::process::ExitCode;
 
+    use crate::output::say;
+
     use chessbits::eco::EcoTable;
     use chessbits::position::Position;
     use chessbits_index::{ExploreOptions, Filters, Index};
@@ -119,29 +121,34 @@ mod with_index {
         if args.query.json {
             // The lichess explorer API's shape, built by the index crate (Python's explore_json
             // gives the same).
-            println!("{}", explorer.to_lichess_json());
+            say!("{}", explorer.to_lichess_json());
             return Ok(ExitCode::SUCCESS);
         }
-        println!("{}", pos.fen());
+        say!("{}", pos.fen());
         if let Some(o) = EcoTable::lichess().get(pos.key()) {
-            println!("{} {}", o.eco, o.name);
+            say!("{} {}", o.eco, o.name);
         }
         let total = explorer.games();
         let percent = |n: u64, of: u64| n as f64 * 100.0 / of.max(1) as f64;
-        println!(
+        say!(
             "{total} games: white wins {:.0}%, draws {:.0}%, black wins {:.0}%",
             percent(explorer.white, total),
             percent(explorer.draws, total),
             percent(explorer.black, total)
         );
         if !explorer.moves.is_empty() {
-            println!(
+            say!(
                 "\n{:<8} {:>8} {:>6} {:>6} {:>6} {:>7}  last",
-                "move", "games", "white", "draws", "black", "rating"
+                "move",
+                "games",
+                "white",
+                "draws",
+                "black",
+                "rating"
             );
             for m in &explorer.moves {
                 let games = m.games();
-                println!(
+                say!(
                     "{:<8} {:>8} {:>5.0}% {:>5.0}% {:>5.0}% {:>7}  {}",
                     m.san,
                     games,
@@ -160,9 +167,9 @@ mod with_index {
             if hits.is_empty() {
                 continue;
             }
-            println!("\n{title}:");
+            say!("\n{title}:");
             for hit in hits.iter() {
-                println!("  {}", crate::search_cmd::game_line(hit));
+                say!("  {}", crate::search_cmd::game_line(hit));
             }
         }
         Ok(ExitCode::SUCCESS)

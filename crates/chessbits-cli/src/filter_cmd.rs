@@ -282,7 +282,7 @@ impl FilterArgs {
             }
         }
         if let Some(result) = &self.result {
-            if GameResult::from_bytes(result.as_bytes()) != Some(game.outcome()) {
+            if GameResult::from_bytes(result.as_bytes()) != Some(game.declared_result()) {
                 return false;
             }
         }

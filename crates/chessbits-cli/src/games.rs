@@ -131,18 +131,7 @@ impl ErrorLog {
 
 /// The positions of a game's main line: the start, then one after each move.
 pub fn mainline_positions(game: &GameTree) -> Vec<Position> {
-    let mut positions = Vec::with_capacity(game.moves.nodes.len() + 1);
-    let mut pos = game.start.clone();
-    positions.push(pos.clone());
-    for m in game.mainline() {
-        if m.is_null() {
-            pos.make_null_move();
-        } else {
-            pos.play_unchecked(m);
-        }
-        positions.push(pos.clone());
-    }
-    positions
+    game.positions().collect()
 }
 
 /// Where a game's ECO code came from.

@@ -5,6 +5,8 @@ use std::process::ExitCode;
 
 use clap::{Args, Subcommand};
 
+use crate::output::say;
+
 /// `chessbits index ...`
 #[derive(Args, Debug)]
 pub struct IndexArgs {
@@ -241,7 +243,7 @@ fn index_games(
             ),
             ("games_per_second", Json::from(summary.games as f64 / seconds)),
         ]);
-        println!("{value}");
+        say!("{value}");
     } else {
         eprintln!(
             "{} {} games ({} positions, {} explorer rows{}) into {out_name}: {} bytes ({:.0} per game), {:.1}s, {:.0} games/s",
@@ -388,28 +390,28 @@ fn info(args: InfoArgs) -> Result<ExitCode, String> {
             ("sources", Json::Arr(sources.collect())),
             ("created_by", Json::from(manifest.created_by.as_str())),
         ]);
-        println!("{value}");
+        say!("{value}");
         return Ok(ExitCode::SUCCESS);
     }
-    println!("index      {}", args.index.display());
-    println!("games      {}", index.games());
+    say!("index      {}", args.index.display());
+    say!("games      {}", index.games());
     let per_game = |bytes: u64| bytes as f64 / index.games().max(1) as f64;
-    println!("bytes      {total} ({:.0} per game)", per_game(total));
+    say!("bytes      {total} ({:.0} per game)", per_game(total));
     for table in TABLES {
         let files = manifest.files(table);
         let bytes: u64 = files.iter().map(|f| f.bytes).sum();
         let rows: u64 = files.iter().map(|f| f.rows).sum();
-        println!(
+        say!(
             "{table:<10} {rows} rows, {} file(s), {bytes} bytes ({:.0} per game)",
             files.len(),
             per_game(bytes)
         );
     }
     for source in index.sources() {
-        println!("source     {} ({} games)", source.path, source.games);
+        say!("source     {} ({} games)", source.path, source.games);
     }
     if args.verify {
-        println!("verified   every file matches its checksum");
+        say!("verified   every file matches its checksum");
     }
     Ok(ExitCode::SUCCESS)
 }

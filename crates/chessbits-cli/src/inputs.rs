@@ -1,6 +1,8 @@
-//! Input arguments: files, `-` for standard input, or directories standing for every PGN file and
-//! `.cbits` archive below them; gzip and zstd input decompressed and archives decoded on the fly,
-//! recognised by their first bytes; counting what is read and showing progress.
+//! Input arguments: files, `-` for standard input, Parquet export directories (`chessbits
+//! export`; their games rebuilt as PGN from the columns, see [`export`]), or directories standing
+//! for every PGN file and `.cbits` archive below them; gzip and zstd input decompressed and
+//! archives decoded on the fly, recognised by their first bytes; counting what is read and
+//! showing progress.
 
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -15,9 +17,16 @@ use chessbits::pgn::{decompress, WriteOptions};
 use chessbits_archive::{ArchiveError, BlockStream, RawBlock, MAGIC};
 use indicatif::{ProgressBar, ProgressStyle};
 
+// A path: tests include this file by its path (`#[path = "../src/inputs.rs"]`).
+#[path = "inputs/export.rs"]
+mod export;
+use export::{export_len, is_export_input, ExportInputError, ExportPgn};
+
 /// `paths` with every directory replaced by the PGN files and archives below it (any depth;
 /// `.pgn`, `.pgn.gz`, `.pgn.zst` and `.cbits`, case-insensitive), sorted so runs are reproducible; files and `-` (standard
-/// input) are kept as given. An unreadable directory is an error naming it.
+/// input) are kept as given, and so is a Parquet export directory (`*.parquet` files and no PGN
+/// file, see [`chessbits_parquet::is_export_dir`]), which [`open_input`] reads as one input. An
+/// unreadable directory is an error naming it.
 ///
 /// Below a directory only regular files (or symbolic links to them) are taken, each file once
 /// (by device and inode: a second link to a file, or a file also named on the command line, is
@@ -55,7 +64,9 @@ fn expand(paths: &[PathBuf], output: Option<&Path>) -> Result<(Vec<PathBuf>, Vec
     }
     let mut files = Vec::new();
     for path in paths {
-        if path.as_os_str() != "-" && path.is_dir() {
+        if is_export_input(path) {
+            files.push(path.clone());
+        } else if path.as_os_str() != "-" && path.is_dir() {
             let mut found = Vec::new();
             walk.dir(path, &mut found)?;
             files.extend(found);
@@ -187,9 +198,14 @@ pub fn refuse_output_holding_inputs(output: &Path, inputs: &[PathBuf]) -> Result
 /// input is, its first bytes say, never its name: input that starts with the gzip or zstd magic
 /// number is decompressed and UTF-16 refused with a hint, as [`chessbits::pgn::decompress`] does;
 /// a `.cbits` archive (its magic bytes, after any decompression) gives its games' PGN as
-/// `chessbits unpack` writes them, read a block at a time and decoded on every core ([`ArchivePgn`]). Errors
+/// `chessbits unpack` writes them, read a block at a time and decoded on every core ([`ArchivePgn`]);
+/// an export directory gives its games' PGN rebuilt from the columns ([`ExportPgn`]). Errors
 /// name the path.
 pub fn open_input(path: &Path, bar: &ProgressBar) -> Result<Box<dyn Read>, String> {
+    if is_export_input(path) {
+        let export = ExportPgn::open(path, bar)?;
+        return Ok(Box::new(export));
+    }
     // Send: an archive is read on a thread of its own (see `ArchivePgn`).
     let raw: Box<dyn Read + Send> = if path.as_os_str() == "-" {
         Box::new(io::stdin())
@@ -342,6 +358,10 @@ pub fn archive_damage(error: &io::Error) -> Option<&ArchiveDamage> {
 /// `name:line: read error: ...`, or for a damaged archive `name: damaged archive: block N: ...`
 /// (a line of the text written from the archive would tell the user nothing).
 pub fn read_error(name: &str, line: u32, error: &io::Error) -> String {
+    // An export's row: its part file and row say where, not a line of the rebuilt text.
+    if let Some(row) = error.get_ref().and_then(|e| e.downcast_ref::<ExportInputError>()) {
+        return format!("{name}: {row}");
+    }
     match archive_damage(error) {
         Some(damage) => format!("{name}: {damage}"),
         None => format!("{name}:{line}: read error: {error}"),
@@ -407,13 +427,15 @@ pub fn progress_bar(len: Option<u64>, unit: &str) -> ProgressBar {
     }
 }
 
-/// The total length of `files` in bytes, or `None` if one is standard input (length unknown).
-/// Files that cannot be read count as empty: opening them reports the error.
+/// The total length of `files` in bytes (of an export directory, its part files'), or `None` if
+/// one is standard input (length unknown). Files that cannot be read count as empty: opening
+/// them reports the error.
 pub fn total_len(files: &[PathBuf]) -> Option<u64> {
     files
         .iter()
         .map(|path| match path.as_os_str() == "-" {
             true => None,
+            false if is_export_input(path) => Some(export_len(path)),
             false => Some(std::fs::metadata(path).map_or(0, |m| m.len())),
         })
         .sum()

@@ -55,7 +55,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Draw a position (FEN or EPD) and say what it is: side to move, castling, check, mate.
+    /// Draw a position (FEN, EPD or startpos) and say what it is: side to move, castling, check, mate.
     Show(show_cmd::ShowArgs),
     /// Count leaf nodes of the legal move tree (one position or a suite).
     Perft(perft_cmd::PerftArgs),

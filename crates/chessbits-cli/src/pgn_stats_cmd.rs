@@ -79,7 +79,7 @@ fn known(value: Option<std::borrow::Cow<'_, str>>) -> Option<String> {
 
 impl Stats {
     fn add(&mut self, game: &chessbits::pgn::GameTree) {
-        self.results[result_index(game.outcome())] += 1;
+        self.results[result_index(game.declared_result())] += 1;
         let plies = game.moves.nodes.len() as u32;
         *self.lengths.entry(plies).or_default() += 1;
         for side in ["White", "Black"] {

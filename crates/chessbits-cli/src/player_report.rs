@@ -168,7 +168,7 @@ impl PlayerReport {
             (None, Some(name)) => (Color::Black, name),
             (None, None) => return,
         };
-        let points = match (game.outcome(), colour) {
+        let points = match (game.declared_result(), colour) {
             (GameResult::Draw, _) => Some(1),
             (GameResult::WhiteWins, Color::White) | (GameResult::BlackWins, Color::Black) => Some(2),
             (GameResult::WhiteWins, Color::Black) | (GameResult::BlackWins, Color::White) => Some(0),

@@ -79,7 +79,7 @@ pub fn run(args: PositionsArgs) -> Result<ExitCode, String> {
                 return Ok(());
             }
         };
-        let result = game.outcome().as_str();
+        let result = game.declared_result().as_str();
         let all = mainline_positions(game);
         let nodes = &game.moves.nodes;
         for (ply, pos) in all.iter().enumerate() {

@@ -14,7 +14,7 @@ use crate::output::say;
 
 #[derive(clap::Args)]
 pub struct ShowArgs {
-    /// The position: a FEN, or an EPD line (its operations are shown). Quote it.
+    /// The position: a FEN, an EPD line (its operations are shown) or `startpos`. Quote it.
     position: String,
     /// Print one JSON object instead of text.
     #[arg(long, conflicts_with = "svg")]

@@ -3,7 +3,7 @@
 //! whatever its name, from a file, a directory or standard input; a damaged one is an error
 //! naming the file and the block, never a panic.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};

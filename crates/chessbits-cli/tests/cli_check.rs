@@ -6,7 +6,7 @@
 //!
 //! The trap files are several MB, so the parallel path (batches of 256 KiB) really splits them.
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! position: refused with a hint (status 2), accepted with `--allow-impossible`, and the same in
 //! a perft suite.
 
-mod common;
+use crate::common;
 
 use common::chessbits;
 

@@ -2,7 +2,7 @@
 //! date filters, duplicates (`pgn dedup`, `pgn filter --dedup`, `pack --dedup`), the player
 //! report of `pgn stats --player`, and what `pack` + `unpack` give back.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -3,7 +3,7 @@
 //! file that cannot be read or written: the message on standard error, nothing on standard
 //! output).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -1,7 +1,7 @@
 //! `chessbits export`: without the `parquet` feature it says how to build it (status 2); with it,
 //! it exports the bundled PGN files (the columns themselves are tested in chessbits-parquet).
 
-mod common;
+use crate::common;
 
 use common::{chessbits, testdata_path};
 

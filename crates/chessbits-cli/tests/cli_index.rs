@@ -1,7 +1,7 @@
 //! `chessbits index build|info`, `explore` and `search`: the lichess
 //! JSON shape, the counts against `search`, exit statuses, hostile input.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 
@@ -468,4 +468,33 @@ fn build_refuses_damaged_archives_and_exports() {
     let (code, _, stderr) = chessbits(&["index", "build", &gz, "-o", &path("i4")]);
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("a compressed .cbits archive"), "{stderr}");
+}
+
+/// `chessbits index info INDEX | head` and the same for `explore`: a reader that goes away is no
+/// error (status 0, nothing on stderr), never a panic.
+#[test]
+fn a_closed_stdout_ends_index_commands_quietly() {
+    use std::process::{Command, Stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    std::fs::write(&pgn, GAMES).unwrap();
+    let index = build(&pgn, dir.path());
+    let commands: [&[&str]; 3] = [
+        &["index", "info", &index],
+        &["explore", &index, "--moves", "e4"],
+        &["explore", &index, "--json"],
+    ];
+    for args in commands {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_chessbits"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
 }

@@ -3,7 +3,7 @@
 //! without manifest, checksums, sources or top_games) become an index that answers as the local
 //! one; bad input exits 2 with the reason and changes nothing.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;

@@ -1,6 +1,6 @@
 //! `chessbits info` and `chessbits unpack --game/--range` (to standard output by default).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

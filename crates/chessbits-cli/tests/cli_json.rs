@@ -1,7 +1,7 @@
 //! `--json` on every command: the output (standard output, or the summary on standard error for
 //! commands that write games there) is one JSON object with the documented fields.
 
-mod common;
+use crate::common;
 
 use common::{chessbits, testdata_path};
 use serde_json::Value;

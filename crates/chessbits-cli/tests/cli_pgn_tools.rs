@@ -1,7 +1,7 @@
 //! `chessbits pgn stats`, `pgn filter` and `pgn positions` on the bundled games and on hostile
 //! inputs built here: counts, `--json`, byte-for-byte output, exit statuses.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -1,7 +1,7 @@
 //! `chessbits show`, `moves` and `perft` on FEN and EPD, their `--json`, flags that do nothing,
 //! and the exit-status convention of `--help`.
 
-mod common;
+use crate::common;
 
 use common::chessbits;
 use serde_json::Value;

@@ -2,7 +2,7 @@
 //! that our reader (and python-chess, where a venv has it) reads back with the plies the
 //! summary counts, results that agree with the final position, lichess-like tags.
 
-mod common;
+use crate::common;
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -105,7 +105,7 @@ fn every_game_reads_back_with_consistent_tags() {
     for game in &games {
         let pos = game.final_position();
         let result = tag(game, "Result");
-        assert_eq!(game.outcome().to_string(), result);
+        assert_eq!(game.declared_result().to_string(), result);
         let legal = pos.legal_moves().len();
         if legal == 0 && pos.is_check() {
             mates += 1;

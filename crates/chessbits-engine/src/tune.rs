@@ -47,7 +47,7 @@ pub fn positions_from_pgn(input: impl Read) -> std::io::Result<Vec<Sample>> {
             Err(chessbits::pgn::PgnError::Io(e)) => return Err(e),
             Err(_) => continue,
         };
-        let result = match game.outcome() {
+        let result = match game.declared_result() {
             GameResult::WhiteWins => 1.0,
             GameResult::BlackWins => 0.0,
             GameResult::Draw => 0.5,

@@ -3,7 +3,7 @@
 //! truncated or overwritten after it was opened): each is reported with `info string` and the
 //! engine keeps playing.
 
-mod common;
+use crate::common;
 use common::{assert_legal, best_move, peak_memory_kib, polyglot_entry, Engine, SECOND};
 
 use chessbits::position::Position;

@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-mod common;
+use crate::common;
 use common::{assert_legal, best_move, Engine, SECOND};
 
 #[test]

@@ -139,6 +139,18 @@ impl PageChecksums {
                 crc32: u32::from_le_bytes(e[12..16].try_into().expect("4 bytes")),
             })
             .collect();
+        // Each range is read into a buffer of its length: one past the end of the file would
+        // allocate what the sidecar says (up to 4 GiB) before the read fails.
+        let len = file.metadata().map_err(|e| IndexError::io(path, e))?.len();
+        if entries
+            .iter()
+            .any(|e| e.offset.saturating_add(u64::from(e.length)) > len)
+        {
+            return Err(IndexError::format(
+                &sidecar,
+                "a page checksum past the end of its file (the file is damaged)",
+            ));
+        }
         let checksums = PageChecksums {
             checked: Mutex::new(vec![false; entries.len()]),
             entries,

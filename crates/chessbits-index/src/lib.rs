@@ -37,7 +37,7 @@
 //! ```text
 //! INDEX/manifest.json              the files below, with rows, bytes and CRC-32 (crate::manifest)
 //! INDEX/*/.part-NNNNN.parquet.crc   each file's page checksums (crate::checksums)
-//! INDEX/explorer/part-NNNNN.parquet   move table rows, sorted by key (model::explorer)
+//! INDEX/explorer/part-NNNNN.parquet   move table rows of positions of 2+ games, sorted by key (model::explorer)
 //! INDEX/positions/part-NNNNN.parquet  one row per position of every game, sorted by key (model::positions)
 //! INDEX/games/part-NNNNN.parquet      one row per game (model::games)
 //! INDEX/sources/part-NNNNN.parquet    the input files (model::sources)
@@ -45,13 +45,19 @@
 //! INDEX/explorer_summary/part-NNNNN.parquet  explorer rows of popular positions summed over months (model::explorer_summary)
 //! ```
 //!
-//! The `key` column is the 128-bit [position key](key) as 16 big-endian bytes. In DuckDB, the
-//! move table of a position is
+//! The `key` column is the 128-bit [position key](key) as 16 big-endian bytes. The explorer
+//! table has no rows for a position that one decided game reaches: the `positions` row of that
+//! game with `solo` true stands for it (format 2; see [`model::positions`]). In DuckDB, the move
+//! table of a position is
 //!
 //! ```sql
-//! SELECT uci, sum(white), sum(draws), sum(black)
-//! FROM read_parquet('INDEX/explorer/*.parquet')
-//! WHERE key = from_hex('463b96181691fc9c...')   -- PositionKey's 32 hex digits
+//! SELECT uci, sum(white), sum(draws), sum(black) FROM (
+//!   SELECT uci, white, draws, black FROM read_parquet('INDEX/explorer/*.parquet')
+//!   WHERE key = from_hex('463b96181691fc9c...')   -- PositionKey's 32 hex digits
+//!   UNION ALL
+//!   SELECT p.uci, (g.result = '1-0')::BIGINT, (g.result = '1/2-1/2')::BIGINT, (g.result = '0-1')::BIGINT
+//!   FROM read_parquet('INDEX/positions/*.parquet') p JOIN read_parquet('INDEX/games/*.parquet') g USING (game)
+//!   WHERE p.key = from_hex('463b96181691fc9c...') AND p.solo)
 //! GROUP BY uci;
 //! ```
 //!

@@ -3,7 +3,7 @@
 //! ```json
 //! {
 //!   "format": "chessbits-index",
-//!   "version": 1,
+//!   "version": 2,
 //!   "key": "chessbits-position-key-1",
 //!   "created_by": "chessbits-index 0.1.0",
 //!   "games": 1234,
@@ -33,6 +33,11 @@ use crate::error::IndexError;
 
 /// The manifest's file name in the index directory.
 pub const MANIFEST: &str = "manifest.json";
+
+/// The format version this build writes and reads (the `version` field). Version 2 (the
+/// `positions` table's `solo` column; the `explorer` table without keys of one game) replaced
+/// version 1: an index of version 1 is refused with a message to rebuild it.
+pub const VERSION: u64 = 2;
 
 /// The key function the files are sorted by (see [`crate::key`]).
 pub const KEY_NAME: &str = "chessbits-position-key-1";
@@ -90,8 +95,15 @@ impl Manifest {
         if value["format"] != "chessbits-index" {
             return Err(bad("`format` is not \"chessbits-index\""));
         }
-        if value["version"] != 1 {
-            return Err(bad("unknown `version` (this build reads version 1)"));
+        match value["version"].as_u64() {
+            Some(VERSION) => {}
+            Some(old) if old < VERSION => {
+                return Err(bad(&format!(
+                    "an index of format version {old}, which this build no longer reads (it reads \
+                     version {VERSION}): rebuild it with `chessbits index build`"
+                )))
+            }
+            _ => return Err(bad(&format!("unknown `version` (this build reads version {VERSION})"))),
         }
         if value["key"] != KEY_NAME {
             return Err(bad("unknown `key` function"));
@@ -147,7 +159,7 @@ impl Manifest {
         }
         let value = json!({
             "format": "chessbits-index",
-            "version": 1,
+            "version": VERSION,
             "key": KEY_NAME,
             "created_by": self.created_by,
             "games": self.games,

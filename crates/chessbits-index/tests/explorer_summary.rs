@@ -5,7 +5,7 @@
 //! fresh build of all the games; and `explorer_summary_of_explorer` writes the file the build
 //! writes.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;

@@ -2,13 +2,13 @@
 //! en passant, a repetition, Chess960, a game without result) dumped table by table — every
 //! column's name and type, every row — must equal `testdata/index/golden.txt`. A change of the
 //! format shows here; after a deliberate one, regenerate with `CHESSBITS_BLESS=1 cargo test -p
-//! chessbits-index --test golden` and say so in the CHANGELOG.
+//! chessbits-index --test integration golden::` and say so in the CHANGELOG.
 
 use std::fmt::Write;
 use std::fs::File;
 use std::path::Path;
 
-use arrow_array::{Array, BinaryArray, Int32Array, Int64Array, ListArray, RecordBatch, StringArray};
+use arrow_array::{Array, BinaryArray, BooleanArray, Int32Array, Int64Array, ListArray, RecordBatch, StringArray};
 use chessbits_index::manifest::TABLES;
 use chessbits_index::{BuildOptions, Index, IndexBuilder, SourceInfo};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
@@ -29,6 +29,9 @@ fn cell(batch: &RecordBatch, column: usize, row: usize) -> String {
         return a.value(row).to_string();
     }
     if let Some(a) = any.downcast_ref::<Int32Array>() {
+        return a.value(row).to_string();
+    }
+    if let Some(a) = any.downcast_ref::<BooleanArray>() {
         return a.value(row).to_string();
     }
     if let Some(a) = any.downcast_ref::<ListArray>() {

@@ -5,18 +5,20 @@
 //! positions. Hostile inputs (a truncated part file, a Parquet file that is not an export, an
 //! archive with a damaged block) give errors, never a panic.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
-use arrow_array::{Array, BinaryArray, Int32Array, Int64Array, StringArray};
+use arrow_array::{Array, BinaryArray, BooleanArray, Int32Array, Int64Array, StringArray};
 use chessbits::pgn::{GameTree, PgnReader, WriteOptions};
 use chessbits::position::Position;
 use chessbits_archive::{ArchiveReader, ArchiveWriter, WriterOptions};
+use chessbits_index::model::game::month_of;
 use chessbits_index::{
-    export_parts, BuildOptions, ExploreOptions, Index, IndexBuilder, IndexError, SearchOptions, SourceFormat,
+    export_parts, rating_band, BuildOptions, ExploreOptions, GameRow, Index, IndexBuilder, IndexError, Outcome,
+    SearchOptions, SourceFormat,
 };
 use chessbits_parquet::{ExportOptions, MovesCode, ParquetExporter};
 use common::bundled;
@@ -106,6 +108,58 @@ fn explorer_sums(index: &Path) -> Sums {
                     *s += c.value(i);
                 }
             }
+        }
+    }
+    // The keys of one decided game have no explorer rows: their `solo` positions rows stand for
+    // them, with the game's counts (the union the crate documents for DuckDB).
+    let mut solo = Vec::new();
+    for entry in opened.manifest().files("positions") {
+        let file = File::open(index.join(&entry.file)).unwrap();
+        for batch in ParquetRecordBatchReaderBuilder::try_new(file).unwrap().build().unwrap() {
+            let batch = batch.unwrap();
+            let col = |name: &str| batch.column_by_name(name).unwrap().clone();
+            let (key, game, uci, flag) = (col("key"), col("game"), col("uci"), col("solo"));
+            let key = key.as_any().downcast_ref::<BinaryArray>().unwrap();
+            let game = game.as_any().downcast_ref::<Int64Array>().unwrap();
+            let uci = uci.as_any().downcast_ref::<StringArray>().unwrap();
+            let flag = flag.as_any().downcast_ref::<BooleanArray>().unwrap();
+            for i in (0..batch.num_rows()).filter(|&i| flag.value(i)) {
+                let uci = (!uci.is_null(i)).then(|| uci.value(i).to_string());
+                solo.push((game.value(i) as u64, key.value(i).to_vec(), uci));
+            }
+        }
+    }
+    solo.sort();
+    let ids: Vec<u64> = solo.iter().map(|s| s.0).collect();
+    let mut ids_distinct = ids.clone();
+    ids_distinct.dedup();
+    let rows: BTreeMap<u64, GameRow> = opened
+        .game_rows(&ids_distinct)
+        .unwrap()
+        .into_iter()
+        .map(|r| (r.game as u64, r))
+        .collect();
+    for (game, key, uci) in solo {
+        let row = &rows[&game];
+        let average = row.average_rating();
+        let group = (
+            key,
+            uci,
+            row.speed.map(|s| s.name().to_string()),
+            average.map(|a| rating_band(a) as i32),
+            month_of(row.date),
+        );
+        let outcome = row.outcome().expect("a solo row's game is decided");
+        let counts = [
+            (outcome == Outcome::WhiteWins) as i64,
+            (outcome == Outcome::Draw) as i64,
+            (outcome == Outcome::BlackWins) as i64,
+            average.is_some() as i64,
+            average.unwrap_or(0) as i64,
+        ];
+        let sum = sums.entry(group).or_default();
+        for (s, c) in sum.iter_mut().zip(counts) {
+            *s += c;
         }
     }
     sums

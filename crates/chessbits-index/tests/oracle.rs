@@ -2,7 +2,7 @@
 //! index's main-line reader), positions keyed, and the explorer's counts and the search's game
 //! sets of over a thousand query positions compared with what the replay says.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs::File;
@@ -60,7 +60,7 @@ fn brute_force(files: &[PathBuf]) -> Brute {
                 Some("1/2-1/2") => Some(GameResult::Draw),
                 _ => None,
             };
-            let movetext = game.result.filter(|r| *r != GameResult::Unknown);
+            let movetext = Some(game.result).filter(|r| *r != GameResult::Unknown);
             let elo = |name: &str| {
                 game.tag(name)
                     .and_then(|v| v.trim().parse::<u16>().ok())

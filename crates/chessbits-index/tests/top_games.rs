@@ -3,7 +3,7 @@
 //! same order, ties included; after `index add` (lists per part, merged at query time) as a
 //! fresh build of all the games; and `top_games_of_positions` writes the file the build writes.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;

@@ -430,7 +430,7 @@ fn days_from_civil(y: u16, m: u8, d: u8) -> Option<i32> {
 }
 
 /// `hh:mm:ss` as seconds since midnight.
-fn parse_time(value: &str) -> Option<i32> {
+pub(crate) fn parse_time(value: &str) -> Option<i32> {
     let mut parts = value.trim().split(':');
     let (h, m, s) = (parts.next()?, parts.next()?, parts.next()?);
     if parts.next().is_some() {

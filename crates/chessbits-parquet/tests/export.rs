@@ -17,7 +17,7 @@ use chessbits_parquet::{
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::basic::Encoding;
 
-mod common;
+use crate::common;
 use common::{pgn_files, TEXT_COLUMNS};
 
 /// A game of the input: where it came from, its bytes, and what the reader made of it.

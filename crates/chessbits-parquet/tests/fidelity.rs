@@ -11,7 +11,7 @@ use chessbits::pgn::{GameTree, PgnReader};
 use chessbits_parquet::{ExportOptions, GameRow, ParquetExporter, MATE_BASE, TAG_COLUMNS};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
-mod common;
+use crate::common;
 use common::{pgn_files, TEXT_COLUMNS};
 
 /// A game to write: tags (name, value as meant, unescaped) and the movetext, as bytes.

@@ -88,7 +88,9 @@ fn filters(
 /// `fen` is a FEN, an EPD line or "startpos" (None: the start position); `moves` are SAN or UCI
 /// moves played from it, separated by spaces ("e4 e5 Nf3", "1. e4 e5"). In DuckDB, bind the
 /// bytes as a BLOB parameter: `SELECT uci, sum(white), sum(draws), sum(black) FROM
-/// read_parquet('INDEX/explorer/*.parquet') WHERE key = ? GROUP BY uci`.
+/// read_parquet('INDEX/explorer/*.parquet') WHERE key = ? GROUP BY uci` (for a position of two
+/// or more games; one game's position is its `positions` row with `solo` true: see the index
+/// crate's documentation).
 ///
 /// Raises:
 ///     InvalidFenError: the FEN is not a legal position.

@@ -7,7 +7,7 @@
 //!
 //! - `read_pgn(path, batch_size=16384, *, strict=False, errors=None)`: a
 //!   `pyarrow.RecordBatchReader` of games, with the schema of the Parquet export
-//!   ([`chessbits_parquet::schema`]);
+//!   ([`chessbits_parquet::schema`]), from files, directories, `.cbits` archives or bytes;
 //! - `decode_moves`, `encode_moves`: the `moves` column (entropy move code) to lists of UCI or
 //!   SAN moves and back;
 //! - `positions`: FEN or EPD per ply of each game of a `moves` column;
@@ -34,8 +34,10 @@ mod batches;
 mod index;
 mod index_build;
 mod index_tables;
+mod inputs;
 mod position;
 mod read;
+mod to_pgn;
 
 create_exception!(
     chessbits,
@@ -70,13 +72,15 @@ create_exception!(
 
 /// Fast chess in batches, on Apache Arrow arrays (the Rust library chessbits).
 ///
-/// - read_pgn: a PGN file (plain, gzip, zstd) as a pyarrow.RecordBatchReader, one row per game,
-///   with the schema of `chessbits export` (tags, movetext, moves, plies, clocks, evals, ...);
+/// - read_pgn: PGN files (plain, gzip, zstd; a directory, a .cbits archive, bytes, a list of
+///   them) as a pyarrow.RecordBatchReader, one row per game, with the schema of
+///   `chessbits export` (tags, movetext, moves, plies, clocks, evals, ...);
 /// - decode_moves / encode_moves: the entropy-coded `moves` column to lists of UCI or SAN moves
 ///   and back;
 /// - positions: the FEN (or EPD) of each game's positions;
 /// - validate: per game of SAN or UCI moves, the first illegal one and why;
-/// - Position: one position to play moves on, list legal moves, read the outcome;
+/// - Position: one position to play moves on, list legal moves, read the outcome, look at the
+///   board (piece_at, attackers, is_attacked_by, board), as python-chess names them;
 /// - build_index / Index / position_key: a position index (opening explorer and exact position
 ///   search as pyarrow tables) and the key of its Parquet tables.
 ///
@@ -111,5 +115,6 @@ fn chessbits_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(index_build::export_parts, m)?)?;
     m.add_function(wrap_pyfunction!(index_build::export_records, m)?)?;
     m.add_function(wrap_pyfunction!(index_build::seal_index, m)?)?;
+    m.add_function(wrap_pyfunction!(to_pgn::to_pgn, m)?)?;
     Ok(())
 }

@@ -7,9 +7,10 @@ use chessbits::moves::Move;
 use chessbits::notation::san::san_of;
 use chessbits::notation::uci::parse_uci;
 use chessbits::position::Validation;
-use chessbits::types::Color;
-use pyo3::exceptions::PyValueError;
+use chessbits::types::{Color, File, Rank, Square};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyString};
 
 use crate::arrow_io::parse_fen_with;
 use crate::{IllegalMoveError, InvalidFenError};
@@ -34,6 +35,54 @@ fn color_name(color: Color) -> &'static str {
         Color::White => "white",
         Color::Black => "black",
     }
+}
+
+/// A color given as python-chess gives it (`chess.WHITE` is True, `chess.BLACK` False) or by
+/// the name `turn` gives ("white", "black").
+fn color_arg(arg: &Bound<'_, PyAny>) -> PyResult<Color> {
+    if let Ok(white) = arg.cast::<PyBool>() {
+        return Ok(if white.is_true() { Color::White } else { Color::Black });
+    }
+    if let Ok(name) = arg.cast::<PyString>() {
+        return match &*name.to_cow()? {
+            "white" => Ok(Color::White),
+            "black" => Ok(Color::Black),
+            other => Err(PyValueError::new_err(format!(
+                "color: expected 'white' or 'black', got {other:?}"
+            ))),
+        };
+    }
+    Err(PyTypeError::new_err(format!(
+        "color: expected a bool (True: white, as chess.WHITE) or 'white'/'black', got {}",
+        type_name(arg)
+    )))
+}
+
+/// A square given as python-chess gives it (an int, 0 = a1, 1 = b1, ..., 63 = h8, as
+/// `chess.E4`) or by its name ("e4").
+fn square_arg(arg: &Bound<'_, PyAny>) -> PyResult<Square> {
+    if let Ok(name) = arg.cast::<PyString>() {
+        let name = name.to_cow()?;
+        return name
+            .parse()
+            .map_err(|e| PyValueError::new_err(format!("square {name:?}: {e}")));
+    }
+    match arg.extract::<i64>() {
+        Ok(index) => u8::try_from(index)
+            .ok()
+            .and_then(Square::new)
+            .ok_or_else(|| PyValueError::new_err(format!("square: expected 0 (a1) to 63 (h8), got {index}"))),
+        Err(_) => Err(PyTypeError::new_err(format!(
+            "square: expected an int (0 = a1 to 63 = h8, as chess.E4) or a name like 'e4', got {}",
+            type_name(arg)
+        ))),
+    }
+}
+
+fn type_name(arg: &Bound<'_, PyAny>) -> String {
+    arg.get_type()
+        .name()
+        .map_or_else(|_| "?".to_string(), |n| n.to_string())
 }
 
 /// How a game ended: the winner and the reason.
@@ -283,7 +332,7 @@ impl Position {
         Some(Outcome {
             winner: outcome.winner.map(color_name),
             termination: termination_name(outcome.reason),
-            result: outcome.result(),
+            result: outcome.result().as_str(),
         })
     }
 
@@ -304,7 +353,98 @@ impl Position {
         format!("Position('{}')", self.fen())
     }
 
-    /// The board as eight lines of text, White at the bottom.
+    /// The piece on a square, as its FEN letter (white upper case: "P", "N", ..., black lower
+    /// case: "p", "n", ...), or None for an empty square. The square is an int as python-chess
+    /// numbers squares (0 = a1, 1 = b1, ..., 63 = h8: `chess.E4` is 28) or a name ("e4").
+    ///
+    /// Raises:
+    ///     TypeError: the square is neither an int nor a str.
+    ///     ValueError: an int outside 0..63 or a str that is not a square's name.
+    ///
+    /// >>> import chessbits
+    /// >>> pos = chessbits.Position()
+    /// >>> pos.piece_at("e1"), pos.piece_at(60), pos.piece_at("e4")
+    /// ('K', 'k', None)
+    fn piece_at(&self, square: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+        let square = square_arg(square)?;
+        Ok(self
+            .game
+            .position()
+            .piece_at(square)
+            .map(|piece| piece.char().to_string()))
+    }
+
+    /// The squares of the pieces of `color` that attack `square`, as python-chess's
+    /// `attackers` gives them: ints (0 = a1 ... 63 = h8), ascending (`list(board.attackers(...))`).
+    /// A pinned piece attacks too; en passant is not an attack. `color` is a bool as in
+    /// python-chess (True: white, `chess.WHITE`) or "white"/"black"; `square` as for piece_at.
+    ///
+    /// Raises:
+    ///     TypeError, ValueError: a color or square that is not one (see piece_at).
+    ///
+    /// >>> import chessbits
+    /// >>> pos = chessbits.Position()
+    /// >>> pos.attackers(True, "f3"), pos.attackers("white", 21)
+    /// ([6, 12, 14], [6, 12, 14])
+    /// >>> pos.attackers(False, "f3")
+    /// []
+    fn attackers(&self, color: &Bound<'_, PyAny>, square: &Bound<'_, PyAny>) -> PyResult<Vec<usize>> {
+        let (color, square) = (color_arg(color)?, square_arg(square)?);
+        let pos = self.game.position();
+        // A bitboard iterates from its lowest square: ascending. (Not u8: a Vec<u8> would be bytes.)
+        let attackers = pos.attackers_to(square, color, pos.board().occupied());
+        Ok(attackers.into_iter().map(|sq| sq.index()).collect())
+    }
+
+    /// Whether a piece of `color` attacks `square` (arguments as for attackers).
+    ///
+    /// >>> import chessbits
+    /// >>> pos = chessbits.Position()
+    /// >>> pos.is_attacked_by(True, "f3"), pos.is_attacked_by("black", "f3")
+    /// (True, False)
+    fn is_attacked_by(&self, color: &Bound<'_, PyAny>, square: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let (color, square) = (color_arg(color)?, square_arg(square)?);
+        let pos = self.game.position();
+        Ok(pos.is_attacked(square, color, pos.board().occupied()))
+    }
+
+    /// The board as python-chess's `str(board)` writes it: eight lines, the eighth rank first,
+    /// of FEN piece letters and "." for empty squares, separated by spaces. (`str(position)`
+    /// adds the coordinates.)
+    ///
+    /// >>> import chessbits
+    /// >>> pos = chessbits.Position()
+    /// >>> _ = pos.push_san("e4")
+    /// >>> print(pos.board())
+    /// r n b q k b n r
+    /// p p p p p p p p
+    /// . . . . . . . .
+    /// . . . . . . . .
+    /// . . . . P . . .
+    /// . . . . . . . .
+    /// P P P P . P P P
+    /// R N B Q K B N R
+    fn board(&self) -> String {
+        let pos = self.game.position();
+        let rank_text = |rank: Rank| {
+            File::ALL
+                .map(|file| {
+                    pos.piece_at(Square::from_coords(file, rank))
+                        .map_or('.', |piece| piece.char())
+                })
+                .map(String::from)
+                .join(" ")
+        };
+        Rank::ALL
+            .into_iter()
+            .rev()
+            .map(rank_text)
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The board as eight lines of text with coordinates, White at the bottom (`board()`
+    /// without them, as python-chess writes it).
     fn __str__(&self) -> String {
         self.game.position().board().to_string()
     }

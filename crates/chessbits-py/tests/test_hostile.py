@@ -27,7 +27,8 @@ def test_missing_file(tmp_path):
 
 
 def test_directory(tmp_path):
-    with pytest.raises(OSError):
+    # A directory stands for the PGN files below it (test_read_inputs.py): none is an error.
+    with pytest.raises(ValueError, match="no .pgn"):
         chessbits.read_pgn(tmp_path)
 
 

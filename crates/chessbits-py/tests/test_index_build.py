@@ -38,7 +38,7 @@ def test_export_records_refuses_bad_numbers():
         chessbits.export_records(batch, pa.array([None], pa.int64()), [0], [0])
     with pytest.raises(ValueError, match="moves_code"):
         chessbits.export_records(batch, [0], [0], [0], moves_code="morse")
-    with pytest.raises(chessbits.ChessbitsError, match="movetext"):
+    with pytest.raises(chessbits.ChessbitsError, match="`moves` or `movetext`"):
         chessbits.export_records(pa.record_batch({"plies": pa.array([1], pa.int32())}), [0], [0], [0])
 
 

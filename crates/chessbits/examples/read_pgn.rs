@@ -63,7 +63,7 @@ fn main() -> std::io::Result<()> {
         }
         println!("  {movetext}");
         println!(
-            "  result: {:?}, final position: {}",
+            "  result: {}, final position: {}",
             game.result,
             game.final_position().fen()
         );

@@ -2,7 +2,7 @@
 //! extended or arbitrary bytes never panic, and the entropy decoder accepts only what the encoder
 //! writes.
 
-mod common;
+use crate::common;
 
 use chessbits::codec::moves::{entropy, lichess};
 use chessbits::lists::MoveList;

@@ -3,7 +3,7 @@
 //! the entropy coder stays within its size targets on the held-out games (even-numbered games of
 //! each file; the model was tuned on the odd-numbered ones, see `tests/entropy_tune.rs`).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

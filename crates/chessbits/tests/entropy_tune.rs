@@ -1,7 +1,7 @@
 //! Offline tuning of the entropy model's parameters and of the lichess baseline's Huffman table.
 //!
 //! ```text
-//! cargo test --release -p chessbits --test entropy_tune -- --ignored --nocapture
+//! cargo test --release -p chessbits --test integration entropy_tune:: -- --ignored --nocapture
 //! ```
 //!
 //! Split: in every PGN game file of the full corpora (`../shared/data/pgn/`) the odd-numbered games (1st, 3rd, ...) are the training half;
@@ -12,7 +12,7 @@
 //! `CHESSBITS_WRITE_PARAMS=1` is set (otherwise printed to stdout only as a summary). The Huffman
 //! code lengths of the lichess ranks are printed for `src/codec/moves/lichess.rs`.
 
-mod common;
+use crate::common;
 
 use std::collections::BinaryHeap;
 use std::fmt::Write as _;

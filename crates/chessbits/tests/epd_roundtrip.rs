@@ -1,7 +1,7 @@
 //! EPD lines of the bundled perft suites: parsed, written back and parsed again to the same
 //! position and operations; their `Dn` counts are what the perft suite reader finds.
 
-mod common;
+use crate::common;
 
 use chessbits::movegen::suite::parse_suite;
 use chessbits::notation::epd::Epd;

@@ -251,7 +251,7 @@ fn checkmate_and_stalemate() {
     let outcome = game.outcome().unwrap();
     assert_eq!(outcome.winner, Some(Color::White));
     assert_eq!(outcome.reason, Termination::Checkmate);
-    assert_eq!(outcome.result(), "1-0");
+    assert_eq!(outcome.result().as_str(), "1-0");
     assert!(game.push_uci("e8f7").is_err(), "the bishop guards f7");
 }
 
@@ -260,7 +260,7 @@ fn stalemate_is_a_draw() {
     let mut game = Game::from_fen("7k/8/6K1/5Q2/8/8/8/8 w - - 0 1").unwrap();
     play(&mut game, &["f5f7"]);
     assert_eq!(game.outcome(), Some(Outcome::draw(Termination::Stalemate)));
-    assert_eq!(game.outcome().unwrap().result(), "1/2-1/2");
+    assert_eq!(game.outcome().unwrap().result().as_str(), "1/2-1/2");
 }
 
 #[test]

@@ -8,12 +8,12 @@
 //! The files were written once by the ignored test `regenerate_golden`:
 //!
 //! ```sh
-//! cargo test -p chessbits --test golden -- --ignored regenerate_golden
+//! cargo test -p chessbits --test integration -- --ignored golden::regenerate_golden
 //! ```
 //!
 //! Run it again only for a deliberate format change (and say so in the changelog).
 
-mod common;
+use crate::common;
 
 use std::fmt::Write as _;
 use std::path::PathBuf;

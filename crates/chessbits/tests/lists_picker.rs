@@ -2,7 +2,7 @@
 //! killers it is given (legal, illegal, random bits, moves of other positions), in stage order,
 //! captures by MVV-LVA and quiet moves by history; from random games and the perft suites.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

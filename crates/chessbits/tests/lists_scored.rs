@@ -2,7 +2,7 @@
 //! return every move once in non-increasing score order, any signed 16-bit key (a history
 //! value) orders exactly, and a full list reports instead of panicking.
 
-mod common;
+use crate::common;
 
 use chessbits::lists::{captured_role, mvv_lva, ListFull, MoveList, ScoredMoveList, MAX_MOVES};
 use chessbits::moves::ExtendedMove;

@@ -2,7 +2,7 @@
 //! generation order, and with staged generation), deep paths of 270-move positions end in an
 //! error and never a panic, and the plies' slices stay intact under random paths.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -3,7 +3,7 @@
 //! and converts to and from `ExtendedMove`; each field is checked against the board by other
 //! means (the position after the move), and corrupted codes never decode to a different move.
 
-mod common;
+use crate::common;
 
 use chessbits::codec::moves::flagged::{decode, encode, to_extended, FlaggedMove};
 use chessbits::lists::MoveList;

@@ -3,10 +3,10 @@
 //! game-level codec, every legal move of the lichess positions round-trips, and the bits per move
 //! of the index codes equal python-chess's figures exactly.
 //!
-//! Run `cargo test -p chessbits --test move_codes_games -- --nocapture` to see the table of bits
+//! Run `cargo test -p chessbits --test integration move_codes_games:: -- --nocapture` to see the table of bits
 //! per move and speeds.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::time::Instant;

@@ -8,7 +8,7 @@
 //! moves that decode successfully must be exactly the legal moves, each from one code only —
 //! so the codes are complete (every legal move has one) and sound (nothing else decodes).
 
-mod common;
+use crate::common;
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;

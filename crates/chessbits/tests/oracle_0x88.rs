@@ -5,7 +5,8 @@
 //! positions, and the oracle alone must match the suites' expected counts, so that one bug in both
 //! cannot pass unseen. A mismatch names the FEN and the moves only one side has.
 
-mod common;
+use crate::common;
+#[path = "oracle/mod.rs"]
 mod oracle;
 
 use std::path::Path;

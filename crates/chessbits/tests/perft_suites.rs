@@ -3,7 +3,7 @@
 //! suites in the ignored tests, one per suite (about 6 × 10^12 leaves in all: hours on two cores;
 //! see the README for how to run one).
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -1,7 +1,7 @@
 //! Comment commands on real games: every `[%clk ...]` and `[%eval ...]` of the bundled lichess
 //! games parses, and gives back its text; the comments stay byte for byte as they were.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -3,7 +3,7 @@
 //! tokens and games; and cutting a file into games ([`PgnReader::read_raw_game`], what several
 //! threads do) reads exactly like one stream.
 
-mod common;
+use crate::common;
 
 use common::Trickle;
 use std::io::Read;

@@ -2,7 +2,7 @@
 //! by content), with the same games as `PgnReader`; compressed input without its feature is a
 //! typed error, never garbage games. Run with `--features gzip,zstd` to test decompression.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 

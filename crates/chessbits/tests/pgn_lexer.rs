@@ -1,6 +1,6 @@
 //! The PGN lexer and reader on hand-made edge cases, and the writer's formatting.
 
-mod common;
+use crate::common;
 
 use common::Trickle;
 use std::io::Read;
@@ -74,7 +74,7 @@ impl Visitor for Recorder {
     fn end_variation(&mut self, line: u32) {
         self.events.push(format!("{line} )"));
     }
-    fn outcome(&mut self, result: GameResult, line: u32) {
+    fn result(&mut self, result: GameResult, line: u32) {
         self.events.push(format!("{line} result {result}"));
     }
     fn syntax_error(&mut self, error: SyntaxError, line: u32) {
@@ -274,9 +274,9 @@ fn semicolon_comments_run_to_the_end_of_the_line() {
 fn results_and_game_boundaries() {
     let pgn = b"1. e4 1-0 1. d4 0-1\n1. c4 1/2-1/2 1. Nf3 * 1. g3 (1. b3 1-0) g6\n[Event \"next\"]\n1. f4";
     let all = games(pgn);
-    let results: Vec<Option<GameResult>> = all[..4].iter().map(|g| g.as_ref().unwrap().result).collect();
+    let results: Vec<GameResult> = all[..4].iter().map(|g| g.as_ref().unwrap().result).collect();
     use GameResult::*;
-    assert_eq!(results, [Some(WhiteWins), Some(BlackWins), Some(Draw), Some(Unknown)]);
+    assert_eq!(results, [WhiteWins, BlackWins, Draw, Unknown]);
     // A result inside a variation does not end the game; it is an error (a tree of moves has
     // no place to keep it), and the next game's tags end this one.
     assert_eq!(all.len(), 6);
@@ -284,12 +284,15 @@ fn results_and_game_boundaries() {
         all[4].as_ref().unwrap_err().to_string(),
         "line 2: result inside a variation"
     );
-    assert_eq!(all[5].as_ref().unwrap().result, None);
+    assert_eq!(all[5].as_ref().unwrap().result, Unknown);
     assert_eq!(all[5].as_ref().unwrap().tag("Event").as_deref(), Some("next"));
-    // A missing result token stays missing; the outcome takes the Result tag's.
+    // A missing result token reads as `*` (and is written so: export format ends every game
+    // with one); the declared result takes the Result tag's, the outcome is the rules'.
     let game = game(b"[Result \"0-1\"]\n1. f3 e5 2. g4 Qh4#");
-    assert_eq!((game.result, game.outcome()), (None, BlackWins));
-    assert!(pgn_of(&game).ends_with("2. g4 Qh4#\n\n"), "no result token is made up");
+    assert_eq!((game.result, game.declared_result()), (Unknown, BlackWins));
+    assert_eq!(game.outcome().map(|o| o.result()), Some(BlackWins));
+    assert!(pgn_of(&game).ends_with("2. g4 Qh4# *\n\n"), "{}", pgn_of(&game));
+    assert_eq!(self::game(pgn_of(&game).as_bytes()), game);
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! pgn-extract and fuzzing edge cases, puzzles with `[FEN]`; from the bundled `testdata/`, and
 //! from the full corpora of `../shared/data` in the ignored `shared_data_` tests.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 
@@ -135,7 +135,7 @@ fn python_chess_quirks() {
     assert_eq!(uci.moves.nodes.len(), 113);
     assert_eq!(uci.moves.nodes[28].san.to_string(), "O-O-O");
     assert_eq!(uci.moves.nodes[35].san.to_string(), "O-O");
-    assert_eq!(uci.result, Some(GameResult::Draw));
+    assert_eq!(uci.result, GameResult::Draw);
     // A byte-order mark before the first tag; games with no moves.
     let bom = games("utf8-bom.pgn");
     assert_eq!(

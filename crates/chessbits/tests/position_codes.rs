@@ -1,7 +1,7 @@
 //! The five position codes on chosen positions, constructed worst cases, random setups, random
 //! games and bad input.
 
-mod common;
+use crate::common;
 
 use chessbits::codec::position::{
     self, compact, huffman, huffman_multi, huffman_tuned, stream, PositionCodeError, PositionCodec,

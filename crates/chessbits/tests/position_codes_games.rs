@@ -2,7 +2,7 @@
 //! games, and in an ignored `shared_data_` test on the full corpora), and (in ignored tests, on the
 //! full corpora) the statistics and the training of the compact code's model.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::time::Instant;
@@ -75,7 +75,7 @@ fn shared_data_first_300_games_of_each_file_round_trip_within_the_bounds() {
 }
 
 /// Statistics over all positions of the games of `../shared/data`, each checked to round-trip within its bound:
-/// `cargo test --test position_codes_games -- --ignored --nocapture stats`.
+/// `cargo test --test integration -- --ignored --nocapture position_codes_games::stats`.
 #[test]
 #[ignore]
 fn stats() {
@@ -140,8 +140,8 @@ fn stats() {
 }
 
 /// Regenerates the compact code's tables from the master files (the lichess file stays unseen):
-/// `CHESSBITS_MODEL_OUT=src/codec/position/compact_model.rs cargo test --test position_codes_games
-/// -- --ignored train_compact_model`.
+/// `CHESSBITS_MODEL_OUT=src/codec/position/compact_model.rs cargo test --test integration
+/// -- --ignored position_codes_games::train_compact_model`.
 #[test]
 #[ignore]
 fn train_compact_model() {

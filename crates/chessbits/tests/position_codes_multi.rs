@@ -1,7 +1,7 @@
 //! The Huffman multi-table code: every position of real games, every category, constructed
 //! worst cases, Chess960 through the fallback form, and garbage input.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -1,7 +1,7 @@
 //! Zobrist keys equal Polyglot keys: the reference keys of the Polyglot specification, and a walk
 //! through a real Polyglot book in which our keys must find the book's entries.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

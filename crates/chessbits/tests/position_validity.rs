@@ -3,7 +3,7 @@
 //! for impossible material and checks, each on a position built for it, and their opt-out
 //! ([`Validation::Composed`]).
 
-mod common;
+use crate::common;
 
 use chessbits::notation::fen::{parse_setup, CastlingNotation, FenError};
 use chessbits::pgn::PgnReader;

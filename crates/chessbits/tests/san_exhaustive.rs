@@ -2,7 +2,7 @@
 //! and the perft suites' positions and their children (Chess960 castling, en passant, promotions,
 //! pins). Each SAN is checked against an independent brute force over the legal move list.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

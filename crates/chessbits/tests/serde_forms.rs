@@ -1,8 +1,8 @@
 //! The `serde` feature: every value type through JSON and back, in its documented form.
-//! `cargo test -p chessbits --features serde --test serde_forms`.
+//! `cargo test -p chessbits --features serde --test integration serde_forms::`.
 #![cfg(feature = "serde")]
 
-mod common;
+use crate::common;
 
 use chessbits::notation::san::san_of;
 use chessbits::notation::uci::parse_parts;

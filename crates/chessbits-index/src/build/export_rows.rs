@@ -30,7 +30,9 @@
 //! metadata [`MOVES_CODE_KEY`], or given) from `start_fen` (Chess960 when `other_tags` has a
 //! `Variant` that names it); when `moves` is null (a null move in the main line) or absent, the
 //! game is rebuilt as PGN (tags, then `movetext`) and read by the PGN reader, as a PGN build
-//! reads it.
+//! reads it. Without a `movetext` column (what issue 31 makes the default) the result token is
+//! the `Result` tag's, a row whose `moves` is null is an error, and the PGN text of a row
+//! (`search --pgn`) is rebuilt from its columns ([`chessbits_parquet::GameRow::to_pgn`]).
 
 use std::borrow::Cow;
 use std::fs::{self, File};
@@ -74,7 +76,7 @@ pub struct ExportPart {
 /// documentation](self) for the numbering).
 ///
 /// Errors: `dir` is not a directory or holds no part file, a part file is not a Parquet file
-/// (damaged footer), or lacks the export's `movetext` and `plies` columns.
+/// (damaged footer), or lacks the export's `plies` column or both `moves` and `movetext`.
 ///
 /// ```
 /// use chessbits_index::export_parts;
@@ -94,28 +96,37 @@ pub fn export_parts(dir: &Path) -> Result<Vec<ExportPart>, IndexError> {
     if !meta.is_dir() {
         return Err(IndexError::input(dir, "not a directory (a Parquet export is one)"));
     }
-    let mut files = Vec::new();
-    collect_parts(dir, "", &mut files)?;
+    // The order (and what counts as a part file) is chessbits-parquet's, which the PGN rebuild
+    // (`ExportReader`) uses too.
+    let files: Vec<(String, PathBuf)> = chessbits_parquet::part_files(dir)
+        .map_err(|e| IndexError::io(dir, e))?
+        .into_iter()
+        .map(|part| (part.relative, part.path))
+        .collect();
     if files.is_empty() {
         return Err(IndexError::input(
             dir,
             "no `*.parquet` file below it: not a Parquet export",
         ));
     }
-    files.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
     let mut parts = Vec::with_capacity(files.len());
     let mut first_game = 0u64;
     for (relative, path) in files {
         let file = File::open(&path).map_err(|e| IndexError::io(&path, e))?;
         let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| IndexError::parquet(&path, e))?;
         let schema = builder.schema().clone();
-        for name in ["movetext", "plies"] {
-            if schema.column_with_name(name).is_none() {
-                return Err(IndexError::input(
-                    &path,
-                    format!("no column `{name}`: not a part file of a Parquet export (chessbits export)"),
-                ));
-            }
+        if schema.column_with_name("plies").is_none() {
+            return Err(IndexError::input(
+                &path,
+                "no column `plies`: not a part file of a Parquet export (chessbits export)",
+            ));
+        }
+        // The games are in `moves` or `movetext` (which issue 31 leaves out): one is needed.
+        if schema.column_with_name("movetext").is_none() && schema.column_with_name("moves").is_none() {
+            return Err(IndexError::input(
+                &path,
+                "no column `movetext` or `moves`: not a part file of a Parquet export (chessbits export)",
+            ));
         }
         let moves_code = moves_code_of(schema.field_with_name("moves").ok(), &path)?.unwrap_or_default();
         let rows = u64::try_from(builder.metadata().file_metadata().num_rows())
@@ -134,28 +145,6 @@ pub fn export_parts(dir: &Path) -> Result<Vec<ExportPart>, IndexError> {
     Ok(parts)
 }
 
-/// Appends the `*.parquet` files below `dir` (`prefix` is its path relative to the export).
-fn collect_parts(dir: &Path, prefix: &str, out: &mut Vec<(String, PathBuf)>) -> Result<(), IndexError> {
-    let entries = fs::read_dir(dir).map_err(|e| IndexError::io(dir, e))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| IndexError::io(dir, e))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') || name.starts_with('_') {
-            continue;
-        }
-        let path = entry.path();
-        let relative = format!("{prefix}{name}");
-        // Followed through symbolic links, as a reader of the export would.
-        let meta = fs::metadata(&path).map_err(|e| IndexError::io(&path, e))?;
-        if meta.is_dir() {
-            collect_parts(&path, &format!("{relative}/"), out)?;
-        } else if name.ends_with(".parquet") {
-            out.push((relative, path));
-        }
-    }
-    Ok(())
-}
-
 /// The code named by the metadata of a `moves` field; `None` when there is no such field.
 fn moves_code_of(field: Option<&arrow_schema::Field>, path: &Path) -> Result<Option<MovesCode>, IndexError> {
     let Some(field) = field else { return Ok(None) };
@@ -171,28 +160,29 @@ fn moves_code_of(field: Option<&arrow_schema::Field>, path: &Path) -> Result<Opt
     }
 }
 
-/// What [`export_records`] makes of a batch of export rows: three batches with exactly the
-/// schemas of the index's tables, and the errors.
+/// What [`export_records`] makes of a batch of export rows: three batches with the schemas of
+/// the index's tables (`positions` without `solo`), and the errors.
 #[derive(Clone, Debug)]
 pub struct ExportRecords {
     /// One row per input row, in their order ([`crate::model::games::schema`]).
     pub games: RecordBatch,
-    /// One row per position of every game's main line, unsorted
-    /// ([`crate::model::positions::schema`]).
+    /// One row per position of every game's main line, unsorted, without the `solo` flag that
+    /// the whole table decides ([`crate::model::positions::raw_schema`]).
     pub positions: RecordBatch,
     /// Unaggregated explorer rows ([`crate::model::explorer::schema`]): one per game and
     /// distinct position of a game with a decided result, its counts 0 or 1, `last_game` the
     /// game. Rows with equal `key`, `uci`, `speed`, `rating` and `month` add up (counts and
     /// `rating_sum` summed, `last_date`/`last_game` of the latest `(date, game)`; `last_date`
-    /// compares as text: `YYYY.MM.DD`) to the index's rows.
+    /// compares as text: `YYYY.MM.DD`) to the index's rows, after which the keys whose rows
+    /// total one game are left out (their `positions` row is `solo`).
     pub explorer: RecordBatch,
     /// The rows that could not be indexed, as `file:row R: reason`.
     pub errors: Vec<String>,
 }
 
 /// The index rows of export rows: `batch` holds rows of an export (any columns that include
-/// `movetext` and `plies`; partition columns may be absent, and so may tags, which then count
-/// as missing), and for each row its game number (`game`), its source number (`source`) and its
+/// `plies`; partition columns may be absent, and so may tags, which then count as missing, and
+/// `movetext`, without which a row whose `moves` is null cannot be indexed), and for each row its game number (`game`), its source number (`source`) and its
 /// row in its part file (`row`) (see the [module documentation](self)). `files[source]` names a
 /// source in the error messages. `code` is the code of `moves`; `None` takes it from the field's
 /// metadata ([`MOVES_CODE_KEY`]; [`ExportPart::moves_code`] has it when the batch lost it).
@@ -263,7 +253,7 @@ pub fn export_records(
     let parsed = rows.records(0, &ids, &name);
     Ok(ExportRecords {
         games: games::to_batch(&parsed.rows),
-        positions: positions::to_batch(&parsed.positions),
+        positions: positions::to_raw_batch(&parsed.positions),
         explorer: explorer::to_batch(&parsed.explorer),
         errors: parsed.errors,
     })
@@ -310,13 +300,16 @@ const NUMBER_TAGS: [&str; 4] = ["WhiteElo", "BlackElo", "WhiteRatingDiff", "Blac
 pub(crate) struct ExportRows {
     /// Per tag column that the batch has: its name and its values as text.
     tags: Vec<(&'static str, StringArray)>,
-    movetext: StringArray,
+    /// `None` when the batch has no `movetext` (see [`ExportRows::pgn`]).
+    movetext: Option<StringArray>,
     plies: PrimitiveArray<Int64Type>,
     moves: Option<BinaryArray>,
     start_fen: Option<StringArray>,
     /// `other_tags`: the map, and its keys and values as text.
     other_tags: Option<(MapArray, StringArray, StringArray)>,
     code: MovesCode,
+    /// The batch, for the rows rebuilt as PGN from their columns.
+    batch: RecordBatch,
 }
 
 impl ExportRows {
@@ -354,9 +347,12 @@ impl ExportRows {
                 format!("no column `{name}`: not rows of a Parquet export (chessbits export)"),
             )
         };
-        let movetext = text("movetext")?.ok_or_else(|| missing("movetext"))?;
+        let movetext = text("movetext")?;
         let plies = cast("plies", &DataType::Int64)?.ok_or_else(|| missing("plies"))?;
         let moves = cast("moves", &DataType::Binary)?.map(|a| a.as_binary::<i32>().clone());
+        if moves.is_none() && movetext.is_none() {
+            return Err(missing("moves` or `movetext"));
+        }
         let code = match code {
             Some(code) => code,
             None => moves_code_of(schema.field_with_name("moves").ok(), path)?.unwrap_or_default(),
@@ -384,6 +380,7 @@ impl ExportRows {
         Ok(ExportRows {
             tags,
             movetext,
+            batch: batch.clone(),
             plies: plies.as_primitive::<Int64Type>().clone(),
             moves,
             start_fen: text("start_fen")?,
@@ -434,13 +431,19 @@ impl ExportRows {
         tags
     }
 
-    /// The movetext of row `i`.
-    pub(crate) fn movetext(&self, i: usize) -> &str {
-        self.movetext.value(i)
+    /// The movetext of row `i`; `None` when the batch has no `movetext` column.
+    pub(crate) fn movetext(&self, i: usize) -> Option<&str> {
+        self.movetext.as_ref().map(|m| m.value(i))
     }
 
     /// Row `i` as PGN text: its tags (see [`tags`](Self::tags)), a blank line, the movetext.
+    /// Without a `movetext` column, the game rebuilt from the row's columns by
+    /// [`chessbits_parquet::GameRow::to_pgn`] (tags in its order, clocks and evals as lichess
+    /// writes them); a row that cannot be rebuilt (a null `moves`) gives its tags and `*`.
     pub(crate) fn pgn(&self, i: usize) -> Vec<u8> {
+        let Some(movetext) = self.movetext(i) else {
+            return self.rebuilt_pgn(i);
+        };
         let mut out = Vec::new();
         for (name, value) in self.tags(i) {
             out.push(b'[');
@@ -457,9 +460,18 @@ impl ExportRows {
         if !out.is_empty() {
             out.push(b'\n');
         }
-        out.extend_from_slice(self.movetext(i).as_bytes());
+        out.extend_from_slice(movetext.as_bytes());
         out.extend_from_slice(b"\n\n");
         out
+    }
+
+    /// Row `i` rebuilt from its columns (see [`pgn`](Self::pgn)).
+    fn rebuilt_pgn(&self, i: usize) -> Vec<u8> {
+        let rows = chessbits_parquet::rows_from_batch(&self.batch.slice(i, 1)).unwrap_or_default();
+        let Some(row) = rows.first() else {
+            return Vec::new();
+        };
+        row.to_pgn(self.code).unwrap_or_else(|_| row.to_pgn_with_movetext("*"))
     }
 
     /// The games and records of the rows from `first` on, one per id; `name` names a source
@@ -483,7 +495,7 @@ impl ExportRows {
                     out.errors.push(format!("{}:row {}: {reason}", name(id.source), id.row));
                     let tag_iter = tags.iter().map(|&(n, v)| (n.as_bytes(), Cow::Borrowed(v)));
                     let plies = usize::try_from(plies).unwrap_or(0);
-                    let result = movetext_result(self.movetext(i));
+                    let result = self.movetext(i).and_then(movetext_result).unwrap_or_default();
                     (row_from_tags(tag_iter, plies, result, id.game), None)
                 }
             };
@@ -509,7 +521,7 @@ impl ExportRows {
         tags: &[(&str, &str)],
         plies: i64,
         reader: &mut MainLineReader,
-    ) -> Result<(Position, Vec<Move>, Option<GameResult>), String> {
+    ) -> Result<(Position, Vec<Move>, GameResult), String> {
         let plies = usize::try_from(plies).map_err(|_| format!("a negative `plies` ({plies})"))?;
         match &self.moves {
             Some(moves) if !moves.is_null(i) => {
@@ -526,8 +538,13 @@ impl ExportRows {
                     .code
                     .decode(&start, moves.value(i), plies)
                     .map_err(|e| format!("moves ({}): {e}", self.code))?;
-                Ok((start, line, movetext_result(self.movetext(i))))
+                Ok((
+                    start,
+                    line,
+                    self.movetext(i).and_then(movetext_result).unwrap_or_default(),
+                ))
             }
+            _ if self.movetext.is_none() => Err("no `moves` (a null move) and no `movetext` column".to_string()),
             _ => {
                 // No move code (a null move, or the column left out): the PGN reader reads it.
                 let text = self.pgn(i);
@@ -677,7 +694,7 @@ mod tests {
             let out = export_records(&batch, &games, &vec![0; n], &games, &[], None).unwrap();
             assert!(out.errors.is_empty(), "{:?}", out.errors);
             assert_eq!(out.games, games::to_batch(&rows), "{code}");
-            assert_eq!(out.positions, positions::to_batch(&positions), "{code}");
+            assert_eq!(out.positions, positions::to_raw_batch(&positions), "{code}");
             assert_eq!(out.explorer, explorer::to_batch(&explorer), "{code}");
             // Every column but `moves` gives the same too (the movetext is read instead).
             let keep: Vec<usize> = (0..batch.num_columns())
@@ -727,6 +744,48 @@ mod tests {
         let other = batch.project(&[0]).unwrap();
         assert!(export_records(&other, &games, &[0; 5], &games, &files, None).is_err());
         assert!(export_records(&batch, &games[..2], &[0; 5], &games, &files, None).is_err());
+    }
+
+    #[test]
+    fn rows_without_movetext_index_the_same_but_a_null_move() {
+        let dir = tempfile::tempdir().unwrap();
+        let batch = export(TRICKY, MovesCode::Entropy, &dir.path().join("export"));
+        let n = batch.num_rows();
+        let games: Vec<i64> = (0..n as i64).collect();
+        let keep: Vec<usize> = (0..batch.num_columns())
+            .filter(|&i| batch.schema().field(i).name() != "movetext")
+            .collect();
+        let slim = batch.project(&keep).unwrap();
+        let files = ["p.parquet".to_string()];
+        let full = export_records(&batch, &games, &vec![0; n], &games, &files, None).unwrap();
+        let out = export_records(&slim, &games, &vec![0; n], &games, &files, None).unwrap();
+        // Row 3 holds a null move: only its movetext had the game.
+        assert_eq!(out.errors.len(), 1, "{:?}", out.errors);
+        assert!(
+            out.errors[0].starts_with("p.parquet:row 3: no `moves`"),
+            "{:?}",
+            out.errors
+        );
+        assert_eq!(out.games.num_rows(), n);
+        let count = |b: &RecordBatch, g: i64| {
+            let column = b.column_by_name("game").unwrap().as_primitive::<Int64Type>();
+            column.iter().filter(|&v| v == Some(g)).count()
+        };
+        for g in [0, 1, 2, 4] {
+            assert_eq!(count(&out.positions, g), count(&full.positions, g), "game {g}");
+        }
+        assert_eq!(count(&out.positions, 3), 0);
+        // The PGN text of a row comes from its columns: the same moves, the tags in the rebuild's
+        // order.
+        let rows = ExportRows::new(&slim, Path::new("p"), None).unwrap();
+        let text = String::from_utf8(rows.pgn(0)).unwrap();
+        assert!(
+            text.starts_with("[Event \"a \\\"quoted\\\" event\"]\n[Site \"s\"]\n[Date \"2021.03.??\"]\n"),
+            "{text}"
+        );
+        assert!(text.ends_with("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n\n"), "{text}");
+        let null_move = String::from_utf8(rows.pgn(3)).unwrap();
+        assert!(null_move.ends_with("\n\n*\n\n"), "{null_move}");
     }
 
     #[test]

@@ -41,30 +41,10 @@ pub fn is_archive(path: &Path) -> Result<bool, IndexError> {
 
 /// Whether `path` is a directory holding a Parquet export: a `*.parquet` file below it (see
 /// [`export_parts`]) and no PGN file (`.pgn`, `.pgn.gz`, `.pgn.zst`) outside the skipped
-/// entries (names starting with `.` or `_`, such as `_rejected.pgn`).
+/// entries (names starting with `.` or `_`, such as `_rejected.pgn`):
+/// [`chessbits_parquet::is_export_dir`], which the tool's other commands use too.
 pub fn is_export_dir(path: &Path) -> bool {
-    fn scan(dir: &Path, parquet: &mut bool, pgn: &mut bool) {
-        let Ok(entries) = std::fs::read_dir(dir) else { return };
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with('.') || name.starts_with('_') {
-                continue;
-            }
-            let path = entry.path();
-            if path.is_dir() {
-                scan(&path, parquet, pgn);
-            } else if name.ends_with(".parquet") {
-                *parquet = true;
-            } else if [".pgn", ".pgn.gz", ".pgn.zst"].iter().any(|ext| name.ends_with(ext)) {
-                *pgn = true;
-            }
-        }
-    }
-    let (mut parquet, mut pgn) = (false, false);
-    if path.is_dir() {
-        scan(path, &mut parquet, &mut pgn);
-    }
-    parquet && !pgn
+    chessbits_parquet::is_export_dir(path)
 }
 
 impl IndexBuilder {

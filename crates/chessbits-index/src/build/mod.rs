@@ -416,19 +416,44 @@ impl IndexBuilder {
             rayon::join(
                 || -> Result<(u64, u64), IndexError> {
                     let mut top = TopGamesWriter::create(&top_games_path, game_keys, first)?;
-                    let rows = write_sorted(
-                        &positions_path,
-                        positions,
-                        positions::schema(),
-                        positions::to_batch,
-                        |r| top.push(r.key, r.game, r.ply as u32, || uci_text(r.mv).map(str::to_string)),
-                    )?;
-                    Ok((rows, top.finish()?))
+                    let mut writer = TableWriter::create(&positions_path, positions::schema(), positions::to_batch)?;
+                    let mut marker = positions::SoloMarker::default();
+                    let decided = |game: u32| {
+                        game.checked_sub(first)
+                            .and_then(|i| game_keys.get(i as usize))
+                            .is_some_and(|k| k.decided)
+                    };
+                    positions.drain(|r| {
+                        top.push(r.key, r.game, r.ply as u32, || uci_text(r.mv).map(str::to_string))?;
+                        marker.push(r, decided(r.game), &mut |r, solo| writer.push(r, solo));
+                        writer.flush_full()
+                    })?;
+                    marker.end_key(&mut |r, solo| writer.push(r, solo));
+                    Ok((writer.finish()?, top.finish()?))
                 },
                 || -> Result<(u64, u64), IndexError> {
-                    let rows = write_sorted(&explorer_path, explorer, explorer::schema(), explorer::to_batch, |_| {
-                        Ok(())
+                    let mut writer =
+                        TableWriter::create(&explorer_path, explorer::schema(), |r, _| explorer::to_batch(r))?;
+                    // A key's first record waits while it may be the key's only game's: such a
+                    // key gets no rows (its positions row is `solo`, crate::model::positions).
+                    let (mut current, mut held) = (None, None::<ExplorerRecord>);
+                    explorer.drain(|r| {
+                        if current == Some(r.key) {
+                            if let Some(h) = held.take() {
+                                writer.push(h, false);
+                            }
+                            writer.push(r, false);
+                        } else {
+                            current = Some(r.key);
+                            held = None;
+                            match r.white + r.draws + r.black == 1 {
+                                true => held = Some(r),
+                                false => writer.push(r, false),
+                            }
+                        }
+                        writer.flush_full()
                     })?;
+                    let rows = writer.finish()?;
                     // Summed from the written file, as the seal does for files written elsewhere.
                     Ok((rows, explorer_summary_of_explorer(&explorer_path, &summary_path)?))
                 },
@@ -526,39 +551,64 @@ fn too_many_games(out: &Path) -> IndexError {
     )
 }
 
-/// Writes the sorted records of `sorter` as the Parquet file `path`, showing each to `observe`
-/// in order; returns the rows.
-fn write_sorted<R: Record>(
-    path: &Path,
-    sorter: Sorter<R>,
-    schema: arrow_schema::SchemaRef,
-    to_batch: fn(&[R]) -> arrow_array::RecordBatch,
-    mut observe: impl FnMut(&R) -> Result<(), IndexError>,
-) -> Result<u64, IndexError> {
-    let path = path.to_path_buf();
-    let mut writer = create_writer(&path, schema, true)?;
-    let mut pending = Vec::with_capacity(WRITE_ROWS);
-    let mut rows = 0u64;
-    sorter.drain(|record| {
-        observe(&record)?;
-        pending.push(record);
-        if pending.len() == WRITE_ROWS {
-            writer
-                .write(&to_batch(&pending))
-                .map_err(|e| IndexError::parquet(&path, e))?;
-            rows += pending.len() as u64;
-            pending.clear();
+/// A Parquet file of a sorted table being written: records (each with a flag the table may
+/// keep, see [`positions::to_batch`]) gather and are written [`WRITE_ROWS`] at a time.
+struct TableWriter<R> {
+    path: PathBuf,
+    writer: ArrowWriter<File>,
+    to_batch: fn(&[R], &[bool]) -> arrow_array::RecordBatch,
+    pending: Vec<R>,
+    flags: Vec<bool>,
+    rows: u64,
+}
+
+impl<R> TableWriter<R> {
+    fn create(
+        path: &Path,
+        schema: arrow_schema::SchemaRef,
+        to_batch: fn(&[R], &[bool]) -> arrow_array::RecordBatch,
+    ) -> Result<TableWriter<R>, IndexError> {
+        Ok(TableWriter {
+            path: path.to_path_buf(),
+            writer: create_writer(path, schema, true)?,
+            to_batch,
+            pending: Vec::with_capacity(WRITE_ROWS),
+            flags: Vec::with_capacity(WRITE_ROWS),
+            rows: 0,
+        })
+    }
+
+    fn push(&mut self, record: R, flag: bool) {
+        self.pending.push(record);
+        self.flags.push(flag);
+    }
+
+    /// Writes the pending records once there are [`WRITE_ROWS`] of them.
+    fn flush_full(&mut self) -> Result<(), IndexError> {
+        match self.pending.len() >= WRITE_ROWS {
+            true => self.flush(),
+            false => Ok(()),
+        }
+    }
+
+    fn flush(&mut self) -> Result<(), IndexError> {
+        if !self.pending.is_empty() {
+            self.writer
+                .write(&(self.to_batch)(&self.pending, &self.flags))
+                .map_err(|e| IndexError::parquet(&self.path, e))?;
+            self.rows += self.pending.len() as u64;
+            self.pending.clear();
+            self.flags.clear();
         }
         Ok(())
-    })?;
-    if !pending.is_empty() {
-        writer
-            .write(&to_batch(&pending))
-            .map_err(|e| IndexError::parquet(&path, e))?;
-        rows += pending.len() as u64;
     }
-    writer.close().map_err(|e| IndexError::parquet(&path, e))?;
-    Ok(rows)
+
+    /// Writes the rest and closes the file; returns its rows.
+    fn finish(mut self) -> Result<u64, IndexError> {
+        self.flush()?;
+        self.writer.close().map_err(|e| IndexError::parquet(&self.path, e))?;
+        Ok(self.rows)
+    }
 }
 
 /// Cuts up to [`BATCH_GAMES`] games from the input.

@@ -78,7 +78,7 @@ pub(crate) fn game_row(game: &MainLineGame, number: u32) -> GameRow {
 pub(crate) fn row_from_tags<'a>(
     tags: impl Iterator<Item = (&'a [u8], std::borrow::Cow<'a, str>)>,
     plies: usize,
-    movetext_result: Option<GameResult>,
+    movetext_result: GameResult,
     number: u32,
 ) -> GameRow {
     let mut row = GameRow {
@@ -110,7 +110,7 @@ pub(crate) fn row_from_tags<'a>(
     }
     row.date = utc_date.filter(|&d| d != 0).or(date).unwrap_or(0);
     // The Result tag decides; the movetext's result token when the tag says nothing.
-    let outcome = result_tag.or_else(|| movetext_result.and_then(Outcome::of));
+    let outcome = result_tag.or_else(|| Outcome::of(movetext_result));
     row.result = Outcome::pgn(outcome).to_string();
     row
 }
@@ -134,28 +134,7 @@ pub(crate) fn game_records(
     seen: &mut KeySet,
 ) {
     let outcome = row.outcome();
-    let average = row.average_rating();
-    let template = ExplorerRecord {
-        key: 0,
-        mv: NO_MOVE,
-        speed: Speed::code(row.speed),
-        band: average.map_or(0, |a| {
-            let band = rating_band(a);
-            crate::model::game::RATING_BANDS
-                .iter()
-                .position(|&b| b == band)
-                .unwrap_or(0) as u8
-                + 1
-        }),
-        month: packed_month(row.date),
-        white: (outcome == Some(Outcome::WhiteWins)) as u32,
-        draws: (outcome == Some(Outcome::Draw)) as u32,
-        black: (outcome == Some(Outcome::BlackWins)) as u32,
-        rated: average.is_some() as u32,
-        rating_sum: average.unwrap_or(0) as u64,
-        last_date: row.date,
-        last_game: row.game,
-    };
+    let template = explorer_record(row, 0, NO_MOVE);
     seen.clear();
     let mut pos: Position = start.clone();
     let plies = moves.len().min(u16::MAX as usize);
@@ -185,6 +164,35 @@ pub(crate) fn game_records(
             }
             _ => break,
         }
+    }
+}
+
+/// The explorer record of game `row` at `key`, playing `mv` there (its counts are zero when the
+/// game has no decided result). The build's records and a query's rows for a `solo` position
+/// (see [`crate::model::positions`]) both come from here.
+pub(crate) fn explorer_record(row: &GameRow, key: u128, mv: u16) -> ExplorerRecord {
+    let outcome = row.outcome();
+    let average = row.average_rating();
+    ExplorerRecord {
+        key,
+        mv,
+        speed: Speed::code(row.speed),
+        band: average.map_or(0, |a| {
+            let band = rating_band(a);
+            crate::model::game::RATING_BANDS
+                .iter()
+                .position(|&b| b == band)
+                .unwrap_or(0) as u8
+                + 1
+        }),
+        month: packed_month(row.date),
+        white: (outcome == Some(Outcome::WhiteWins)) as u32,
+        draws: (outcome == Some(Outcome::Draw)) as u32,
+        black: (outcome == Some(Outcome::BlackWins)) as u32,
+        rated: average.is_some() as u32,
+        rating_sum: average.unwrap_or(0) as u64,
+        last_date: row.date,
+        last_game: row.game,
     }
 }
 

@@ -16,7 +16,13 @@
 //!
 //! Counts are per game: a game counts once per position, under the move it played at the
 //! position's first occurrence in it (null when it ended there). Games without a decided result
-//! (`*`) are not counted. Summing every row of a key gives the games that reached the position.
+//! (`*`) are not counted.
+//!
+//! **Keys of one game are left out** (since format 2): a key that exactly one decided game
+//! reaches (in the build that wrote the file) has no rows here; its `positions` row with `solo`
+//! true stands for it, and its counts are that one game's (see [`crate::model::positions`]).
+//! Summing every row of a key, plus one game per `solo` row of the key, gives the games that
+//! reached the position.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -125,6 +131,24 @@ pub(crate) fn to_batch(records: &[ExplorerRecord]) -> RecordBatch {
     columns.push(Arc::new(last_date.finish()));
     columns.push(Arc::new(last_game.finish()));
     RecordBatch::try_new(schema(), columns).expect("columns match the schema")
+}
+
+/// The row that [`to_batch`] writes for `r` and [`Columns::row`] reads back, with the move
+/// `uci`: a query's row for a `solo` position (see [`crate::model::positions`]).
+pub(crate) fn row_of_record(r: &ExplorerRecord, uci: Option<String>) -> ExplorerRow {
+    ExplorerRow {
+        uci,
+        speed: Speed::from_code(r.speed),
+        rating: r.band.checked_sub(1).map(|b| RATING_BANDS[b as usize]),
+        month: month_of_number(r.month).and_then(|text| month_number(&text)),
+        white: r.white as u64,
+        draws: r.draws as u64,
+        black: r.black as u64,
+        rated: r.rated as u64,
+        rating_sum: r.rating_sum,
+        last_date: date_text(r.last_date).map_or(0, |d| pack_date(&d)),
+        last_game: r.last_game as u64,
+    }
 }
 
 /// `YYYY-MM` of a month number as records hold it (0: unknown).

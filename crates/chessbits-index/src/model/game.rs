@@ -80,7 +80,8 @@ pub fn date_text(date: u32) -> Option<String> {
 pub fn month_number(text: &str) -> Option<u32> {
     let (year, month) = text.trim().split_once('-')?;
     let (year, month): (u32, u32) = (year.parse().ok()?, month.parse().ok()?);
-    (year <= 9999 && (1..=12).contains(&month) && text.trim().len() == 7).then_some(year * 12 + month - 1)
+    // `then`, not `then_some`: the sum must not be computed for month 0 (it underflows).
+    (year <= 9999 && (1..=12).contains(&month) && text.trim().len() == 7).then(|| year * 12 + month - 1)
 }
 
 /// The month number of a packed date (see [`month_number`]); 0 when the month is unknown.

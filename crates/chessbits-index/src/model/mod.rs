@@ -5,8 +5,8 @@
 //!
 //! | directory | one row per | sorted by | module |
 //! |---|---|---|---|
-//! | `explorer/` | position × move × speed × rating band × month | `key` | [`explorer`] |
-//! | `positions/` | position of a game (every ply of every main line) | `key`, `game`, `ply` | [`positions`] |
+//! | `explorer/` | position × move × speed × rating band × month, for positions of two or more games | `key` | [`explorer`] |
+//! | `positions/` | position of a game (every ply of every main line); `solo` marks the positions of one game | `key`, `game`, `ply` | [`positions`] |
 //! | `games/` | game | `game` | [`games`] |
 //! | `sources/` | input file | `source` | [`sources`] |
 //! | `explorer_summary/` | position × move × speed × rating band, for popular positions (per explorer file) | `key` | [`explorer_summary`] |
@@ -39,8 +39,9 @@ use parquet::schema::types::ColumnPath;
 
 use crate::error::IndexError;
 
-/// The `chessbits.index.format` value in every file's key-value metadata.
-pub const FORMAT_VERSION: &str = "1";
+/// The `chessbits.index.format` value in every file's key-value metadata (the manifest's
+/// [`VERSION`](crate::manifest::VERSION)).
+pub const FORMAT_VERSION: &str = "2";
 
 /// Rows per page of the sorted tables: a lookup decodes about this many rows per column.
 pub(crate) const PAGE_ROWS: usize = 4096;
@@ -81,15 +82,24 @@ fn open_writer(
             FORMAT_VERSION.to_string(),
         )]));
     if sorted_by_key {
+        // Sorted keys share their first bytes with the previous row's (all 16 when a key has
+        // several rows): prefix coding saves ~5 % of the key column over plain + zstd. Game
+        // numbers in key order are random: a dictionary overflows and falls back to plain
+        // 8-byte values; bit-packed deltas take ~25 % less (measured on 200 k synthetic games).
         let key = ColumnPath::from("key");
         props = props
             .set_column_dictionary_enabled(key.clone(), false)
-            .set_column_encoding(key, Encoding::PLAIN)
-            .set_sorting_columns(Some(vec![SortingColumn {
-                column_idx: 0,
-                descending: false,
-                nulls_first: false,
-            }]));
+            .set_column_encoding(key, Encoding::DELTA_BYTE_ARRAY);
+        for name in ["game", "last_game"] {
+            props = props
+                .set_column_dictionary_enabled(ColumnPath::from(name), false)
+                .set_column_encoding(ColumnPath::from(name), Encoding::DELTA_BINARY_PACKED);
+        }
+        props = props.set_sorting_columns(Some(vec![SortingColumn {
+            column_idx: 0,
+            descending: false,
+            nulls_first: false,
+        }]));
     }
     ArrowWriter::try_new(file, schema, Some(props.build())).map_err(|e| IndexError::parquet(path, e))
 }

@@ -220,7 +220,41 @@ impl Index {
                 explorer::rows_with_key(&batch, key.0, &file.path, &mut rows)?;
             }
         }
+        rows.extend(self.solo_explorer_rows(key)?);
         Ok(rows)
+    }
+
+    /// The explorer rows that the `explorer` table leaves out for `key`: one per `solo` row of
+    /// the `positions` table (see [`crate::model::positions`]), made from its game's row as the
+    /// build would have made it.
+    fn solo_explorer_rows(&self, key: PositionKey) -> Result<Vec<explorer::ExplorerRow>, IndexError> {
+        let mut solo = Vec::new();
+        for file in &self.positions {
+            for batch in file.flagged_pages_with_key(key.0, "solo", &["key", "game", "ply", "uci", "solo"])? {
+                positions::solo_rows_with_key(&batch, key.0, &file.path, &mut solo)?;
+            }
+        }
+        if solo.is_empty() {
+            return Ok(Vec::new());
+        }
+        solo.sort_by_key(|r| r.game);
+        let ids: Vec<u64> = solo.iter().map(|r| r.game).collect();
+        if ids.windows(2).any(|w| w[0] == w[1]) {
+            let path = self
+                .positions
+                .first()
+                .map_or_else(|| self.dir.clone(), |f| f.path.clone());
+            return Err(IndexError::format(&path, "two `solo` rows of one game at one key"));
+        }
+        let games = self.game_summaries(&ids)?;
+        Ok(solo
+            .into_iter()
+            .zip(&games)
+            .map(|(r, game)| {
+                let record = crate::build::records::explorer_record(game, key.0, crate::build::records::NO_MOVE);
+                explorer::row_of_record(&record, r.uci)
+            })
+            .collect())
     }
 
     /// The games that stand in the position of `key`: per game, its plies there and the move it

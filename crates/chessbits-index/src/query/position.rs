@@ -7,8 +7,9 @@ use chessbits::position::Position;
 use crate::error::IndexError;
 
 /// The position after `moves` (SAN or UCI, separated by spaces; move numbers such as `1.` and
-/// `12...` are skipped) from `fen` (a FEN, an EPD line, or `startpos`; the start position when
-/// `None`). Chess960 positions are given by their FEN (Shredder or X-FEN castling).
+/// `12...` are skipped; a null move, `0000` or `--`, is an error) from `fen` (a FEN, an EPD
+/// line, or `startpos`; the start position when `None`). Chess960 positions are given by their
+/// FEN (Shredder or X-FEN castling).
 ///
 /// ```
 /// use chessbits_index::resolve_position;
@@ -47,6 +48,13 @@ pub fn resolve_position(fen: Option<&str>, moves: &str) -> Result<Position, Inde
                 Err(_) => return Err(IndexError::Query(format!("move {played} '{token}': {san_error}"))),
             },
         };
+        // `0000` is UCI's null move: no game of the index plays one (its positions end at a
+        // null move), and `play_unchecked` would treat it as a move from a1.
+        if m.is_null() {
+            return Err(IndexError::Query(format!(
+                "move {played} '{token}': a null move (games are indexed up to their first null move)"
+            )));
+        }
         pos.play_unchecked(m);
     }
     Ok(pos)

@@ -57,7 +57,7 @@ impl TableFile {
             .and_then(|kv| kv.iter().find(|kv| kv.key == "chessbits.index.format"))
             .and_then(|kv| kv.value.clone());
         if version.as_deref() != Some(FORMAT_VERSION) {
-            return Err(IndexError::format(&path, "no `chessbits.index.format` 1 in the footer"));
+            return Err(IndexError::format(&path, format!("no `chessbits.index.format` {FORMAT_VERSION} in the footer (an index of another version: rebuild it)")));
         }
         if file_meta.num_rows() as u64 != entry.rows {
             return Err(IndexError::format(
@@ -78,7 +78,30 @@ impl TableFile {
     /// The rows whose `key` (column 0, sorted) may equal `key`: whole pages, to be filtered by
     /// the caller. Only `columns` are read.
     pub fn pages_with_key(&self, key: u128, columns: &[&str]) -> Result<Vec<RecordBatch>, IndexError> {
+        self.pages_with_key_where(key, None, columns)
+    }
+
+    /// [`pages_with_key`](Self::pages_with_key), less the pages where the boolean column `flag`
+    /// is false on every row (by its page statistics; where the file has none, no page is left
+    /// out): the rows to filter for `flag` true.
+    pub fn flagged_pages_with_key(
+        &self,
+        key: u128,
+        flag: &str,
+        columns: &[&str],
+    ) -> Result<Vec<RecordBatch>, IndexError> {
+        self.pages_with_key_where(key, Some(flag), columns)
+    }
+
+    fn pages_with_key_where(
+        &self,
+        key: u128,
+        flag: Option<&str>,
+        columns: &[&str],
+    ) -> Result<Vec<RecordBatch>, IndexError> {
         let key = key.to_be_bytes();
+        let schema = self.meta.metadata().file_metadata().schema_descr();
+        let flag = flag.and_then(|name| (0..schema.num_columns()).find(|&c| schema.column(c).name() == name));
         let metadata = self.meta.metadata();
         let mut row_groups = Vec::new();
         let mut selectors = Vec::new();
@@ -91,7 +114,10 @@ impl TableFile {
                     }
                 }
             }
-            let ranges = self.pages_of_group(i, &key, n);
+            let mut ranges = self.pages_of_group(i, &key, n);
+            if let Some(flag) = flag {
+                ranges = intersect(&ranges, &self.flagged_rows(i, flag, n));
+            }
             if ranges.is_empty() {
                 continue;
             }
@@ -151,6 +177,38 @@ impl TableFile {
                 (Some(_), Some(max)) if max < key.as_slice() => continue,
                 (None, _) | (_, None) if index.is_null_page(p) => continue,
                 _ => {}
+            }
+            let range = first_row(p)..first_row(p + 1);
+            match ranges.last_mut() {
+                Some(last) if last.end == range.start => last.end = range.end,
+                _ => ranges.push(range),
+            }
+        }
+        ranges
+    }
+
+    /// The row ranges of row group `group` (of `n` rows) whose pages of the boolean column
+    /// `column` may hold a `true`: from the page index, else the whole group.
+    fn flagged_rows(&self, group: usize, column: usize, n: usize) -> Vec<Range<usize>> {
+        let metadata = self.meta.metadata();
+        let (Some(columns), Some(offsets)) = (metadata.column_index(), metadata.offset_index()) else {
+            return std::iter::once(0..n).collect();
+        };
+        let (Some(ColumnIndexMetaData::BOOLEAN(index)), Some(offsets)) = (
+            columns.get(group).and_then(|c| c.get(column)),
+            offsets.get(group).and_then(|o| o.get(column)),
+        ) else {
+            return std::iter::once(0..n).collect();
+        };
+        let pages = offsets.page_locations();
+        let first_row = |p: usize| match pages.get(p) {
+            Some(page) => (page.first_row_index.max(0) as usize).min(n),
+            None => n,
+        };
+        let mut ranges: Vec<Range<usize>> = Vec::new();
+        for p in 0..pages.len() {
+            if index.max_value(p) == Some(&false) {
+                continue;
             }
             let range = first_row(p)..first_row(p + 1);
             match ranges.last_mut() {
@@ -254,6 +312,22 @@ impl TableFile {
         }
         Ok(batches)
     }
+}
+
+/// The rows in both `a` and `b` (each sorted, disjoint ranges).
+fn intersect(a: &[Range<usize>], b: &[Range<usize>]) -> Vec<Range<usize>> {
+    let (mut i, mut j, mut out) = (0, 0, Vec::new());
+    while i < a.len() && j < b.len() {
+        let (start, end) = (a[i].start.max(b[j].start), a[i].end.min(b[j].end));
+        if start < end {
+            out.push(start..end);
+        }
+        match a[i].end <= b[j].end {
+            true => i += 1,
+            false => j += 1,
+        }
+    }
+    out
 }
 
 /// A file read by position (`pread`), never by a shared offset: the `ChunkReader` the Parquet

@@ -5,7 +5,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::ExportError;
+use super::error::ExportError;
 
 /// Moves the finished export `temp` to `out_dir`. The rename itself decides, atomically: it
 /// replaces a missing or empty directory (rename(2) does), and fails, leaving it as it is, on one

@@ -1,4 +1,6 @@
 //! Helpers shared by the export's integration tests.
+// Each test binary uses some of them.
+#![allow(dead_code)]
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -40,7 +40,12 @@
 //! stalemate, insufficient material, the seventy-five-move rule (unless the move that reached
 //! it mated) and fivefold repetition. [`Game::claimable_draw`] reports the draws a player may
 //! claim in the current position: threefold repetition and the fifty-move rule. (A claim that
-//! announces the next move is checked by pushing that move first.)
+//! announces the next move is checked by pushing that move first.) [`Outcome::result`] and
+//! [`Game::result`] give the [`GameResult`] a PGN writes: the one result type of the library.
+//!
+//! **Positions.** [`Game::positions`] iterates from the start position through the position
+//! after each move, [`Game::position_at`] gives the one after `ply` moves; a
+//! [`GameTree`](crate::pgn::GameTree) has both for its main line.
 //!
 //! ```
 //! use chessbits::game::{Game, Outcome, Termination};
@@ -57,9 +62,14 @@
 
 mod material;
 mod outcome;
+mod positions;
 
+/// The result of a game as PGN writes it (`1-0`, `0-1`, `1/2-1/2`, `*`): the same type as
+/// [`pgn::GameResult`](crate::pgn::GameResult), here beside [`Outcome::result`].
+pub use crate::pgn::GameResult;
 pub use material::{has_insufficient_material, insufficient_material};
 pub use outcome::{Outcome, Termination};
+pub(crate) use positions::{play_line_move, position_at, Positions};
 
 use crate::attacks;
 pub use crate::movegen::IllegalMove;

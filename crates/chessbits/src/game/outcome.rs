@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use super::{insufficient_material, Game};
+use super::{insufficient_material, Game, GameResult};
 use crate::types::Color;
 
 /// Why a game ended (or may end, for the claimable draws).
@@ -57,10 +57,12 @@ impl fmt::Display for Termination {
     }
 }
 
-/// The result of a game: the winner (`None` for a draw) and why.
+/// How the rules ended a game: the winner (`None` for a draw) and why. [`Game::outcome`] and
+/// [`GameTree::outcome`](crate::pgn::GameTree::outcome) give it; [`Outcome::result`] is its
+/// [`GameResult`], the type a PGN's result token is read as.
 ///
 /// ```
-/// use chessbits::game::{Game, Outcome, Termination};
+/// use chessbits::game::{Game, GameResult, Outcome, Termination};
 /// use chessbits::types::Color;
 /// let mut game = Game::new();
 /// for uci in ["f2f3", "e7e5", "g2g4", "d8h4"] {
@@ -68,7 +70,7 @@ impl fmt::Display for Termination {
 /// }
 /// let outcome = game.outcome().unwrap();
 /// assert_eq!(outcome, Outcome { winner: Some(Color::Black), reason: Termination::Checkmate });
-/// assert_eq!(outcome.result(), "0-1");
+/// assert_eq!(outcome.result(), GameResult::BlackWins);
 /// assert_eq!(outcome.to_string(), "0-1 (checkmate)");
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -102,18 +104,15 @@ impl Outcome {
         self.winner.is_none()
     }
 
-    /// The PGN result: `1-0`, `0-1` or `1/2-1/2`.
+    /// The result: `1-0`, `0-1` or `1/2-1/2` (never `*`).
     ///
     /// ```
-    /// use chessbits::game::{Outcome, Termination};
-    /// assert_eq!(Outcome::draw(Termination::FiftyMoves).result(), "1/2-1/2");
+    /// use chessbits::game::{GameResult, Outcome, Termination};
+    /// assert_eq!(Outcome::draw(Termination::FiftyMoves).result(), GameResult::Draw);
+    /// assert_eq!(Outcome::draw(Termination::FiftyMoves).result().as_str(), "1/2-1/2");
     /// ```
-    pub fn result(&self) -> &'static str {
-        match self.winner {
-            Some(Color::White) => "1-0",
-            Some(Color::Black) => "0-1",
-            None => "1/2-1/2",
-        }
+    pub fn result(&self) -> GameResult {
+        GameResult::from_winner(self.winner)
     }
 }
 
@@ -241,5 +240,21 @@ impl Game {
     /// ```
     pub fn outcome_with_claims(&self) -> Option<Outcome> {
         self.outcome().or_else(|| self.claimable_draw().map(Outcome::draw))
+    }
+
+    /// The result of [`Game::outcome`]: [`GameResult::Unknown`] while the game goes on (claims
+    /// are not made for the players).
+    ///
+    /// ```
+    /// use chessbits::game::{Game, GameResult};
+    /// let mut game = Game::new();
+    /// assert_eq!(game.result(), GameResult::Unknown);
+    /// for san in ["f3", "e5", "g4", "Qh4#"] {
+    ///     game.push_san(san).unwrap();
+    /// }
+    /// assert_eq!(game.result(), GameResult::BlackWins);
+    /// ```
+    pub fn result(&self) -> GameResult {
+        self.outcome().map_or(GameResult::Unknown, |o| o.result())
     }
 }

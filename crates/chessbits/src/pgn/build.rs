@@ -62,7 +62,7 @@ pub struct GameBuilder {
     start_tags: StartTags,
     start: Option<Position>,
     frames: Vec<Frame>,
-    result: Option<GameResult>,
+    result: GameResult,
     error: Option<GameError>,
 }
 
@@ -127,7 +127,7 @@ impl Visitor for GameBuilder {
         self.start_tags.clear();
         self.start = None;
         self.frames.clear();
-        self.result = None;
+        self.result = GameResult::Unknown;
         self.error = None;
     }
 
@@ -194,8 +194,8 @@ impl Visitor for GameBuilder {
         self.close_variation();
     }
 
-    fn outcome(&mut self, result: GameResult, _line: u32) {
-        self.result = Some(result);
+    fn result(&mut self, result: GameResult, _line: u32) {
+        self.result = result;
     }
 
     fn end_game(&mut self) -> Result<GameTree, GameError> {

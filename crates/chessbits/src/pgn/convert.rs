@@ -3,12 +3,10 @@
 //! signature list, for repetition and the draw rules).
 
 use super::tree::{GameTree, Line, Node};
-use super::visitor::GameResult;
 use crate::game::{Game, Outcome};
 use crate::movegen::IllegalMove;
 use crate::notation::san::san_of;
 use crate::position::Position;
-use crate::types::Color;
 
 impl GameTree {
     /// The main line as a game record: the start position and every main-line move, so the
@@ -45,7 +43,7 @@ impl GameTree {
     ///     game.push_san(san).unwrap();
     /// }
     /// let tree = GameTree::from_game(&game);
-    /// assert_eq!(tree.result, Some(GameResult::BlackWins));
+    /// assert_eq!(tree.result, GameResult::BlackWins);
     /// let pgn = String::from_utf8(tree.to_pgn()).unwrap();
     /// assert!(pgn.contains("\n1. f3 e5 2. g4 Qh4# 0-1\n"), "{pgn}");
     /// assert_eq!(tree.to_game().unwrap().moves(), game.moves());
@@ -67,21 +65,28 @@ impl GameTree {
             pos.play_unchecked(m);
         }
         tree.moves = line;
-        let result = match game.outcome() {
-            Some(Outcome {
-                winner: Some(Color::White),
-                ..
-            }) => GameResult::WhiteWins,
-            Some(Outcome {
-                winner: Some(Color::Black),
-                ..
-            }) => GameResult::BlackWins,
-            Some(_) => GameResult::Draw,
-            None => GameResult::Unknown,
-        };
+        let result = game.result();
         tree.set_tag("Result", result.as_str());
-        tree.result = Some(result);
+        tree.result = result;
         tree
+    }
+
+    /// How the rules ended the main line, as [`Game::outcome`] says of [`GameTree::to_game`]:
+    /// checkmate, stalemate, insufficient material, the seventy-five-move rule or fivefold
+    /// repetition; `None` if they did not (a resignation, a time forfeit, a game going on: see
+    /// [`GameTree::declared_result`] for what the file says) or the main line holds a null move.
+    ///
+    /// ```
+    /// use chessbits::game::{GameResult, Termination};
+    /// use chessbits::pgn::GameTree;
+    /// let game = GameTree::from_pgn(&b"1. f3 e5 2. g4 Qh4# 0-1"[..]).unwrap();
+    /// let outcome = game.outcome().unwrap();
+    /// assert_eq!(outcome.reason, Termination::Checkmate);
+    /// assert_eq!(outcome.result(), GameResult::BlackWins);
+    /// assert_eq!(GameTree::from_pgn(&b"1. e4 1-0"[..]).unwrap().outcome(), None);
+    /// ```
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.to_game().ok()?.outcome()
     }
 }
 

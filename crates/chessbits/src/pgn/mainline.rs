@@ -32,8 +32,8 @@ pub struct MainLineGame {
     pub start: Position,
     /// The main line ([`Move::NULL`] for a null move).
     pub moves: Vec<Move>,
-    /// The result token, if the movetext had one.
-    pub result: Option<GameResult>,
+    /// The result token that ended the movetext; `Unknown` for `*` or none.
+    pub result: GameResult,
     /// The comments' bytes, one after another.
     comment_bytes: Vec<u8>,
     /// Per comment: the ply it follows and where its bytes end in `comment_bytes`, in order.
@@ -116,7 +116,7 @@ impl MainLineGame {
     fn clear(&mut self) {
         self.start = Position::default();
         self.moves.clear();
-        self.result = None;
+        self.result = GameResult::Unknown;
         self.comment_bytes.clear();
         self.comments.clear();
         self.tag_bytes.clear();
@@ -270,8 +270,8 @@ impl Visitor for MainLineReader {
         }
     }
 
-    fn outcome(&mut self, result: GameResult, _line: u32) {
-        self.game.result = Some(result);
+    fn result(&mut self, result: GameResult, _line: u32) {
+        self.game.result = result;
     }
 
     fn end_game(&mut self) -> Result<MainLineGame, GameError> {
@@ -294,7 +294,7 @@ mod tests {
     use crate::pgn::{GameBuilder, GameTree, PgnReader, Tag};
 
     /// Tags, start, main line, result and each main-line move's comments.
-    type Seen = (Vec<Tag>, Position, Vec<Move>, Option<GameResult>, Vec<Vec<Vec<u8>>>);
+    type Seen = (Vec<Tag>, Position, Vec<Move>, GameResult, Vec<Vec<Vec<u8>>>);
 
     /// The main line of a game as a GameTree holds it.
     fn from_tree(tree: &GameTree) -> Seen {

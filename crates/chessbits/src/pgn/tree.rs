@@ -7,6 +7,7 @@ use std::borrow::Cow;
 use super::syntax::SyntaxError;
 use super::text::{Comment, Tag};
 use super::visitor::{GameResult, Nag};
+use crate::game::{play_line_move, position_at, Positions};
 use crate::moves::Move;
 use crate::notation::fen::FenError;
 use crate::notation::san::{SanError, SanPlus};
@@ -109,7 +110,7 @@ pub struct Line {
 /// assert_eq!(game.tags.len(), 3);
 /// assert_eq!(game.tag("White").as_deref(), Some("Morphy"));
 /// assert_eq!(game.tags[2].name(), b"Opening");
-/// assert_eq!(game.result, Some(GameResult::WhiteWins));
+/// assert_eq!(game.result, GameResult::WhiteWins);
 /// assert_eq!(game.mainline().count(), 2);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -120,8 +121,9 @@ pub struct GameTree {
     pub start: Position,
     /// The main line.
     pub moves: Line,
-    /// The result token that ends the movetext; `None` if it had none.
-    pub result: Option<GameResult>,
+    /// The result token that ends the movetext: [`GameResult::Unknown`] for `*` or none (the
+    /// writer writes `*` then). [`GameTree::declared_result`] falls back to the `Result` tag.
+    pub result: GameResult,
 }
 
 impl Default for GameTree {
@@ -145,7 +147,7 @@ impl GameTree {
             tags: SEVEN_TAG_ROSTER.iter().map(|(n, v)| Tag::new(n, v)).collect(),
             start,
             moves: Line::default(),
-            result: Some(GameResult::Unknown),
+            result: GameResult::Unknown,
         }
     }
 
@@ -178,16 +180,24 @@ impl GameTree {
         }
     }
 
-    /// The result: the movetext's result token, else the `Result` tag's, else unknown.
+    /// The result the file declares: the movetext's result token, else (for `*` or none) the
+    /// `Result` tag's, else [`GameResult::Unknown`]. What the rules say of the final position is
+    /// [`GameTree::outcome`].
     ///
     /// ```
     /// use chessbits::pgn::{GameResult, GameTree};
     /// let game = GameTree::from_pgn(&b"[Result \"0-1\"]\n1. e4"[..]).unwrap();
-    /// assert_eq!((game.result, game.outcome()), (None, GameResult::BlackWins));
+    /// assert_eq!((game.result, game.declared_result()), (GameResult::Unknown, GameResult::BlackWins));
+    /// assert_eq!(game.outcome(), None, "Black resigned: the rules did not end the game");
     /// ```
-    pub fn outcome(&self) -> GameResult {
-        let tag = || GameResult::from_bytes(self.tag("Result")?.trim().as_bytes());
-        self.result.or_else(tag).unwrap_or(GameResult::Unknown)
+    pub fn declared_result(&self) -> GameResult {
+        if self.result.is_known() {
+            return self.result;
+        }
+        let tag = self
+            .tag("Result")
+            .and_then(|v| GameResult::from_bytes(v.trim().as_bytes()));
+        tag.unwrap_or(GameResult::Unknown)
     }
 
     /// The moves of the main line.
@@ -198,7 +208,7 @@ impl GameTree {
     /// let uci: Vec<String> = game.mainline().map(|m| m.to_string()).collect();
     /// assert_eq!(uci, ["e2e4", "e7e5"]);
     /// ```
-    pub fn mainline(&self) -> impl Iterator<Item = Move> + '_ {
+    pub fn mainline(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
         self.moves.nodes.iter().map(|node| node.mv)
     }
 
@@ -212,13 +222,41 @@ impl GameTree {
     pub fn final_position(&self) -> Position {
         let mut pos = self.start.clone();
         for m in self.mainline() {
-            if m.is_null() {
-                pos.make_null_move();
-            } else {
-                pos.play_unchecked(m);
-            }
+            play_line_move(&mut pos, m);
         }
         pos
+    }
+
+    /// Every position of the main line: the start position first, then the position after each
+    /// move (one more than there are moves, the last the [final](GameTree::final_position)
+    /// one). A null move (`--`) passes the turn.
+    ///
+    /// ```
+    /// use chessbits::pgn::GameTree;
+    /// let game = GameTree::from_pgn(&b"1. e4 e5 2. Nf3 *"[..]).unwrap();
+    /// let fens: Vec<String> = game.positions().map(|pos| pos.fen()).collect();
+    /// assert_eq!(fens.len(), 4);
+    /// assert_eq!(fens[0], game.start.fen());
+    /// assert_eq!(fens[2], "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+    /// assert_eq!(fens[3], game.final_position().fen());
+    /// ```
+    pub fn positions(&self) -> impl ExactSizeIterator<Item = Position> + '_ {
+        Positions::new(self.start.clone(), self.mainline())
+    }
+
+    /// The position after `ply` moves of the main line (0: the start position); `None` past
+    /// the end.
+    ///
+    /// ```
+    /// use chessbits::pgn::GameTree;
+    /// let game = GameTree::from_pgn(&b"1. d4 d5 2. c4 *"[..]).unwrap();
+    /// assert_eq!(game.position_at(0), Some(game.start.clone()));
+    /// assert_eq!(game.position_at(3), Some(game.final_position()));
+    /// assert_eq!(game.position_at(2).unwrap().fen(), "rnbqkbnr/ppp1pppp/8/3p4/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 0 2");
+    /// assert_eq!(game.position_at(4), None);
+    /// ```
+    pub fn position_at(&self, ply: usize) -> Option<Position> {
+        position_at(&self.start, self.mainline(), ply)
     }
 }
 

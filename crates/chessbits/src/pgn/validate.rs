@@ -10,15 +10,15 @@ use super::visitor::{GameResult, SanToken, Skip, Visitor};
 ///
 /// ```
 /// use chessbits::pgn::{GameResult, GameSummary};
-/// let summary = GameSummary { plies: 0, result: None };
+/// let summary = GameSummary { plies: 0, result: GameResult::Unknown };
 /// assert_eq!(summary, GameSummary::default());
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub struct GameSummary {
     /// Moves of the main line.
     pub plies: u32,
-    /// The result token, if the movetext had one.
-    pub result: Option<GameResult>,
+    /// The result token that ended the movetext; `Unknown` for `*` or none.
+    pub result: GameResult,
 }
 
 /// A [`Visitor`] that checks every move of every game (variations included) by replaying it:
@@ -39,7 +39,7 @@ pub struct Validator {
     start: StartTags,
     lines: Lines,
     plies: u32,
-    result: Option<GameResult>,
+    result: GameResult,
     error: Option<GameError>,
 }
 
@@ -68,7 +68,7 @@ impl Visitor for Validator {
         self.start.clear();
         self.lines.clear();
         self.plies = 0;
-        self.result = None;
+        self.result = GameResult::Unknown;
         self.error = None;
     }
 
@@ -105,8 +105,8 @@ impl Visitor for Validator {
         self.lines.end_variation();
     }
 
-    fn outcome(&mut self, result: GameResult, _line: u32) {
-        self.result = Some(result);
+    fn result(&mut self, result: GameResult, _line: u32) {
+        self.result = result;
     }
 
     fn end_game(&mut self) -> Result<GameSummary, GameError> {

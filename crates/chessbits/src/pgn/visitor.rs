@@ -6,6 +6,7 @@ use core::fmt;
 use super::syntax::SyntaxError;
 use super::text::{RawComment, RawTag};
 use crate::notation::san::{SanError, SanPlus};
+use crate::types::Color;
 
 /// Whether to skip what follows: returned by [`Visitor::end_tags`] (the whole movetext) and
 /// [`Visitor::begin_variation`] (that variation).
@@ -100,10 +101,19 @@ impl fmt::Display for Nag {
 
 /// The result of a game: `1-0`, `0-1`, `1/2-1/2`, or `*` (unknown, ongoing, abandoned).
 ///
+/// The one result type of the library: [`GameTree::result`](super::GameTree::result),
+/// [`MainLineGame::result`](super::MainLineGame::result) and
+/// [`GameSummary::result`](super::GameSummary::result) hold it (`Unknown` when the movetext
+/// ended with `*` or with no result token), and [`Outcome::result`](crate::game::Outcome::result)
+/// gives it for a game the rules ended. It is also `chessbits::game::GameResult`.
+///
 /// ```
 /// use chessbits::pgn::GameResult;
+/// use chessbits::types::Color;
 /// assert_eq!(GameResult::from_bytes(b"1/2-1/2"), Some(GameResult::Draw));
 /// assert_eq!(GameResult::WhiteWins.as_str(), "1-0");
+/// assert_eq!(GameResult::BlackWins.winner(), Some(Color::Black));
+/// assert!(!GameResult::Unknown.is_known());
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub enum GameResult {
@@ -134,6 +144,50 @@ impl GameResult {
             b"*" => Some(GameResult::Unknown),
             _ => None,
         }
+    }
+
+    /// The result a winner (`None`: a draw) gives.
+    ///
+    /// ```
+    /// use chessbits::pgn::GameResult;
+    /// use chessbits::types::Color;
+    /// assert_eq!(GameResult::from_winner(Some(Color::White)), GameResult::WhiteWins);
+    /// assert_eq!(GameResult::from_winner(None), GameResult::Draw);
+    /// ```
+    pub const fn from_winner(winner: Option<Color>) -> GameResult {
+        match winner {
+            Some(Color::White) => GameResult::WhiteWins,
+            Some(Color::Black) => GameResult::BlackWins,
+            None => GameResult::Draw,
+        }
+    }
+
+    /// The winner of a decisive result; `None` for a draw and for `*`.
+    ///
+    /// ```
+    /// use chessbits::pgn::GameResult;
+    /// use chessbits::types::Color;
+    /// assert_eq!(GameResult::WhiteWins.winner(), Some(Color::White));
+    /// assert_eq!(GameResult::Draw.winner(), None);
+    /// assert_eq!(GameResult::Unknown.winner(), None);
+    /// ```
+    pub const fn winner(self) -> Option<Color> {
+        match self {
+            GameResult::WhiteWins => Some(Color::White),
+            GameResult::BlackWins => Some(Color::Black),
+            GameResult::Draw | GameResult::Unknown => None,
+        }
+    }
+
+    /// Whether the result is `1-0`, `0-1` or `1/2-1/2` (not `*`).
+    ///
+    /// ```
+    /// use chessbits::pgn::GameResult;
+    /// assert!(GameResult::Draw.is_known());
+    /// assert!(!GameResult::Unknown.is_known());
+    /// ```
+    pub const fn is_known(self) -> bool {
+        !matches!(self, GameResult::Unknown)
     }
 
     /// The PGN token.
@@ -248,8 +302,8 @@ pub trait Visitor {
     /// errors should not.
     fn syntax_error(&mut self, _error: SyntaxError, _line: u32) {}
 
-    /// The result token that ends the movetext (missing if the game ends without one).
-    fn outcome(&mut self, _result: GameResult, _line: u32) {}
+    /// The result token that ends the movetext (not called if the game ends without one).
+    fn result(&mut self, _result: GameResult, _line: u32) {}
 
     /// The game is over; returns what the reader's [`read_game`](super::PgnReader::read_game)
     /// returns.

@@ -270,7 +270,7 @@ impl GameTree {
             for (name, default) in SEVEN_TAG_ROSTER {
                 match self.tags.iter().find(|t| t.is_named(name)) {
                     Some(tag) => write_tag(out, tag)?,
-                    None if name == "Result" => write_tag(out, &Tag::new(name, self.outcome().as_str()))?,
+                    None if name == "Result" => write_tag(out, &Tag::new(name, self.declared_result().as_str()))?,
                     None => write_tag(out, &Tag::new(name, default))?,
                 }
             }
@@ -299,9 +299,8 @@ impl GameTree {
             chess960: self.start.is_chess960(),
         };
         writer.line(&self.moves, first_ply)?;
-        if let Some(result) = self.result {
-            writer.wrapper.token(result.as_str().as_bytes(), true)?;
-        }
+        // Always a result token: export format ends every game with one (`*` when unknown).
+        writer.wrapper.token(self.result.as_str().as_bytes(), true)?;
         if writer.wrapper.column > 0 {
             out.write_all(b"\n")?;
         }

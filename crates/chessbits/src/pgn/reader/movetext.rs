@@ -265,7 +265,7 @@ impl<R: Read> PgnReader<R> {
                     i += 1;
                     if state.depth == 0 {
                         if !muted {
-                            visitor.outcome(GameResult::Unknown, line);
+                            visitor.result(GameResult::Unknown, line);
                         }
                         return (i, line, Stop::Result);
                     } else if !muted {
@@ -310,7 +310,7 @@ impl<R: Read> PgnReader<R> {
                         if let Some(result) = GameResult::from_bytes(token) {
                             if state.depth == 0 {
                                 if !muted {
-                                    visitor.outcome(result, line);
+                                    visitor.result(result, line);
                                 }
                                 return (i, line, Stop::Result);
                             }

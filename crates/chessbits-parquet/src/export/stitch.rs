@@ -23,21 +23,9 @@ use chessbits::pgn::{
     trim_end, MainLineReader, PgnBlock, PgnReader, RawGame, MAX_BLOCK_BYTES, MAX_GAME_BYTES, MAX_TOKEN_BYTES,
 };
 
+use super::chunk::{Chunk, SourceBlock};
+use crate::moves_code::MovesCode;
 use crate::row::{movetext, GameRow};
-use crate::MovesCode;
-
-/// What the reading thread hands the parsing thread: games cut one by one, or blocks.
-pub(crate) enum Chunk {
-    Games(Vec<crate::export::Pending>),
-    Blocks(Vec<SourceBlock>),
-}
-
-/// A block of one input (`source`).
-pub(crate) struct SourceBlock {
-    pub source: u32,
-    /// Shared with the pool's task that parses it.
-    pub block: std::sync::Arc<PgnBlock>,
-}
 
 /// A game of a block: where it stands and what it gave, lines counted from the block's start
 /// (its first line is 1).

@@ -1,0 +1,228 @@
+//! The writing stage, on its own thread: starts the parsing stage, makes its rows Arrow batches
+//! and writes them into the Parquet files (one per partition), and the rejected games into
+//! `_rejected.pgn` and `_rejected.tsv`.
+
+use std::collections::BTreeMap;
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
+use std::path::PathBuf;
+use std::sync::mpsc::{sync_channel, Receiver};
+
+use arrow_schema::SchemaRef;
+use parquet::arrow::ArrowWriter;
+use parquet::basic::{Compression, Encoding, ZstdLevel};
+use parquet::file::metadata::KeyValue;
+use parquet::file::properties::WriterProperties;
+use parquet::schema::types::ColumnPath;
+
+use super::chunk::{Chunk, Pending};
+use super::emit::{Emitter, ParsedChunk, PartitionKey};
+use super::error::ExportError;
+use super::options::{ExportOptions, ExportSummary, DEFAULT_PARTITION, MAX_CHUNK};
+use super::parse::Parser;
+use crate::batch::rows_to_batch_with;
+use crate::moves_code::MOVES_CODE_KEY;
+
+/// The Parquet path of the items of the list column `name`.
+fn list_items(name: &str) -> ColumnPath {
+    ColumnPath::new(vec![name.to_string(), "list".to_string(), "item".to_string()])
+}
+
+/// The writing thread: starts the parsing stage, writes its rows and rejected games.
+pub(super) struct Worker {
+    dir: PathBuf,
+    partition: bool,
+    row_group_size: usize,
+    /// Games handed from the parsing thread at a time.
+    chunk_size: usize,
+    props: WriterProperties,
+    schema: SchemaRef,
+    writers: BTreeMap<PartitionKey, ArrowWriter<BufWriter<File>>>,
+    rejected_pgn: Option<BufWriter<File>>,
+    rejected_tsv: Option<BufWriter<File>>,
+    rejected_offset: u64,
+    sources: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+    summary: ExportSummary,
+}
+
+impl Worker {
+    pub(super) fn new(
+        dir: PathBuf,
+        options: &ExportOptions,
+        sources: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+    ) -> Result<(Worker, Parser), ExportError> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(options.threads)
+            .thread_name(|i| format!("chessbits-parquet-{i}"))
+            .build()
+            .map_err(io::Error::other)?;
+        let props = WriterProperties::builder()
+            .set_compression(Compression::ZSTD(ZstdLevel::try_new(options.zstd_level)?))
+            .set_max_row_group_size(options.row_group_size.max(1))
+            // Clocks fall by a few seconds a ply: deltas pack them in 20 % fewer bytes than a
+            // dictionary (and hashing every value cost more time than it saved); evaluations
+            // are smallest plain.
+            .set_column_dictionary_enabled(list_items("clocks"), false)
+            .set_column_encoding(list_items("clocks"), Encoding::DELTA_BINARY_PACKED)
+            .set_column_dictionary_enabled(list_items("evals"), false)
+            .set_created_by(format!("chessbits-parquet {}", env!("CARGO_PKG_VERSION")))
+            // Also a file-level entry, for readers that do not decode the Arrow schema.
+            .set_key_value_metadata(Some(vec![KeyValue::new(
+                MOVES_CODE_KEY.to_string(),
+                options.moves_code.name().to_string(),
+            )]))
+            .build();
+        let parser = Parser {
+            pool,
+            moves_code: options.moves_code,
+        };
+        let worker = Worker {
+            dir,
+            partition: options.partition,
+            row_group_size: options.row_group_size.max(1),
+            chunk_size: options.row_group_size.clamp(1, MAX_CHUNK),
+            props,
+            schema: crate::schema_with(options.moves_code),
+            writers: BTreeMap::new(),
+            rejected_pgn: None,
+            rejected_tsv: None,
+            rejected_offset: 0,
+            sources,
+            summary: ExportSummary::default(),
+        };
+        Ok((worker, parser))
+    }
+
+    /// Parses chunks on the pool in one thread while this one writes the chunk before: the
+    /// serial Parquet encoding and compression overlap the parsing of the next chunk.
+    pub(super) fn run(mut self, parser: Parser, chunks: Receiver<Chunk>) -> Result<ExportSummary, ExportError> {
+        let (parsed_sender, parsed) = sync_channel::<ParsedChunk>(1);
+        let emit = Emitter {
+            chunk: ParsedChunk::default(),
+            chunk_size: self.chunk_size,
+            partition: self.partition,
+            sender: parsed_sender,
+            stopped: false,
+        };
+        let parse_thread = std::thread::Builder::new()
+            .name("chessbits-parse".to_string())
+            .spawn(move || parser.run(chunks, emit))?;
+        let written = parsed.into_iter().try_for_each(|chunk| self.write_chunk(chunk));
+        // On an error the receiver is gone: the parser stops at its next chunk.
+        let joined = parse_thread.join();
+        written?;
+        joined.map_err(|_| io::Error::other("the parsing thread panicked"))?;
+        self.close()
+    }
+
+    fn write_chunk(&mut self, parsed: ParsedChunk) -> Result<(), ExportError> {
+        for (game, line, reason) in &parsed.rejected {
+            self.reject(game, *line, reason)?;
+        }
+        for (key, rows) in parsed.groups {
+            self.summary.games += rows.len() as u64;
+            self.summary.plies += rows.iter().map(|r| r.plies as u64).sum::<u64>();
+            let batch = rows_to_batch_with(&rows, self.schema.clone())?;
+            drop(rows);
+            let writer = match self.writers.get_mut(&key) {
+                Some(writer) => writer,
+                None => {
+                    let file = self.new_file(key)?;
+                    let writer = ArrowWriter::try_new(file, self.schema.clone(), Some(self.props.clone()))?;
+                    self.writers.entry(key).or_insert(writer)
+                }
+            };
+            writer.write(&batch)?;
+        }
+        // Bounded memory whatever the number of partitions: rows buffered in unfinished row
+        // groups are flushed once they add up to two row groups.
+        let buffered: usize = self.writers.values().map(ArrowWriter::in_progress_rows).sum();
+        if buffered > 2 * self.row_group_size {
+            for writer in self.writers.values_mut() {
+                writer.flush()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Creates the file of a partition.
+    fn new_file(&mut self, key: PartitionKey) -> Result<BufWriter<File>, ExportError> {
+        let relative = if self.partition {
+            let year = key.0.map_or(DEFAULT_PARTITION.to_string(), |y| format!("{y:04}"));
+            let month = key.1.map_or(DEFAULT_PARTITION.to_string(), |m| format!("{m:02}"));
+            PathBuf::from(format!("year={year}"))
+                .join(format!("month={month}"))
+                .join("part-0.parquet")
+        } else {
+            PathBuf::from("part-0.parquet")
+        };
+        let path = self.dir.join(&relative);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent)?;
+        }
+        self.summary.files.push(relative);
+        Ok(BufWriter::with_capacity(1 << 20, File::create(path)?))
+    }
+
+    fn reject(&mut self, game: &Pending, error_line: u32, reason: &str) -> Result<(), ExportError> {
+        self.summary.rejected += 1;
+        self.summary.rejected_too_long += u64::from(game.raw.too_long);
+        if self.rejected_pgn.is_none() {
+            self.rejected_pgn = Some(BufWriter::new(File::create(self.dir.join("_rejected.pgn"))?));
+            let mut tsv = BufWriter::new(File::create(self.dir.join("_rejected.tsv"))?);
+            tsv.write_all(b"source\tline\terror_line\toffset\tlength\treason\n")?;
+            self.rejected_tsv = Some(tsv);
+        }
+        let (pgn, tsv) = (self.rejected_pgn.as_mut().unwrap(), self.rejected_tsv.as_mut().unwrap());
+        let offset = self.rejected_offset;
+        if !game.bytes.is_empty() {
+            if offset > 0 {
+                pgn.write_all(b"\n")?;
+            }
+            let offset = offset + u64::from(offset > 0);
+            pgn.write_all(&game.bytes)?;
+            pgn.write_all(b"\n")?;
+            self.rejected_offset = offset + game.bytes.len() as u64 + 1;
+        }
+        let start = if game.bytes.is_empty() {
+            offset
+        } else {
+            offset + u64::from(offset > 0)
+        };
+        let sources = self.sources.lock().unwrap_or_else(|e| e.into_inner());
+        let source = sources.get(game.source as usize).map_or("?", String::as_str);
+        let clean = |s: &str| s.replace(['\t', '\n', '\r'], " ");
+        writeln!(
+            tsv,
+            "{}\t{}\t{}\t{}\t{}\t{}",
+            clean(source),
+            game.raw.first_line,
+            error_line,
+            start,
+            game.bytes.len(),
+            clean(reason)
+        )?;
+        Ok(())
+    }
+
+    fn close(mut self) -> Result<ExportSummary, ExportError> {
+        if self.writers.is_empty() && !self.partition {
+            // An export of no games is still a table: one file with the schema and no rows.
+            let file = self.new_file((None, None))?;
+            let writer = ArrowWriter::try_new(file, self.schema.clone(), Some(self.props.clone()))?;
+            self.writers.insert((None, None), writer);
+        }
+        for (_, writer) in std::mem::take(&mut self.writers) {
+            let metadata = writer.close()?;
+            self.summary.row_groups += metadata.num_row_groups() as u64;
+        }
+        for file in [self.rejected_pgn.take(), self.rejected_tsv.take()]
+            .into_iter()
+            .flatten()
+        {
+            file.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        }
+        self.summary.files.sort();
+        Ok(self.summary)
+    }
+}
