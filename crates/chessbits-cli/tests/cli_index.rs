@@ -474,7 +474,6 @@ fn build_refuses_damaged_archives_and_exports() {
 /// error (status 0, nothing on stderr), never a panic.
 #[test]
 fn a_closed_stdout_ends_index_commands_quietly() {
-    use std::process::{Command, Stdio};
     let dir = tempfile::tempdir().unwrap();
     let pgn = dir.path().join("games.pgn");
     std::fs::write(&pgn, GAMES).unwrap();
@@ -485,16 +484,8 @@ fn a_closed_stdout_ends_index_commands_quietly() {
         &["explore", &index, "--json"],
     ];
     for args in commands {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_chessbits"))
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        drop(child.stdout.take());
-        let out = child.wait_with_output().unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        let (code, stderr) = common::chessbits_closed_stdout(args);
+        assert_eq!(code, Some(0), "{args:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
 }

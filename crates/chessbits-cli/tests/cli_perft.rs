@@ -1,7 +1,5 @@
 //! The `chessbits` binary: perft output format, suites, move listing and bad input.
 
-use std::process::Command;
-
 use crate::common;
 
 use common::chessbits;
@@ -107,7 +105,6 @@ fn bad_fen_is_a_clear_error() {
 /// (status 0, nothing on stderr), and never a panic.
 #[test]
 fn a_closed_stdout_ends_quietly() {
-    use std::process::Stdio;
     let pgn = common::testdata_path().join("pgn/notnil_Carlsen.pgn");
     let pgn = pgn.to_str().unwrap();
     let commands: [&[&str]; 4] = [
@@ -117,16 +114,8 @@ fn a_closed_stdout_ends_quietly() {
         &["pgn", "convert", pgn, "--to", "uci"],
     ];
     for args in commands {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_chessbits"))
-            .args(args)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        drop(child.stdout.take());
-        let out = child.wait_with_output().unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        let (code, stderr) = common::chessbits_closed_stdout(args);
+        assert_eq!(code, Some(0), "{args:?}: {stderr}");
         assert!(
             !stderr.contains("panicked") && !stderr.contains("Broken pipe"),
             "{args:?}: {stderr}"

@@ -1,5 +1,6 @@
 //! The part files of an export directory, in the one order every reader of an export uses.
 
+use std::collections::HashSet;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -89,9 +90,18 @@ fn collect(dir: &Path, prefix: &str, out: &mut Vec<PartFile>, depth: usize) -> i
 /// assert!(!chessbits_parquet::is_export_dir(dir.path()));
 /// ```
 pub fn is_export_dir(path: &Path) -> bool {
-    fn scan(dir: &Path, parquet: &mut bool, pgn: &mut bool, depth: usize) {
+    // Each directory is read once (by its canonical path): symbolic link loops (`self -> .`)
+    // would otherwise make the walk exponential in the depth.
+    fn scan(dir: &Path, parquet: &mut bool, pgn: &mut bool, depth: usize, seen: &mut HashSet<PathBuf>) {
+        let Ok(canonical) = fs::canonicalize(dir) else { return };
+        if !seen.insert(canonical) {
+            return;
+        }
         let Ok(entries) = fs::read_dir(dir) else { return };
         for entry in entries.flatten() {
+            if *pgn {
+                return;
+            }
             let name = entry.file_name().to_string_lossy().into_owned();
             let lower = name.to_ascii_lowercase();
             if skipped(&name) {
@@ -100,7 +110,7 @@ pub fn is_export_dir(path: &Path) -> bool {
             let path = entry.path();
             if path.is_dir() {
                 if depth < MAX_DEPTH {
-                    scan(&path, parquet, pgn, depth + 1);
+                    scan(&path, parquet, pgn, depth + 1, seen);
                 }
             } else if name.ends_with(".parquet") {
                 *parquet = true;
@@ -111,7 +121,27 @@ pub fn is_export_dir(path: &Path) -> bool {
     }
     let (mut parquet, mut pgn) = (false, false);
     if path.is_dir() {
-        scan(path, &mut parquet, &mut pgn, 0);
+        scan(path, &mut parquet, &mut pgn, 0, &mut HashSet::new());
     }
     parquet && !pgn
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    /// Directories whose symbolic links loop (`self -> .`, `up -> ..`, several of them) are
+    /// classified at once: each directory is read once.
+    #[test]
+    fn link_loops_end_the_scan() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().join("d");
+        std::fs::create_dir_all(d.join("sub")).unwrap();
+        for (target, link) in [(".", "self"), (".", "self2"), ("..", "sub/up"), ("../..", "sub/top")] {
+            symlink(target, d.join(link)).unwrap();
+        }
+        std::fs::write(d.join("sub/part-0.parquet"), b"").unwrap();
+        assert!(super::is_export_dir(&d));
+        std::fs::write(d.join("sub/games.pgn"), b"").unwrap();
+        assert!(!super::is_export_dir(&d));
+    }
 }

@@ -92,20 +92,10 @@ pub fn start_position(start_fen: Option<&str>, variant: Option<&str>) -> Result<
         })?,
         None => Position::startpos(),
     };
-    if variant.is_some_and(is_chess960) {
+    if variant.is_some_and(chessbits::pgn::is_chess960_variant) {
         start.set_chess960(true);
     }
     Ok(start)
-}
-
-/// Whether a `[Variant]` value names Chess960, as the PGN reader reads it.
-fn is_chess960(value: &str) -> bool {
-    let squeezed: String = value
-        .chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect();
-    squeezed.contains("960") || squeezed.contains("fischer") || squeezed.starts_with("freestyle")
 }
 
 /// A clock in whole seconds as lichess writes it: `h:mm:ss`.

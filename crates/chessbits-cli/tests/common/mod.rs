@@ -30,6 +30,20 @@ pub fn chessbits(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// Runs `chessbits ARGS` with its standard output closed before it writes (`chessbits ... |
+/// head`, the reader gone): returns the exit status and standard error.
+pub fn chessbits_closed_stdout(args: &[&str]) -> (Option<i32>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_chessbits"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
 /// One game of four plies.
 pub const GAME: &str = "[Event \"one\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n";
 

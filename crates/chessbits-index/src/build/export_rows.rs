@@ -531,7 +531,7 @@ impl ExportRows {
                     None => Position::startpos(),
                 };
                 let variant = tags.iter().rev().find(|(n, _)| *n == "Variant");
-                if variant.is_some_and(|(_, v)| is_chess960(v)) {
+                if variant.is_some_and(|(_, v)| chessbits::pgn::is_chess960_variant(v)) {
                     start.set_chess960(true);
                 }
                 let line = self
@@ -559,17 +559,6 @@ impl ExportRows {
             }
         }
     }
-}
-
-/// Whether a `[Variant]` value names Chess960, as the PGN reader reads it (`Chess960`,
-/// `chess 960`, `Fischerandom`, `freestyle`, ...).
-fn is_chess960(value: &str) -> bool {
-    let squeezed: String = value
-        .chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect();
-    squeezed.contains("960") || squeezed.contains("fischer") || squeezed.starts_with("freestyle")
 }
 
 /// The result token that ends a movetext, if its last token is one.
@@ -786,12 +775,5 @@ mod tests {
         assert!(text.ends_with("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n\n"), "{text}");
         let null_move = String::from_utf8(rows.pgn(3)).unwrap();
         assert!(null_move.ends_with("\n\n*\n\n"), "{null_move}");
-    }
-
-    #[test]
-    fn chess960_names() {
-        assert!(is_chess960("Chess960"));
-        assert!(is_chess960("Fischerandom"));
-        assert!(!is_chess960("Standard"));
     }
 }

@@ -60,7 +60,7 @@ pub use reader::{GameSpan, PgnReader, RawGame};
 pub use speed::Speed;
 pub use syntax::{SyntaxError, MAX_GAME_BYTES, MAX_TOKEN_BYTES, MAX_VARIATION_DEPTH};
 pub use text::{decode as decode_text, Comment, RawComment, RawTag, Tag};
-pub use tree::{GameError, GameErrorKind, GameTree, Line, Node, SEVEN_TAG_ROSTER};
+pub use tree::{is_chess960_variant, GameError, GameErrorKind, GameTree, Line, Node, SEVEN_TAG_ROSTER};
 pub use validate::{GameSummary, Validator};
 pub use visitor::{GameResult, Nag, SanToken, Skip, Visitor};
 pub use write::{MoveNotation, WriteOptions};

@@ -374,6 +374,20 @@ fn variant_kind(value: &str) -> VariantKind {
     }
 }
 
+/// Whether a `[Variant]` tag value names Chess960, as the PGN reader reads it (`Chess960`,
+/// `chess 960`, `Fischerandom`, `Fischer Random`, `freestyle`, ...: case, spaces and punctuation
+/// ignored).
+///
+/// ```
+/// use chessbits::pgn::is_chess960_variant;
+/// assert!(is_chess960_variant("Fischer Random"));
+/// assert!(is_chess960_variant("chess 960"));
+/// assert!(!is_chess960_variant("Standard"));
+/// ```
+pub fn is_chess960_variant(value: &str) -> bool {
+    matches!(variant_kind(value), VariantKind::Chess960)
+}
+
 /// The start position the `[FEN]` and `[Variant]` tags (value, line) ask for. A `[FEN]` may set
 /// up a composed position (problem collections: more material than promotions give, a check no
 /// move gave): it is read with [`Validation::Composed`], every other rule checked.
