@@ -8,8 +8,12 @@
 Reads every PGN file below the input paths with python-chess, in the order `chessbits` reads
 them (sorted, per directory), and compares, game by game, with the rows of the export (read
 with pyarrow, the partition columns dropped, each game's row found by `Site`, `White`, `Black`,
-`plies` and its main line): tags, `latin1_fields` against `non_utf8`, plies, the main line
-(UCI moves of python-chess against `movetext` read again), `%clk` clocks and `%eval` evals.
+`plies` and its main line): tags, `latin1_fields` against `non_utf8`, plies, `%clk` clocks and
+`%eval` evals, and the game's PGN rebuilt from its row (`chessbits.to_pgn`: the export keeps no
+`movetext` by default) read by python-chess: equal to python-chess's reading of the input game
+(tags in order, main line, comments with their clocks and evals, NAGs, variations, result;
+for a row with Latin-1 text, whose input python-chess reads with replacement characters, the
+main line only). The chessbits Python package must be installed (scripts/python_package.sh).
 Then counts rows by year and month with DuckDB over the Hive-partitioned files. Games
 python-chess reads with errors, and variant games, are skipped (`chessbits` rejects them); every
 other game must have its row. The number compared is printed; any difference stops the check
@@ -81,26 +85,30 @@ def main():
     table = table.drop_columns([c for c in ("year", "month") if c in table.column_names])
     rows = table.to_pylist()
     print(f"{len(rows)} rows in {out}")
-    # The `moves` column decoded by the chessbits Python package, when it is installed
-    # (scripts/python_package.sh): each game's row must hold python-chess's main line.
+    # The `moves` column decoded by the chessbits Python package: each game's row must hold
+    # python-chess's main line; and every row's PGN rebuilt from its columns.
     try:
         import chessbits
     except ImportError:
-        chessbits = None
-        print("moves column not decoded: the chessbits Python package is not installed")
-    if chessbits is not None:
-        chess960 = [any(k == "Variant" and "960" in v for k, v in r["other_tags"]) for r in rows]
-        decoded = chessbits.decode_moves(table["moves"], table["plies"], start_fens=table["start_fen"],
-                                         chess960=chess960).to_pylist()
-        for row, moves in zip(rows, decoded):
-            row["_decoded"] = moves
+        sys.exit("the chessbits Python package is not installed (scripts/python_package.sh): "
+                 "the games are rebuilt from their rows with chessbits.to_pgn")
+    # The code the `moves` field names (the dataset reader may drop field metadata: entropy,
+    # the export's default, then).
+    code = (table.schema.field("moves").metadata or {}).get(b"chessbits.moves_code", b"entropy").decode()
+    for row, text in zip(rows, chessbits.to_pgn(table, moves_code=code)):
+        row["_game"] = chess.pgn.read_game(io.StringIO(text))
+    chess960 = [any(k == "Variant" and "960" in v for k, v in r["other_tags"]) for r in rows]
+    decoded = chessbits.decode_moves(table["moves"], table["plies"], start_fens=table["start_fen"],
+                                     chess960=chess960).to_pylist()
+    for row, moves in zip(rows, decoded):
+        row["_decoded"] = moves
     # Rows by a key of their tags and movetext: the order differs when partitioned.
     by_key = {}
     for row in rows:
         by_key.setdefault((row_tag(row, "Site"), row_tag(row, "White"), row_tag(row, "Black"), row["plies"]),
                           []).append(row)
 
-    compared = skipped = tags_differ = decoded_games = 0
+    compared = skipped = tags_differ = decoded_games = rebuilt_equal = 0
     for path in pgn_files(inputs):
         with open(path, encoding="utf-8-sig", errors="replace") as f:
             while True:
@@ -133,16 +141,20 @@ def main():
                 elif "_decoded" in row:
                     assert row["_decoded"] == mainline, (path, "moves column", row["_decoded"][:10], mainline[:10])
                     decoded_games += 1
+                # A typed column holds the tag only when its text is the one written back.
                 for name in ("WhiteElo", "BlackElo"):
                     value = game.headers.get(name, "")
-                    assert row[name] == (int(value) if value.isdigit() else None), (path, name)
+                    canonical = value.isdigit() and str(int(value)) == value
+                    assert row[name] == (int(value) if canonical else None), (path, name)
                 # UTCTime is the tag's text, hh:mm:ss (the bundled files write it so).
                 assert row["UTCTime"] == game.headers.get("UTCTime"), (path, "UTCTime", row["UTCTime"])
                 utc_date = row["UTCDate"].strftime("%Y.%m.%d") if row["UTCDate"] else None
                 want_date = game.headers.get("UTCDate")
                 assert utc_date == (want_date if want_date and "?" not in want_date else None), (path, "UTCDate")
                 latin1_check(path, row)
-                others = {k: v for k, v in game.headers.items() if k not in COLUMNS + TYPED}
+                # Typed tags not in their column are in other_tags, as written.
+                others = {k: v for k, v in game.headers.items()
+                          if k not in COLUMNS and not (k in TYPED and row[k] is not None)}
                 assert dict(row["other_tags"]) == others, (path, "other_tags", row["other_tags"], others)
                 nodes = list(game.mainline())
                 pairs = [clock_eval(n) for n in nodes]
@@ -150,9 +162,19 @@ def main():
                 evals = [e for _, e in pairs]
                 assert row["clocks"] == (clocks if any(c is not None for c in clocks) else None), (path, "clocks")
                 assert row["evals"] == (evals if any(e is not None for e in evals) else None), (path, "evals")
+                # The PGN rebuilt from the row: the same game.
+                if row["non_utf8"]:
+                    assert replay(row) == mainline, (path, "rebuilt main line")
+                else:
+                    want, got = signature(game), signature(row["_game"])
+                    assert got == want, (path, "rebuilt game", dict(game.headers),
+                                         next((w, g) for w, g in zip(want, got) if w != g) if len(want) == len(got)
+                                         else (len(want), len(got)))
+                    rebuilt_equal += 1
                 compared += 1
     print(f"{compared} games equal to python-chess's reading, {tags_differ} with other tags (listed), "
-          f"{skipped} skipped (errors or variants); moves column decoded and equal for {decoded_games}")
+          f"{skipped} skipped (errors or variants); moves column decoded and equal for {decoded_games}; "
+          f"PGN rebuilt from the row equal as a whole game for {rebuilt_equal}")
 
     con = duckdb.connect()
     glob = os.path.join(out, "**", "*.parquet")
@@ -183,11 +205,24 @@ def latin1_check(path, row):
 
 
 def replay(row):
-    """The UCI moves of a row's movetext, as python-chess reads it."""
-    fen = row["start_fen"]
-    head = f'[FEN "{fen}"]\n\n' if fen else ""
-    game = chess.pgn.read_game(io.StringIO(head + row["movetext"]))
-    return [m.uci() for m in game.mainline_moves()]
+    """The UCI moves of a row's game rebuilt as PGN (chessbits.to_pgn), as python-chess reads it."""
+    return [m.uci() for m in row["_game"].mainline_moves()]
+
+
+def signature(game):
+    """A game as python-chess reads it, as a list: its tags in order, then every node of the
+    tree (depth first, variations in order) with its move, comments, NAGs and number of
+    variations."""
+    out = [list(game.headers.items()), game.comment]
+
+    def walk(node):
+        for child in node.variations:
+            out.append((child.move.uci(), child.starting_comment, child.comment, sorted(child.nags),
+                        len(child.variations)))
+            walk(child)
+
+    walk(game)
+    return out
 
 
 if __name__ == "__main__":

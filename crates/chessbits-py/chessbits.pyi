@@ -228,7 +228,7 @@ def seal_index(path: _Path, export_dir: _Path) -> dict[str, Any]:
     """Makes a directory of tables written by another tool (Spark) from an export a position index."""
 
 def to_pgn(table: Union[pa.Table, pa.RecordBatch], *, moves_code: Optional[str] = None) -> list[str]:
-    """Rows of a Parquet export as PGN text, rebuilt from the columns (movetext unread)."""
+    """Rows of a Parquet export as PGN text, rebuilt from the columns and annotations (movetext unread)."""
 
 @final
 class Index:

@@ -11,7 +11,8 @@ are read again here with `chessbits.read_pgn`, so the export and the Spark job a
   rules (standard start only, no null-move games, band floor(mean / 200) * 200), and compared
   as a set of rows (elo_band, opening, games, white_wins, draws, black_wins).
 - `fen_after_ply_K`: for every game with at least K plies (and no null move), python-chess reads
-  the game's `movetext` itself (with its FEN / Variant tags), plays K moves and writes
+  the game's PGN rebuilt from its row (`chessbits.to_pgn`: tags, FEN / Variant, moves,
+  annotations; equal to the input game), plays K moves and writes
   `board.fen()`; the multiset of (Site, White, Black, Round, fen) must equal the job's. The
   whole FEN is compared: chessbits writes the en passant square as python-chess does by default
   (only when an en passant capture is legal), so the field is comparable as it is; were
@@ -59,14 +60,9 @@ def tag(pairs, name):
     return next((v for k, v in pairs or [] if k == name), None)
 
 
-def python_chess_fen(movetext, start_fen, chess960, fen_ply):
-    """The FEN after `fen_ply` moves by python-chess from the movetext; None if it cannot tell."""
-    headers = ""
-    if start_fen is not None:
-        headers += f'[FEN "{start_fen}"]\n[SetUp "1"]\n'
-    if chess960:
-        headers += '[Variant "Chess960"]\n'
-    game = chess.pgn.read_game(io.StringIO(headers + "\n" + movetext + "\n"))
+def python_chess_fen(pgn, fen_ply):
+    """The FEN after `fen_ply` moves by python-chess from a game's PGN; None if it cannot tell."""
+    game = chess.pgn.read_game(io.StringIO(pgn))
     if game is None or game.errors:
         return None
     board = game.board()
@@ -102,7 +98,8 @@ def main():
 
     table = read_games(args.pgn)
     rows = table.select(["Site", "White", "Black", "Result", "WhiteElo", "BlackElo", "moves",
-                         "plies", "start_fen", "other_tags", "movetext"]).to_pylist()
+                         "plies", "start_fen", "other_tags"]).to_pylist()
+    pgns = chessbits.to_pgn(table)
     chess960 = [("960" in (tag(r["other_tags"], "Variant") or "")) for r in rows]
     sans = chessbits.decode_moves(table["moves"], table["plies"], notation="san",
                                   start_fens=table["start_fen"], chess960=chess960).to_pylist()
@@ -112,7 +109,7 @@ def main():
     stats = collections.defaultdict(lambda: [0, 0, 0, 0])
     fens = collections.Counter()
     fallbacks = 0
-    for row, san, uci, c960 in zip(rows, sans, ucis, chess960):
+    for row, san, uci, c960, pgn in zip(rows, sans, ucis, chess960, pgns):
         if san is None:  # a null move: no `moves`, left out of both outputs
             continue
         if row["start_fen"] is None:
@@ -125,7 +122,7 @@ def main():
             counts[2] += result == "1/2-1/2"
             counts[3] += result == "0-1"
         if row["plies"] >= args.fen_ply:
-            fen = python_chess_fen(row["movetext"], row["start_fen"], c960, args.fen_ply)
+            fen = python_chess_fen(pgn, args.fen_ply)
             if fen is None:
                 fallbacks += 1
                 board = chess.Board(row["start_fen"] or chess.STARTING_FEN, chess960=c960)
@@ -145,7 +142,7 @@ def main():
 
     from_movetext = sum(fens.values()) - fallbacks
     print(f"{len(rows)} games read with chessbits.read_pgn; python-chess read {from_movetext} of "
-          f"the FEN games from their movetext, {fallbacks} from chessbits' UCI moves")
+          f"the FEN games from their rebuilt PGN, {fallbacks} from chessbits' UCI moves")
     ok = compare("opening_stats", expected_stats, actual_stats)
     ok = compare(f"fen_after_ply_{args.fen_ply}", fens, actual_fens) and ok
     sys.exit(0 if ok else 1)

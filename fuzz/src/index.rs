@@ -183,6 +183,29 @@ fn resum_sidecar(sidecar: &[u8], file: &[u8]) -> Vec<u8> {
     out
 }
 
+/// Lets a panic raised inside the `parquet` crate unwind instead of aborting at once. libFuzzer's
+/// panic hook aborts on every panic, caught or not; the footer decoder's panics on a crafted
+/// footer are caught (`chessbits_parquet::footer`) and become errors, so they are not findings.
+/// A panic of the crate that nothing catches still is: it unwinds to `fuzz_target!`, which
+/// aborts. Call before the first input is run (the hook is process-wide). With
+/// `CHESSBITS_FUZZ_SHOW_PARQUET_PANICS` set, every panic's message is printed (the parquet
+/// crate's are otherwise silent).
+pub fn let_parquet_panics_unwind() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let abort = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            let in_parquet = info.location().is_some_and(|l| l.file().contains("/parquet-"));
+            if std::env::var_os("CHESSBITS_FUZZ_SHOW_PARQUET_PANICS").is_some() {
+                eprintln!("{info}");
+            }
+            if !in_parquet {
+                abort(info);
+            }
+        }));
+    });
+}
+
 /// Runs the queries a user can run on `index` (explorer with and without filters, the scan,
 /// search, games by number, a game's text, verify) on two positions; errors are fine, panics
 /// are not. Kept to a few queries: each reads and decompresses pages, slow under ASan. Checks

@@ -97,7 +97,7 @@ impl GameRange {
     /// Whether the game at 0-based index `index` is in the range.
     fn contains(&self, index: u64) -> bool {
         let number = index + 1;
-        number >= self.first && self.last.map_or(true, |last| number <= last)
+        number >= self.first && self.last.is_none_or(|last| number <= last)
     }
 }
 

@@ -17,8 +17,9 @@ use std::process::ExitCode;
 #[command(after_help = "\
 Writes OUT_DIR/part-0.parquet (with --partition year,month: OUT_DIR/year=YYYY/month=MM/part-0.parquet,
 from UTCDate, else Date; an unknown year or month is __HIVE_DEFAULT_PARTITION__), one row per game,
-the columns of the lichess Parquet dataset plus moves, plies, clocks, evals, start_fen, other_tags,
-non_utf8 and latin1_fields (schema: the chessbits-parquet crate's documentation). If OUT_DIR is a
+the columns of the lichess Parquet dataset but movetext (with --movetext, movetext too) plus moves,
+plies, clocks, evals, annotations, start_fen, other_tags, non_utf8 and latin1_fields (schema: the
+chessbits-parquet crate's documentation); every game's PGN is rebuilt from its row. If OUT_DIR is a
 symbolic link, the directory it names is written and the link stays. Games that cannot be read go,
 byte for byte, to OUT_DIR/_rejected.pgn, and where they came from and why to OUT_DIR/_rejected.tsv;
 they make the exit status 1.")]
@@ -52,6 +53,11 @@ pub struct ExportArgs {
     /// Games per row group (memory grows with it).
     #[arg(long, default_value_t = 65536, value_parser = clap::value_parser!(u64).range(1..))]
     pub row_group_size: u64,
+    /// Also write the lichess dataset's `movetext` column (the movetext as in the file, in every
+    /// row: about three quarters of the file's bytes); without it the PGN is rebuilt from the
+    /// other columns.
+    #[arg(long)]
+    pub movetext: bool,
     /// Replace an output directory that is not empty (once the new export is complete).
     #[arg(long)]
     pub force: bool,
@@ -80,6 +86,7 @@ pub fn run(args: ExportArgs) -> Result<ExitCode, String> {
         force: args.force,
         moves_code: args.moves_codec.parse()?,
         zstd_level: args.zstd_level,
+        movetext: args.movetext,
         ..ExportOptions::default()
     };
     let mut exporter = ParquetExporter::create(&args.output, options).map_err(|e| format!("{out_name}: {e}"))?;

@@ -256,8 +256,7 @@ impl FilterArgs {
             let player = self.player.as_deref().unwrap_or_default();
             let rated_within = |side: &str, elo: &str| {
                 let within = |elo: u32| {
-                    !self.player_elo_min.is_some_and(|min| elo < min)
-                        && !self.player_elo_max.is_some_and(|max| elo > max)
+                    self.player_elo_min.is_none_or(|min| elo >= min) && self.player_elo_max.is_none_or(|max| elo <= max)
                 };
                 contains_ignoring_case(&tag(side), player) && tag(elo).trim().parse::<u32>().is_ok_and(within)
             };

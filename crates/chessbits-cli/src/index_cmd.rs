@@ -293,7 +293,7 @@ impl Input {
 /// PGN. An archive that is compressed (gzip, zstd) is refused: its games could not be read back
 /// by number.
 fn classify_inputs(paths: &[PathBuf]) -> Result<Vec<Input>, String> {
-    use chessbits_index::build::{is_archive, is_export_dir};
+    use chessbits_index::build::{is_export_dir, InputKind};
     use chessbits_index::export_parts;
 
     let mut inputs = Vec::new();
@@ -307,50 +307,16 @@ fn classify_inputs(paths: &[PathBuf]) -> Result<Vec<Input>, String> {
         for file in crate::inputs::expand_inputs(std::slice::from_ref(path))? {
             if file.as_os_str() == "-" {
                 inputs.push(Input::Pgn(file));
-            } else if is_archive(&file).map_err(|e| e.to_string())? {
-                inputs.push(Input::Archive(file));
-            } else if starts_with(&file, b"PAR1") {
-                return Err(format!(
-                    "{}: a Parquet file: give the export's directory (its part files are numbered together)",
-                    file.display()
-                ));
-            } else if is_compressed_archive(&file) {
-                return Err(format!(
-                    "{}: a compressed .cbits archive: decompress it first (the index reads an archive's games back by number)",
-                    file.display()
-                ));
-            } else {
-                inputs.push(Input::Pgn(file));
+                continue;
+            }
+            // A directory's files are never export directories: is_export_dir is false there.
+            match InputKind::of(&file).map_err(|e| e.to_string())? {
+                InputKind::Archive => inputs.push(Input::Archive(file)),
+                InputKind::Pgn | InputKind::Export => inputs.push(Input::Pgn(file)),
             }
         }
     }
     Ok(inputs)
-}
-
-/// Whether the file at `path` starts with `magic`.
-fn starts_with(path: &std::path::Path, magic: &[u8]) -> bool {
-    use std::io::Read;
-    let mut head = Vec::new();
-    std::fs::File::open(path).is_ok_and(|f| f.take(magic.len() as u64).read_to_end(&mut head).is_ok()) && head == magic
-}
-
-/// Whether `path` is a gzip or zstd file whose content starts with the archive's magic.
-fn is_compressed_archive(path: &std::path::Path) -> bool {
-    use std::io::Read;
-    if !starts_with(path, &[0x1f, 0x8b]) && !starts_with(path, &[0x28, 0xb5, 0x2f, 0xfd]) {
-        return false;
-    }
-    let Ok(file) = std::fs::File::open(path) else {
-        return false;
-    };
-    let Ok(input) = chessbits::pgn::decompress(file) else {
-        return false;
-    };
-    let mut magic = Vec::new();
-    let _ = input
-        .take(chessbits_archive::MAGIC.len() as u64)
-        .read_to_end(&mut magic);
-    magic == chessbits_archive::MAGIC
 }
 
 fn info(args: InfoArgs) -> Result<ExitCode, String> {

@@ -8,13 +8,11 @@ use std::cell::Cell;
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, IsTerminal, Read};
-use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::sync::mpsc;
 
-use chessbits::pgn::{decompress, WriteOptions};
-use chessbits_archive::{ArchiveError, BlockStream, RawBlock, MAGIC};
+pub use chessbits_archive::archive_damage;
+use chessbits_archive::is_pgn_name;
 use indicatif::{ProgressBar, ProgressStyle};
 
 // A path: tests include this file by its path (`#[path = "../src/inputs.rs"]`).
@@ -196,17 +194,17 @@ pub fn refuse_output_holding_inputs(output: &Path, inputs: &[PathBuf]) -> Result
 /// Opens `path`, or standard input for `-`, as PGN text, advancing `bar` by the bytes read from
 /// it (compressed bytes for compressed input, so the bar follows the file's length). What the
 /// input is, its first bytes say, never its name: input that starts with the gzip or zstd magic
-/// number is decompressed and UTF-16 refused with a hint, as [`chessbits::pgn::decompress`] does;
-/// a `.cbits` archive (its magic bytes, after any decompression) gives its games' PGN as
-/// `chessbits unpack` writes them, read a block at a time and decoded on every core ([`ArchivePgn`]);
-/// an export directory gives its games' PGN rebuilt from the columns ([`ExportPgn`]). Errors
+/// number is decompressed and UTF-16 refused with a hint, and a `.cbits` archive (its magic
+/// bytes, after any decompression) gives its games' PGN as `chessbits unpack` writes them, read
+/// a block at a time and decoded on every core ([`chessbits_archive::open_pgn_text`]); an export
+/// directory gives its games' PGN rebuilt from the columns ([`ExportPgn`]). Errors
 /// name the path.
 pub fn open_input(path: &Path, bar: &ProgressBar) -> Result<Box<dyn Read>, String> {
     if is_export_input(path) {
         let export = ExportPgn::open(path, bar)?;
         return Ok(Box::new(export));
     }
-    // Send: an archive is read on a thread of its own (see `ArchivePgn`).
+    // Send: an archive is read on a thread of its own (`chessbits_archive::ArchivePgn`).
     let raw: Box<dyn Read + Send> = if path.as_os_str() == "-" {
         Box::new(io::stdin())
     } else {
@@ -220,138 +218,9 @@ pub fn open_input(path: &Path, bar: &ProgressBar) -> Result<Box<dyn Read>, Strin
         true => "<stdin>".to_string(),
         false => path.display().to_string(),
     };
-    let mut input = decompress(raw).map_err(|e| format!("{}: {e}", name()))?;
-    let mut head = [0u8; MAGIC.len()];
-    let len = chessbits::pgn::read_full(&mut input, &mut head).map_err(|e| format!("{}: {e}", name()))?;
-    let input = io::Cursor::new(head).take(len as u64).chain(input);
-    // No PGN starts with the magic's first byte (0x89, not ASCII): a prefix of it is an archive
-    // cut short.
-    if len > 0 && MAGIC.starts_with(&head[..len]) {
-        let blocks = BlockStream::new(input).map_err(|e| format!("{}: {}", name(), ArchiveDamage(e)))?;
-        return Ok(Box::new(ArchivePgn::new(blocks)));
-    }
-    Ok(Box::new(input))
-}
-
-/// The games of a `.cbits` archive as PGN text, in archive order, as `chessbits unpack` writes
-/// them ([`StoredGame::write_pgn`](chessbits_archive::StoredGame::write_pgn) with the default
-/// options). A thread reads and verifies the blocks ([`BlockStream`]) and hands each to the
-/// rayon pool to decode and write out, so the blocks decode on every core while the text of the
-/// ones before is read; at most a few blocks per core are in memory at once. A damaged block is
-/// a read error carrying an [`ArchiveDamage`] (see [`read_error`]): the games before it have
-/// been read, and reading ends there.
-pub struct ArchivePgn {
-    /// Each block's text (or what is wrong with it), in archive order, as the decoders finish.
-    blocks: mpsc::Receiver<mpsc::Receiver<Result<Vec<u8>, ArchiveError>>>,
-    text: Vec<u8>,
-    at: usize,
-    ended: bool,
-}
-
-impl ArchivePgn {
-    /// Starts reading the blocks of `blocks`.
-    pub fn new<R: Read + Send + 'static>(blocks: BlockStream<R>) -> ArchivePgn {
-        let (tx, rx) = mpsc::sync_channel(rayon::current_num_threads() + 1);
-        std::thread::spawn(move || {
-            for block in blocks {
-                let (done_tx, done_rx) = mpsc::sync_channel(1);
-                match block {
-                    Ok(raw) => rayon::spawn(move || {
-                        // A decoder bug must not abort the process (rayon's default for a
-                        // panic in a spawned task): it is reported as damage of the block.
-                        let text = panic::catch_unwind(AssertUnwindSafe(|| block_text(&raw))).unwrap_or_else(|_| {
-                            Err(ArchiveError::CorruptPayload {
-                                block: raw.info.number,
-                                reason: "the decoder failed".to_string(),
-                            })
-                        });
-                        let _ = done_tx.send(text);
-                    }),
-                    Err(error) => {
-                        let _ = done_tx.send(Err(error));
-                    }
-                }
-                // The reader is gone (its command stopped early): stop reading.
-                if tx.send(done_rx).is_err() {
-                    return;
-                }
-            }
-        });
-        ArchivePgn {
-            blocks: rx,
-            text: Vec::new(),
-            at: 0,
-            ended: false,
-        }
-    }
-
-    /// Replaces the text with the next block's; false at the end of the archive (or after an
-    /// error was returned).
-    fn next_block(&mut self) -> io::Result<bool> {
-        let next = match self.ended {
-            true => None,
-            false => self.blocks.recv().ok().and_then(|done| done.recv().ok()),
-        };
-        match next {
-            None => {
-                self.ended = true;
-                Ok(false)
-            }
-            Some(Ok(text)) => {
-                self.text = text;
-                self.at = 0;
-                Ok(true)
-            }
-            Some(Err(error)) => {
-                self.ended = true;
-                Err(io::Error::new(io::ErrorKind::InvalidData, ArchiveDamage(error)))
-            }
-        }
-    }
-}
-
-/// A block's games decoded and written as PGN.
-fn block_text(raw: &RawBlock) -> Result<Vec<u8>, ArchiveError> {
-    let options = WriteOptions::default();
-    let mut text = Vec::new();
-    for game in raw.decode()? {
-        // Writing to a Vec cannot fail.
-        let _ = game.write_pgn(&mut text, &options);
-    }
-    Ok(text)
-}
-
-impl Read for ArchivePgn {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        // A loop: a block of no games gives no text.
-        while self.at == self.text.len() {
-            if !self.next_block()? {
-                return Ok(0);
-            }
-        }
-        let n = buf.len().min(self.text.len() - self.at);
-        buf[..n].copy_from_slice(&self.text[self.at..self.at + n]);
-        self.at += n;
-        Ok(n)
-    }
-}
-
-/// A `.cbits` input that cannot be read on: what is wrong, naming the block (carried in the
-/// [`io::Error`] an [`ArchivePgn`] returns).
-#[derive(Debug)]
-pub struct ArchiveDamage(pub ArchiveError);
-
-impl std::fmt::Display for ArchiveDamage {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "damaged archive: {}", self.0)
-    }
-}
-
-impl std::error::Error for ArchiveDamage {}
-
-/// The archive damage `error` carries, if it is an [`ArchivePgn`]'s.
-pub fn archive_damage(error: &io::Error) -> Option<&ArchiveDamage> {
-    error.get_ref().and_then(|e| e.downcast_ref::<ArchiveDamage>())
+    chessbits_archive::open_pgn_text(raw)
+        .map(|text| -> Box<dyn Read> { text })
+        .map_err(|e| format!("{}: {e}", name()))
 }
 
 /// The message for `error`, met reading the input `name` after line `line` of its text:
@@ -441,20 +310,10 @@ pub fn total_len(files: &[PathBuf]) -> Option<u64> {
         .sum()
 }
 
-/// Whether the file name ends in `.pgn`, `.pgn.gz`, `.pgn.zst` or `.cbits` (any case): the files
-/// a directory stands for. (A file named on the command line is read whatever its name.)
-fn is_pgn_name(path: &Path) -> bool {
-    let name = path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase());
-    name.is_some_and(|name| {
-        [".pgn", ".pgn.gz", ".pgn.zst", ".cbits"]
-            .iter()
-            .any(|ext| name.ends_with(ext))
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chessbits_archive::MAGIC;
 
     #[test]
     fn directories_become_their_pgn_files_sorted_and_recursively() {

@@ -91,9 +91,9 @@ fn an_export_directory_reads_as_its_games() {
 }
 
 #[test]
-fn null_moves_come_from_movetext_and_a_broken_part_is_an_error_naming_it() {
+fn null_moves_come_from_annotations_and_a_broken_part_is_an_error_naming_it() {
     let dir = tempfile::tempdir().unwrap();
-    // A null move leaves the row's `moves` null: the row's `movetext` gives the game.
+    // A null move leaves the row's `moves` null: the row's `annotations` give the game.
     let pgn = dir.path().join("null.pgn");
     fs::write(
         &pgn,
@@ -120,4 +120,39 @@ fn null_moves_come_from_movetext_and_a_broken_part_is_an_error_naming_it() {
     fs::write(broken.join("games.pgn"), "1. e4 *\n").unwrap();
     let check: serde_json::Value = serde_json::from_str(&run(&["pgn", "check", s(&broken), "--json"])).unwrap();
     assert_eq!(check["games"], 1, "{check}");
+}
+
+/// The default export has no `movetext` column and names its schema version; `--movetext` adds
+/// the column. Both give back every game equal to the input's: `pgn convert` of the export
+/// writes the same text as `pgn convert` of the PGN (tags in order, moves, clocks, evals,
+/// comments, NAGs, variations, results), hostile games built here included.
+#[test]
+fn exports_with_and_without_movetext_give_back_the_input_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let pgn = dir.path().join("games.pgn");
+    let mut text = fs::read(lichess_pgn()).unwrap();
+    text.extend_from_slice(
+        b"\n[White \"x\"]\n[WhiteElo \"?\"]\n[UTCDate \"2024.??.??\"]\n[Result \"1-0\"]\n\n\
+          1. e4! $2 {good} (1. d4 d5) e5 { [%eval 0.2,30] } 2. -- Nc6 1-0\n\n\
+          [Black \"y\"]\n[White \"x\"]\n[BlackElo \"+1500\"]\n\n1. d4 *\n",
+    );
+    fs::write(&pgn, &text).unwrap();
+    let want = run(&["pgn", "convert", s(&pgn), "--to", "san"]);
+    for (name, extra) in [("default", None), ("movetext", Some("--movetext"))] {
+        let out = dir.path().join(name);
+        let mut args = vec!["export", s(&pgn), "-o", s(&out)];
+        args.extend(extra);
+        let (code, _, stderr) = chessbits(&args);
+        assert_eq!(code, 0, "{stderr}");
+        let file = fs::File::open(out.join("part-0.parquet")).unwrap();
+        let builder = chessbits_parquet::footer::reader_builder(file).unwrap();
+        assert_eq!(builder.schema().index_of("movetext").is_ok(), extra.is_some(), "{name}");
+        assert!(builder.schema().index_of("annotations").is_ok());
+        let kv = builder.metadata().file_metadata().key_value_metadata().unwrap();
+        assert!(kv
+            .iter()
+            .any(|e| e.key == "chessbits.export_version" && e.value.as_deref() == Some("2")));
+        let back = run(&["pgn", "convert", s(&out), "--to", "san"]);
+        assert!(back == want, "{name}: the games differ");
+    }
 }

@@ -14,6 +14,7 @@
 //! - [`uci`]: the protocol loop;
 //! - [`bench`](mod@bench): the fixed-depth benchmark;
 //! - [`book`]: opening book moves;
+//! - [`datagen`]: self-play training data, its file format and reader;
 //! - [`tune`]: Texel tuning of the evaluation weights;
 //! - [`tune_pst`]: gradient-descent tuning of the piece-square tables.
 //!
@@ -32,6 +33,7 @@
 
 pub mod bench;
 pub mod book;
+pub mod datagen;
 pub mod eval;
 pub mod history;
 pub mod search;

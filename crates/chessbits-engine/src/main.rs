@@ -1,7 +1,8 @@
 //! `chessbits-engine`: speaks UCI on stdin/stdout; `chessbits-engine bench [depth] [threads]
 //! [hash MiB]` runs the benchmark (16 MiB of hash by default); `chessbits-engine tune [--passes N] FILE.pgn...` tunes the evaluation
 //! weights, `tune --pst ITERATIONS [--lambda L] FILE.pgn...` the piece-square tables (prints the
-//! table; `L` is the L2 penalty, 1e-6 by default).
+//! table; `L` is the L2 penalty, 1e-6 by default); `datagen --out FILE [...]` plays self-play
+//! games and writes them as training data.
 
 use std::io::BufReader;
 
@@ -19,6 +20,11 @@ Usage:
   chessbits-engine tune [--passes N] FILE.pgn...
   chessbits-engine tune --pst ITERATIONS [--lambda L] FILE.pgn...
                                          tune the evaluation on the games of FILE.pgn
+  chessbits-engine datagen --out FILE [--games N] [--nodes N] [--threads N] [--seed S]
+                   [--random-plies N] [--max-plies N] [--hash MIB]
+                                         self-play training data (resumes an existing FILE;
+                                         defaults: 1000 games, 5000 nodes a move, all cores,
+                                         seed 1, 4 random plies, 400 plies, 4 MiB)
   chessbits-engine --help | --version";
 
 fn main() {
@@ -32,7 +38,7 @@ fn main() {
             println!("chessbits-engine {}", env!("CARGO_PKG_VERSION"));
             return;
         }
-        None | Some("bench" | "tune") => {}
+        None | Some("bench" | "tune" | "datagen") => {}
         Some(other) => {
             // A typo must not silently start the UCI loop and wait for input.
             eprintln!("chessbits-engine: unknown argument '{other}'\n\n{USAGE}");
@@ -45,6 +51,9 @@ fn main() {
         let hash_mb = args.get(3).and_then(|h| h.parse().ok()).unwrap_or(16);
         println!("{}", bench(depth, threads, hash_mb));
         return;
+    }
+    if args.first().map(String::as_str) == Some("datagen") {
+        std::process::exit(datagen(&args[1..]));
     }
     if args.first().map(String::as_str) == Some("tune") {
         std::process::exit(tune(&args[1..]));
@@ -120,4 +129,75 @@ fn tune(args: &[String]) -> i32 {
     let report = tune(&samples, &DEFAULT, passes, &mut |line| eprintln!("{line}"));
     print!("{}", describe(&report, &DEFAULT, samples.len()));
     0
+}
+
+/// `datagen --out FILE [options]`: plays and writes self-play games; progress on stderr.
+fn datagen(args: &[String]) -> i32 {
+    use chessbits_engine::datagen::format::MAX_PLIES;
+    use chessbits_engine::datagen::{generate, DatagenConfig};
+    let mut config = DatagenConfig::default();
+    let mut out = None;
+    let mut i = 0;
+    while i < args.len() {
+        let value = args.get(i + 1);
+        let number = |name: &str| -> Result<u64, String> {
+            value
+                .and_then(|v| v.parse().ok())
+                .ok_or_else(|| format!("datagen: {name} needs a number"))
+        };
+        let parsed = match args[i].as_str() {
+            "--out" => match value {
+                Some(path) => {
+                    out = Some(std::path::PathBuf::from(path));
+                    Ok(())
+                }
+                None => Err("datagen: --out needs a file name".to_string()),
+            },
+            "--games" => number("--games").map(|n| config.games = n),
+            "--nodes" => number("--nodes").map(|n| config.nodes = n.max(1)),
+            "--threads" => number("--threads").map(|n| config.threads = (n as usize).max(1)),
+            "--seed" => number("--seed").map(|n| config.seed = n),
+            "--random-plies" => number("--random-plies").map(|n| config.random_plies = n as usize),
+            "--max-plies" => number("--max-plies").map(|n| config.max_plies = n.clamp(1, MAX_PLIES.into()) as usize),
+            "--hash" => number("--hash").map(|n| config.hash_mb = (n as usize).clamp(1, 4096)),
+            other => Err(format!("datagen: unknown option '{other}'")),
+        };
+        if let Err(message) = parsed {
+            eprintln!("{message}\n\n{USAGE}");
+            return 2;
+        }
+        i += 2;
+    }
+    let Some(out) = out else {
+        eprintln!("datagen: --out FILE is required\n\n{USAGE}");
+        return 2;
+    };
+    let mut last_report = 0.0;
+    let result = generate(&out, &config, &mut |p| {
+        // About once a second, and at the end.
+        if p.seconds - last_report >= 1.0 || p.games == p.target {
+            last_report = p.seconds;
+            eprintln!(
+                "datagen: games {}/{} positions {} ({:.0}/s) bytes/position {:.2}",
+                p.games,
+                p.target,
+                p.positions,
+                p.positions as f64 / p.seconds.max(1e-9),
+                p.bytes as f64 / p.positions.max(1) as f64
+            );
+        }
+    });
+    match result {
+        Ok(summary) => {
+            eprintln!(
+                "datagen: {} games resumed, {} played, {} positions, {} bytes",
+                summary.resumed, summary.played, summary.positions, summary.bytes
+            );
+            0
+        }
+        Err(e) => {
+            eprintln!("datagen: {}: {e}", out.display());
+            1
+        }
+    }
 }

@@ -6,5 +6,7 @@
 mod common;
 
 mod book;
+mod datagen_cli;
+mod datagen_format;
 mod search;
 mod uci;

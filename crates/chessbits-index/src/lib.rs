@@ -63,6 +63,11 @@
 //!
 //! (a row with a null `uci` counts the games that ended in the position).
 //!
+//! A game's result is the library's one rule ([`chessbits::pgn::GameResult::declared`]): the
+//! movetext's result token, else (for `*` or none) the `Result` tag. A date whose year is past
+//! [`model::game::MAX_YEAR`] (5460: the explorer's month numbers are 16 bits) is unknown, as
+//! `????.??.??` is.
+//!
 //! # Built elsewhere
 //!
 //! Another tool (the Spark job `examples/spark/build_index.py`) can compute the `explorer`,

@@ -131,13 +131,13 @@ pub fn seal_with_sources(dir: &Path, sources: Vec<SourceRow>) -> Result<SealSumm
         ));
     }
     for (table, files) in &checked {
-        if *table == "positions" {
-            if let Some(part) = files.iter().find(|p| p.max_game.is_some_and(|g| g >= games_seen)) {
-                return Err(IndexError::format(
-                    &part.path,
-                    format!("a game beyond the {games_seen} of the games table"),
-                ));
-            }
+        if *table == "positions"
+            && let Some(part) = files.iter().find(|p| p.max_game.is_some_and(|g| g >= games_seen))
+        {
+            return Err(IndexError::format(
+                &part.path,
+                format!("a game beyond the {games_seen} of the games table"),
+            ));
         }
     }
 

@@ -4,6 +4,10 @@
 //! move order); after `index add` (a summary per part, one part too small to have any) as a
 //! fresh build of all the games; and `explorer_summary_of_explorer` writes the file the build
 //! writes.
+//!
+//! Compared positions (see [`common::sample_positions`]): every position with
+//! `explorer_summary` rows (in either index compared) and every [`EVERY`]-th of the others, each
+//! with the 5 filter sets of [`filter_sets`].
 
 use crate::common;
 
@@ -13,7 +17,7 @@ use std::path::PathBuf;
 use chessbits::position::Position;
 use chessbits_index::model::explorer_summary::explorer_summary_of_explorer;
 use chessbits_index::{ExploreOptions, Filters, Index, PositionKey};
-use common::{build_parts, bundled, keys_per_file, positions, push_game, read_parquet, Lcg};
+use common::{build_parts, bundled, keys_per_file, positions, push_game, read_parquet, sample_positions, Lcg};
 
 /// Opening lines the synthetic games follow (cut at random lengths), with transpositions.
 const LINES: [&str; 5] = [
@@ -52,16 +56,17 @@ fn synthetic_pgn(n: usize, seed: u64) -> String {
     out
 }
 
-/// The first [`COMPARED`] distinct positions of the games of `files` (see [`positions`]).
-fn compared_positions(files: &[PathBuf]) -> Vec<Position> {
-    let mut out = positions(files);
-    out.truncate(COMPARED);
-    assert_eq!(out.len(), COMPARED, "too few positions");
-    out
+/// The compared positions of the games of `files` (see [`positions`]): those with rows in the
+/// `explorer_summary` files of `indexes`, and every [`EVERY`]-th of the others.
+fn compared_positions(files: &[PathBuf], indexes: &[&Index]) -> Vec<Position> {
+    let all = positions(files);
+    assert!(all.len() > 1000, "{} positions", all.len());
+    let summed: BTreeSet<u128> = indexes.iter().flat_map(|i| summed_keys(i)).flatten().collect();
+    sample_positions(all, &summed, EVERY)
 }
 
-/// Positions compared per index (each with every filter set of [`filter_sets`]).
-const COMPARED: usize = 1100;
+/// Of the positions without `explorer_summary` rows, one in this many is compared.
+const EVERY: usize = 100;
 
 /// The keys of each `explorer_summary` file of the index, in the manifest's order.
 fn summed_keys(index: &Index) -> Vec<BTreeSet<u128>> {
@@ -118,7 +123,7 @@ fn the_summary_answers_as_the_explorer_rows() {
     // The synthetic games first: their positions are among the compared ones.
     let files: Vec<PathBuf> = std::iter::once(synthetic).chain(bundled()).collect();
     let index = build_parts(&temp.path().join("index"), &[&files]);
-    let positions = compared_positions(&files);
+    let positions = compared_positions(&files, &[&index]);
     let answered = compare(&index, None, &positions);
     assert!(answered >= 20, "{answered} positions answered from the summary");
     assert!(summed_keys(&index)[0].contains(&PositionKey::of(&Position::startpos()).0));
@@ -152,7 +157,7 @@ fn an_added_part_answers_as_a_fresh_build() {
     let all: Vec<PathBuf> = first.iter().chain(&second).chain(&third).cloned().collect();
     let fresh = build_parts(&temp.path().join("fresh"), &[&all]);
     assert_eq!(added.games(), fresh.games());
-    let positions = compared_positions(&all);
+    let positions = compared_positions(&all, &[&added, &fresh]);
     let answered = compare(&added, Some(&fresh), &positions);
     assert!(answered >= 20, "{answered} positions answered from the summary");
 }

@@ -74,3 +74,136 @@ fn a_sidecar_entry_past_the_end_of_its_file_is_an_error() {
         Ok(_) => panic!("opened"),
     }
 }
+
+/// The games of the `index_files` fuzz target's index (`fuzz/src/index.rs`), as it builds them.
+const FUZZ_PGN: &str = r#"[Event "Rated Blitz game"]
+[Date "2024.03.07"]
+[White "Alice"]
+[Black "Bob"]
+[Result "1-0"]
+[WhiteElo "1850"]
+[BlackElo "1790"]
+[TimeControl "180+2"]
+
+1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 1-0
+
+[Event "Rated Rapid game"]
+[Date "2023.11.??"]
+[White "Carol"]
+[Black "Alice"]
+[Result "0-1"]
+[WhiteElo "2210"]
+[BlackElo "2190"]
+[TimeControl "600+0"]
+
+1. Nf3 Nc6 2. e4 e5 3. d4 exd4 0-1
+
+[Event "Classical"]
+[Date "2022.01.15"]
+[White "Dave"]
+[Black "Eve"]
+[Result "1/2-1/2"]
+[TimeControl "5400+30"]
+
+1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 1/2-1/2
+
+[Result "*"]
+[FEN "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"]
+
+1. e4 Kd7 2. e5 Ke6 *
+
+[Variant "Chess960"]
+[FEN "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"]
+[Result "1-0"]
+
+9. b4 cxb4 10. axb4 Ne7 1-0
+
+[Result "0-1"]
+
+1. d4 d5 2. c4 -- 3. Nc3 0-1
+"#;
+
+/// `index_files`: file 8 of the fuzz target's index (sorted by path: the `positions` file) with
+/// a run of `0x51` bytes written at offset 0x51 (its first page of keys, `DELTA_BYTE_ARRAY`), its
+/// page checksums made right, made the `parquet` crate panic in a query ("attempt to add with
+/// overflow" in `arrow/decoder/delta_byte_array.rs`). Pages are read through
+/// `chessbits_parquet::footer::without_panics`: the queries give errors, no panic.
+#[test]
+fn a_crafted_key_page_is_an_error() {
+    use chessbits_index::{BuildOptions, ExploreOptions, Index, IndexBuilder, SearchOptions, SourceInfo};
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("index");
+    let options = BuildOptions {
+        threads: 1,
+        memory: 64 << 20,
+        ..BuildOptions::default()
+    };
+    let mut builder = IndexBuilder::create(&out, options).unwrap();
+    builder
+        .add_reader(FUZZ_PGN.as_bytes(), SourceInfo::named("games.pgn"))
+        .unwrap();
+    builder.finish().unwrap();
+    let mut files = Vec::new();
+    walk(&out, "", &mut files);
+    files.sort();
+    let name = &files[8 % files.len()];
+    assert_eq!(name, "positions/part-00000.parquet");
+    let path = out.join(name);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let mut patch = vec![0x51u8; 73];
+    patch.extend([4, 0]);
+    let end = (0x51 + patch.len()).min(bytes.len());
+    bytes[0x51..end].copy_from_slice(&patch[..end - 0x51]);
+    std::fs::write(&path, &bytes).unwrap();
+    // The sidecar's entries over the new bytes, the manifest's sums of both files.
+    let sidecar = out.join("positions").join(".part-00000.parquet.crc");
+    let mut side = std::fs::read(&sidecar).unwrap();
+    let count = u32::from_le_bytes(side[8..12].try_into().unwrap()) as usize;
+    for e in 0..count {
+        let at = 12 + 16 * e;
+        let offset = u64::from_le_bytes(side[at..at + 8].try_into().unwrap()) as usize;
+        let length = u32::from_le_bytes(side[at + 8..at + 12].try_into().unwrap()) as usize;
+        let crc = crc32fast::hash(&bytes[offset..offset + length]);
+        side[at + 12..at + 16].copy_from_slice(&crc.to_le_bytes());
+    }
+    std::fs::write(&sidecar, &side).unwrap();
+    let manifest_path = out.join("manifest.json");
+    let mut manifest: serde_json::Value = serde_json::from_slice(&std::fs::read(&manifest_path).unwrap()).unwrap();
+    let entry = &mut manifest["tables"]["positions"][0];
+    entry["pages_crc32"] = crc32fast::hash(&side).into();
+    entry["crc32"] = crc32fast::hash(&bytes).into();
+    std::fs::write(&manifest_path, serde_json::to_vec(&manifest).unwrap()).unwrap();
+
+    let index = Index::open(&out).unwrap();
+    let mut page_errors = 0;
+    for moves in ["", "e4 e5 Nf3 Nc6"] {
+        let pos = resolve_position(None, moves).unwrap();
+        let results = [
+            index.explore(&pos, &ExploreOptions::default()).err(),
+            index.search(&pos, &SearchOptions::default()).err(),
+        ];
+        for error in results.into_iter().flatten() {
+            match error {
+                IndexError::Parquet { path: p, source } if source.to_string().contains("a page does not decode") => {
+                    assert_eq!(p, path);
+                    page_errors += 1;
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(page_errors > 0, "no query read the crafted page");
+}
+
+/// The files below `dir`, as paths relative to it (`/`-separated).
+fn walk(dir: &std::path::Path, prefix: &str, out: &mut Vec<String>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let entry = entry.unwrap();
+        let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
+        if entry.file_type().unwrap().is_dir() {
+            walk(&entry.path(), &format!("{name}/"), out);
+        } else {
+            out.push(name);
+        }
+    }
+}

@@ -7,7 +7,9 @@ mod common;
 
 mod damage;
 mod explorer_summary;
+mod footer;
 mod fuzz_regressions;
+mod game_tags;
 mod golden;
 mod inputs;
 mod oracle;

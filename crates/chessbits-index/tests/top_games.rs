@@ -2,6 +2,10 @@
 //! what it answers reading every game of the position (`explore_scan`): the same games in the
 //! same order, ties included; after `index add` (lists per part, merged at query time) as a
 //! fresh build of all the games; and `top_games_of_positions` writes the file the build writes.
+//!
+//! Compared positions (see [`common::sample_positions`]): every position with `top_games` rows
+//! (in either index compared) and every [`EVERY`]-th of the others (positions of one game, of
+//! few, games' last positions), each with the 3 list lengths of [`ASKED`].
 
 use crate::common;
 
@@ -11,7 +15,7 @@ use std::path::PathBuf;
 use chessbits::position::Position;
 use chessbits_index::model::top_games::{top_games_of_positions, LISTED};
 use chessbits_index::{ExploreOptions, Index, PositionKey};
-use common::{build_parts, bundled, keys_per_file, positions, push_game, read_parquet, Lcg};
+use common::{build_parts, bundled, keys_per_file, positions, push_game, read_parquet, sample_positions, Lcg};
 
 /// Opening lines the synthetic games follow (cut at random lengths): transpositions, and a
 /// line that comes back to the start position (reached twice in one game).
@@ -52,6 +56,9 @@ fn listed_keys(index: &Index) -> BTreeSet<u128> {
     keys_per_file(index, "top_games").into_iter().flatten().collect()
 }
 
+/// Of the positions without `top_games` rows, one in this many is compared.
+const EVERY: usize = 100;
+
 /// The list lengths compared: the default, the longest the table answers, and uneven.
 const ASKED: [(usize, usize); 3] = [(4, 4), (LISTED, LISTED), (1, LISTED)];
 
@@ -90,7 +97,8 @@ fn the_table_answers_as_the_scan() {
     let index = build_parts(&temp.path().join("index"), &[&files]);
     let positions = positions(&files);
     assert!(positions.len() > 1000, "{} positions", positions.len());
-    let answered = compare(&index, None, &positions);
+    let sample = sample_positions(positions, &listed_keys(&index), EVERY);
+    let answered = compare(&index, None, &sample);
     assert!(answered >= 30, "{answered} positions answered from the table");
     assert!(listed_keys(&index).contains(&PositionKey::of(&Position::startpos()).0));
 }
@@ -112,8 +120,9 @@ fn an_added_part_merges_to_a_fresh_build() {
     let all: Vec<PathBuf> = first.iter().chain(&second).chain(&third).cloned().collect();
     let fresh = build_parts(&temp.path().join("fresh"), &[&all]);
     assert_eq!(added.games(), fresh.games());
-    let positions = positions(&all);
-    let answered = compare(&added, Some(&fresh), &positions);
+    let listed: BTreeSet<u128> = listed_keys(&added).union(&listed_keys(&fresh)).copied().collect();
+    let sample = sample_positions(positions(&all), &listed, EVERY);
+    let answered = compare(&added, Some(&fresh), &sample);
     assert!(answered >= 20, "{answered} positions answered from the table");
 }
 

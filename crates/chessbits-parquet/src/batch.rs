@@ -20,13 +20,14 @@ use crate::row::GameRow;
 /// let game = PgnReader::new(&b"1. e4 *"[..]).read_owned_game().unwrap().unwrap().unwrap();
 /// let batch = rows_to_batch(&[GameRow::from_game(&game, b"1. e4 *")]).unwrap();
 /// assert_eq!((batch.num_rows(), batch.num_columns()), (1, 26));
+/// assert!(batch.column_by_name("movetext").is_none());
 /// ```
 pub fn rows_to_batch(rows: &[GameRow]) -> Result<RecordBatch, ArrowError> {
     rows_to_batch_with(rows, crate::schema())
 }
 
-/// The rows as one record batch of `schema`: [`schema_with`](crate::schema_with) the moves code
-/// the rows were made with.
+/// The rows as one record batch of `schema`: [`schema_of`](crate::schema_of) the moves code the
+/// rows were made with (and `movetext` when the schema has it).
 ///
 /// ```
 /// use chessbits::pgn::PgnReader;
@@ -68,7 +69,14 @@ pub fn rows_to_batch_with(rows: &[GameRow], schema: SchemaRef) -> Result<RecordB
 
     let mut utc_date = Date32Builder::with_capacity(n);
     let mut utc_time = StringBuilder::with_capacity(n, n * 8);
-    let mut movetext = StringBuilder::with_capacity(n, rows.iter().map(|r| r.movetext.len()).sum());
+    let with_movetext = schema.index_of("movetext").is_ok();
+    let movetext_bytes = if with_movetext {
+        rows.iter().map(|r| r.movetext.len()).sum()
+    } else {
+        0
+    };
+    let mut movetext = StringBuilder::with_capacity(if with_movetext { n } else { 0 }, movetext_bytes);
+    let mut annotations = StringBuilder::new();
     let mut moves = BinaryBuilder::with_capacity(n, n * 24);
     let mut plies = Int32Builder::with_capacity(n);
     let mut non_utf8 = BooleanBuilder::with_capacity(n);
@@ -90,11 +98,16 @@ pub fn rows_to_batch_with(rows: &[GameRow], schema: SchemaRef) -> Result<RecordB
             }
             None => utc_time.append_null(),
         }
-        movetext.append_value(&row.movetext);
+        if with_movetext {
+            movetext.append_value(&row.movetext);
+        }
+        annotations.append_option(row.annotations.as_deref());
         moves.append_option(row.moves.as_deref());
         plies.append_value(row.plies);
         non_utf8.append_value(row.non_utf8);
-        latin1_fields.values().extend(row.latin1_fields.iter().map(Some));
+        // A `movetext` not written is not named.
+        let named = row.latin1_fields.iter().filter(|f| with_movetext || *f != "movetext");
+        latin1_fields.values().extend(named.map(Some));
         latin1_fields.append(row.non_utf8);
         for (name, value) in &row.other_tags {
             other_tags.keys().append_value(name);
@@ -103,7 +116,7 @@ pub fn rows_to_batch_with(rows: &[GameRow], schema: SchemaRef) -> Result<RecordB
         other_tags.append(true)?;
     }
 
-    let columns: Vec<ArrayRef> = vec![
+    let mut columns: Vec<ArrayRef> = vec![
         text(|r| &r.event),
         text(|r| &r.site),
         text(|r| &r.white),
@@ -121,15 +134,18 @@ pub fn rows_to_batch_with(rows: &[GameRow], schema: SchemaRef) -> Result<RecordB
         text(|r| &r.opening),
         text(|r| &r.termination),
         text(|r| &r.time_control),
-        Arc::new(movetext.finish()),
         Arc::new(moves.finish()),
         Arc::new(plies.finish()),
         list(|r| &r.clocks),
         list(|r| &r.evals),
+        Arc::new(annotations.finish()),
         text(|r| &r.start_fen),
         Arc::new(other_tags.finish()),
         Arc::new(non_utf8.finish()),
         Arc::new(latin1_fields.finish()),
     ];
+    if with_movetext {
+        columns.insert(17, Arc::new(movetext.finish()));
+    }
     RecordBatch::try_new(schema, columns)
 }

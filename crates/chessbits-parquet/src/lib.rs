@@ -1,9 +1,12 @@
 //! PGN games to [Apache Parquet](https://parquet.apache.org/), one row per game.
 //!
-//! The first 18 columns are those of the lichess Parquet dataset
+//! The first 17 columns are those of the lichess Parquet dataset
 //! ([`Lichess/standard-chess-games`](https://huggingface.co/datasets/Lichess/standard-chess-games)),
 //! with its names and types (but `UTCTime`, see below), so queries written for it work on an
-//! export; the others are ours. Every column has a type that pyarrow, pandas, polars, DuckDB and
+//! export; its 18th, `movetext`, is written only when asked for ([`ExportOptions::movetext`],
+//! `chessbits export --movetext`): every game's PGN is rebuilt from its row ([PGN from a
+//! row](#pgn-from-a-row)), so the text the other columns already hold (three quarters of the
+//! file's bytes) is not stored twice. The others are ours. Every column has a type that pyarrow, pandas, polars, DuckDB and
 //! Spark (3.5 and 4) read (`scripts/reader_matrix.sh` checks it).
 //!
 //! # Schema
@@ -11,20 +14,21 @@
 //! | column | type | meaning | null when |
 //! |---|---|---|---|
 //! | `Event`, `Site`, `White`, `Black`, `Result`, `WhiteTitle`, `BlackTitle` | utf8 | the tag's value (unescaped) | the game has no such tag |
-//! | `WhiteElo`, `BlackElo` | int16 | the tag as a number (int16 as in the lichess dataset) | no tag, or not a whole number in int16 (`?`, `-`) |
-//! | `WhiteRatingDiff`, `BlackRatingDiff` | int16 | the tag as a number (`+11` is 11) | same |
-//! | `UTCDate` | date32 | the `UTCDate` tag (`yyyy.mm.dd`) | no tag, or not a complete valid date |
-//! | `UTCTime` | utf8 | the `UTCTime` tag as `hh:mm:ss` (zero-padded: `1:2:3` is `01:02:03`). The dataset's column is a Parquet TIME (pyarrow's time32), which Spark cannot read (3.5 and 4.x stop with `Illegal Parquet type: INT32 (TIME(MILLIS,false))` on every query), so ours holds the tag's text: a dataset value `t` is `t.strftime("%H:%M:%S")` here, and `CAST("UTCTime" AS TIME)` (DuckDB) or `datetime.time.fromisoformat` (Python) turns ours into the dataset's; as text it sorts in time order | no tag, or not a valid time (hours 0–23, minutes 0–59, seconds 0–60) |
+//! | `WhiteElo`, `BlackElo` | int16 | the tag as a number (int16 as in the lichess dataset) | no tag, or its text is not the number's (`?`, `-`, `+1500`, `01500`, ` 1500`): see below |
+//! | `WhiteRatingDiff`, `BlackRatingDiff` | int16 | the tag as a number (`+11` is 11) | same (the text must be `+11`, `-4`, `+0`) |
+//! | `UTCDate` | date32 | the `UTCDate` tag (`yyyy.mm.dd`) | no tag, or not a complete valid date written `yyyy.mm.dd` |
+//! | `UTCTime` | utf8 | the `UTCTime` tag as `hh:mm:ss` (zero-padded: `1:2:3` is `01:02:03`). The dataset's column is a Parquet TIME (pyarrow's time32), which Spark cannot read (3.5 and 4.x stop with `Illegal Parquet type: INT32 (TIME(MILLIS,false))` on every query), so ours holds the tag's text: a dataset value `t` is `t.strftime("%H:%M:%S")` here, and `CAST("UTCTime" AS TIME)` (DuckDB) or `datetime.time.fromisoformat` (Python) turns ours into the dataset's; as text it sorts in time order | no tag, or not a valid time (hours 0–23, minutes 0–59, seconds 0–60) written `hh:mm:ss` |
 //! | `ECO`, `Opening`, `Termination`, `TimeControl` | utf8 | the tag's value | no such tag |
-//! | `movetext` | utf8, not null | the movetext as in the file: from the first token after the tags to the last one (the result token included), comments, variations and line breaks as written | never |
+//! | `movetext` | utf8, not null | only with [`ExportOptions::movetext`], after `TimeControl`: the movetext as in the file, from the first token after the tags to the last one (the result token included), comments, variations and line breaks as written | never |
 //! | `moves` | binary | the main line in a move code of the library, from the start position: the entropy code ([`chessbits::codec::moves::entropy`]) by default, or one byte a move (see [`MovesCode`]); the field's metadata `chessbits.moves_code` names it | the main line has a null move (`--`), which the codes cannot hold |
 //! | `plies` | int32, not null | the number of moves of the main line | never |
 //! | `clocks` | list\<int32\> | per ply of the main line, the first `%clk` command in the comments after that move whose value [`chessbits::pgn::parse_clock`] reads (`h:mm:ss` or `m:ss`, unsigned, minutes and seconds below 60), in whole seconds (the fraction dropped) | the list: no ply has a clock; an item: that ply has none (`[%clk -0:00:01]`, `[%clk 0:61:00]` are none) |
 //! | `evals` | list\<int32\> | per ply, the first `%eval` after the move that [`chessbits::pgn::Eval::parse`] reads: centipawns from White's view (`[%eval -1.5]` is −150; digits past the hundredths cut off), or a mate as `±(100000 − n)` (see [`mate_score`]) | the list: no ply has an eval; an item: that ply has none |
+//! | `annotations` | utf8 | what the other columns cannot give back (see [Annotations](#annotations)): the movetext as in the file, or the whole game (tags as written, a blank line, the movetext; it then starts with `[`) when its tags do not come back as written | the row's columns rebuild the game exactly (most lichess games) |
 //! | `start_fen` | utf8 | the FEN of the start position (from the `[FEN]` tag, normalised) | the game starts from the standard position |
-//! | `other_tags` | map\<utf8, utf8\> | every other tag, name → value, in the file's order (`Date`, `Round`, `FEN`, `Variant`, `Annotator`, ...; a second tag of a column's name too) | never (an empty map) |
+//! | `other_tags` | map\<utf8, utf8\> | every other tag, name → value, in the file's order (`Date`, `Round`, `FEN`, `Variant`, `Annotator`, ...; a second tag of a column's name too; a tag of a number, date or time column whose text is not the one the column writes back, and any later tag of that name) | never (an empty map) |
 //! | `non_utf8` | bool, not null | some tag (name or value) or the movetext was not UTF-8 | never |
-//! | `latin1_fields` | list\<utf8\> | the strings of the row read as Latin-1 (see [Text](#text)): column names (`White`, `movetext`, ...), `other_tags[i].key`, `other_tags[i].value` (`i` the entry's index, from 0) | `non_utf8` is false |
+//! | `latin1_fields` | list\<utf8\> | the strings of the row read as Latin-1 (see [Text](#text)): column names (`White`, `annotations`, `movetext` when written, ...), `other_tags[i].key`, `other_tags[i].value` (`i` the entry's index, from 0) | `non_utf8` is false |
 //!
 //! # Text
 //!
@@ -35,9 +39,15 @@
 //! field: the UTF-8 bytes of a string `latin1_fields` does not name, the characters as bytes of
 //! one it names (in Python: `s.encode("latin-1")`). A UTF-8 `café` and a Latin-1 `caf\xe9` in one
 //! row thus stay apart. Rows whose bytes are all UTF-8 (nearly all) have `non_utf8 = false` and a
-//! null `latin1_fields`; `non_utf8` is true exactly when `latin1_fields` is not null, which may be
-//! an empty list when only a tag stored as a number, a date or a time (`WhiteElo`, `UTCDate`,
-//! ...) was not UTF-8.
+//! null `latin1_fields`; `non_utf8` is true exactly when `latin1_fields` is not null (a
+//! movetext that is not UTF-8 always has its `annotations`, which are then named: the columns
+//! hold ASCII only).
+//!
+//! The file's key-value metadata names the schema version: `chessbits.export_version`
+//! ([`EXPORT_VERSION_KEY`]) is `2` ([`EXPORT_VERSION`]). Version 1 (files without the entry) had
+//! `movetext` in every row and no `annotations`, and stored a number, date or time tag whose
+//! text was not canonical as null (dropped) or rewritten; [`ExportReader`] reads both, and
+//! refuses a newer version with [`ReadError::Version`], which names it.
 //!
 //! Decoding `moves` (Rust; the Python package will wrap the same):
 //!
@@ -61,11 +71,14 @@
 //!
 //! [`GameRow::to_pgn`] rebuilds a game from its row's columns without reading `movetext`
 //! ([`ExportReader`] does it for every row of an export directory, in [`part_files`] order, with
-//! [`rows_from_batch`] turning Arrow batches back into rows). The rules:
+//! [`rows_from_batch`] turning Arrow batches back into rows). A row whose `annotations` is not
+//! null is written from it: the whole game it holds, or the row's tags (below), a blank line and
+//! the movetext it holds. Any other row from its columns:
 //!
 //! - **Tags**: every tag column that is not null, and every entry of `other_tags`. A number is
 //!   written as a number (`WhiteElo` 1500 as `1500`), a rating difference with its sign (`+11`,
-//!   `-4`, `+0`), `UTCDate` as `YYYY.MM.DD`, `UTCTime` as `hh:mm:ss`. The original order is not
+//!   `-4`, `+0`), `UTCDate` as `YYYY.MM.DD`, `UTCTime` as `hh:mm:ss`: the text the column took
+//!   (a tag written otherwise is in `other_tags`, as written). The original order is not
 //!   stored (the columns have none), so the tags come in a canonical order: the columns in
 //!   [`TAG_ORDER`] (the lichess database's: `Event`, `Site`, `Date`, `Round`, `White`, `Black`,
 //!   `Result`, `UTCDate`, `UTCTime`, `WhiteElo`, `BlackElo`, `WhiteRatingDiff`,
@@ -73,7 +86,8 @@
 //!   `Termination`), merged with `other_tags` in their order: an entry named in `TAG_ORDER`
 //!   takes its place there (after a column of the same name), one that is not takes the place of
 //!   the next entry that is (or comes last). A lichess game's tags thus come back in the file's
-//!   order. A string named in `latin1_fields` is written as its Latin-1 bytes.
+//!   order (a game whose tags would not has them in `annotations`). A string named in
+//!   `latin1_fields` is written as its Latin-1 bytes.
 //! - **Start**: `start_fen` (Chess960 when the last `Variant` of `other_tags` names it); the
 //!   `FEN` and `SetUp` tags are those of `other_tags`, and when `start_fen` is set but
 //!   `other_tags` has no `FEN`, `[SetUp "1"]` and `[FEN start_fen]` are added.
@@ -86,19 +100,27 @@
 //!   ([`eval_text`]).
 //! - **Result**: the token is the `Result` column when it is `1-0`, `0-1` or `1/2-1/2`, else `*`.
 //!
-//! A row whose `moves` is null (its main line holds a null move `--`) cannot be rebuilt
+//! A row whose `moves` is null (its main line holds a null move `--`) always has `annotations`;
+//! without them (a version-1 export: its `movetext` is read instead) it cannot be rebuilt
 //! ([`RebuildError::NullMove`]); nor can one whose `moves` does not decode.
 //!
-//! What the columns do not hold is lost: comments other than `%clk`/`%eval` (and other commands
-//! in those comments), NAGs, variations, a clock's fraction of a second, an eval's depth, the
-//! formatting of the movetext; a tag stored as a number, date or time whose text was not one
-//! (`[WhiteElo "?"]`, `[UTCDate "2024.??.??"]`: dropped) or was written otherwise (`+1500`,
-//! `1:2:3`); a result token that differs from the `Result` tag (or with no tag). For the bundled
-//! lichess files every game without other annotations comes back equal as a parsed game (tags in
-//! order, moves, clocks, evals, result); the games with other annotations are counted by the
-//! `rebuild` test. A column that keeps the annotations is what issue 31 adds, when `movetext`
-//! leaves the default row.
+//! # Annotations
 //!
+//! The exporter decides, game by game, whether the columns give the game back exactly, and
+//! leaves `annotations` null only then. The check is conservative (a cheap pass over the
+//! movetext's bytes, no second parse): the tags [`GameRow::tags`] writes (with `SetUp`/`FEN`)
+//! must be the input's, name and value bytes, in order; and the movetext must hold nothing but
+//! move numbers, the main line's moves (no `!`/`?` suffix, no null move), after a move at most
+//! one comment whose text is byte for byte the one the rebuild writes for it (and one wherever
+//! the rebuild writes one), and last the result token the rebuild writes. Anything else — a
+//! NAG, a variation, another comment, a comment before the first move, a `;` comment or `%`
+//! line, an eval with a depth (`0.2,30`), a clock with a fraction, commands in another order or
+//! spacing, a result token the `Result` tag does not give, no result token — keeps the
+//! movetext. So every row rebuilds to a game equal to the input's as parsed (by this library
+//! and by python-chess): tags in order, start, main line, comments (clocks and evals among
+//! them), NAGs, variations, result. What is not kept is the formatting: line breaks, move
+//! numbers, SAN spelled otherwise (`Ng1f3` comes back as `Nf3`), the spacing between tokens.
+
 //! # Files
 //!
 //! An export is a directory (see [`ParquetExporter`]): `part-0.parquet`, or with partitioning
@@ -112,10 +134,12 @@
 //! where they came from and why. Files are zstd-compressed, written in row groups of
 //! [`ExportOptions::row_group_size`] games; the items of `clocks` are delta-encoded
 //! (`DELTA_BINARY_PACKED`) and those of `evals` plain, the other columns dictionary-encoded
-//! where that pays (the `parquet` crate's default).
+//! where that pays (the `parquet` crate's default), `annotations` among them.
 
+mod annotations;
 mod batch;
 mod export;
+pub mod footer;
 mod moves_code;
 mod parts;
 mod read;
@@ -129,8 +153,16 @@ use arrow_schema::{DataType, Field, Fields, Schema, SchemaRef};
 pub use batch::{rows_to_batch, rows_to_batch_with};
 pub use export::{ExportError, ExportOptions, ExportSummary, ParquetExporter, DEFAULT_BLOCK_SIZE, DEFAULT_PARTITION};
 pub use moves_code::{MovesCode, MOVES_CODE_KEY};
+
+/// The file-level key-value metadata entry that names an export's schema version
+/// ([`EXPORT_VERSION`]); an export without it is version 1.
+pub const EXPORT_VERSION_KEY: &str = "chessbits.export_version";
+
+/// The schema version this crate writes, and the newest it reads: 1 had `movetext` in every
+/// row and no `annotations`; 2 has `annotations`, and `movetext` only when asked for.
+pub const EXPORT_VERSION: u32 = 2;
 pub use parts::{is_export_dir, part_files, PartFile};
-pub use read::{moves_code_of, rows_from_batch, ExportGame, ExportReader, ReadError};
+pub use read::{export_version, moves_code_of, rows_from_batch, ExportGame, ExportReader, ReadError};
 pub use rebuild::{clock_text, eval_text, start_position, RebuildError, TAG_ORDER};
 pub use row::{mate_score, movetext, GameRow, MATE_BASE};
 
@@ -200,6 +232,21 @@ pub fn schema() -> SchemaRef {
 /// assert_eq!(moves.metadata()[MOVES_CODE_KEY], "index-byte");
 /// ```
 pub fn schema_with(code: MovesCode) -> SchemaRef {
+    schema_of(code, false)
+}
+
+/// The Arrow schema of an export whose `moves` column holds `code`, with the lichess dataset's
+/// `movetext` column after `TimeControl` when `movetext` is true
+/// ([`ExportOptions::movetext`]).
+///
+/// ```
+/// use chessbits_parquet::{schema_of, MovesCode};
+/// let schema = schema_of(MovesCode::default(), true);
+/// assert_eq!(schema.index_of("movetext").unwrap(), 17);
+/// assert_eq!(schema.fields().len(), 27);
+/// assert!(chessbits_parquet::schema().index_of("movetext").is_err());
+/// ```
+pub fn schema_of(code: MovesCode, movetext: bool) -> SchemaRef {
     let text = |name: &str| Field::new(name, DataType::Utf8, true);
     let int16 = |name: &str| Field::new(name, DataType::Int16, true);
     let fields = vec![
@@ -220,7 +267,6 @@ pub fn schema_with(code: MovesCode) -> SchemaRef {
         text("Opening"),
         text("Termination"),
         text("TimeControl"),
-        Field::new("movetext", DataType::Utf8, false),
         Field::new("moves", DataType::Binary, true).with_metadata(
             [(MOVES_CODE_KEY.to_string(), code.name().to_string())]
                 .into_iter()
@@ -229,10 +275,15 @@ pub fn schema_with(code: MovesCode) -> SchemaRef {
         Field::new("plies", DataType::Int32, false),
         Field::new("clocks", DataType::List(list_item()), true),
         Field::new("evals", DataType::List(list_item()), true),
+        text("annotations"),
         text("start_fen"),
         Field::new("other_tags", DataType::Map(map_entries(), false), false),
         Field::new("non_utf8", DataType::Boolean, false),
         Field::new("latin1_fields", DataType::List(name_item()), true),
     ];
+    let mut fields = fields;
+    if movetext {
+        fields.insert(17, Field::new("movetext", DataType::Utf8, false));
+    }
     Arc::new(Schema::new(fields))
 }

@@ -10,14 +10,17 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::{Date32Type, Int16Type, Int32Type};
 use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema};
-use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, ParquetRecordBatchReaderBuilder, RowSelection};
+use parquet::arrow::arrow_reader::{ParquetRecordBatchReader, RowSelection};
 use parquet::arrow::ProjectionMask;
 use rayon::prelude::*;
+
+use parquet::file::metadata::KeyValue;
 
 use crate::moves_code::{MovesCode, MOVES_CODE_KEY};
 use crate::parts::{part_files, PartFile};
 use crate::rebuild::RebuildError;
 use crate::row::{parse_time, GameRow};
+use crate::{EXPORT_VERSION, EXPORT_VERSION_KEY};
 
 /// Why an export (or a batch of its rows) cannot be read.
 #[derive(Debug)]
@@ -30,6 +33,14 @@ pub enum ReadError {
         path: PathBuf,
         /// The reader's error.
         error: parquet::errors::ParquetError,
+    },
+    /// An export of a schema version this reader does not know (a newer chessbits wrote it):
+    /// see [`export_version`].
+    Version {
+        /// The part file.
+        path: PathBuf,
+        /// The version the file's metadata names ([`EXPORT_VERSION_KEY`]).
+        version: String,
     },
     /// Something that is not an export: a directory with no part file, a file without the
     /// `plies` column or without both `moves` and `movetext`, a column of another type, a
@@ -48,11 +59,44 @@ impl fmt::Display for ReadError {
             ReadError::Io(e) => e.fmt(f),
             ReadError::Parquet { path, error } => write!(f, "{}: {error}", path.display()),
             ReadError::NotExport { path, reason } => write!(f, "{}: {reason}", path.display()),
+            ReadError::Version { path, version } => write!(
+                f,
+                "{}: an export of version {version}, which needs a chessbits that reads export version {version} \
+                 (this one reads versions 1 to {EXPORT_VERSION})",
+                path.display()
+            ),
         }
     }
 }
 
 impl std::error::Error for ReadError {}
+
+/// The schema version of an export's part file from its key-value metadata
+/// ([`EXPORT_VERSION_KEY`]): 1 when the entry is absent (the exports before it), the version
+/// when this crate reads it (1 to [`EXPORT_VERSION`]), else `Err` with the version named (a
+/// newer chessbits wrote the file: [`ReadError::Version`] says so).
+///
+/// ```
+/// use chessbits_parquet::{export_version, EXPORT_VERSION_KEY};
+/// use parquet::file::metadata::KeyValue;
+/// assert_eq!(export_version(None), Ok(1));
+/// let kv = vec![KeyValue::new(EXPORT_VERSION_KEY.to_string(), "2".to_string())];
+/// assert_eq!(export_version(Some(&kv)), Ok(2));
+/// let kv = vec![KeyValue::new(EXPORT_VERSION_KEY.to_string(), "3".to_string())];
+/// assert_eq!(export_version(Some(&kv)), Err("3".to_string()));
+/// ```
+pub fn export_version(key_value_metadata: Option<&Vec<KeyValue>>) -> Result<u32, String> {
+    let entry = key_value_metadata
+        .into_iter()
+        .flatten()
+        .find(|kv| kv.key == EXPORT_VERSION_KEY);
+    let Some(entry) = entry else { return Ok(1) };
+    let text = entry.value.clone().unwrap_or_default();
+    match text.trim().parse::<u32>() {
+        Ok(v) if (1..=EXPORT_VERSION).contains(&v) => Ok(v),
+        _ => Err(text),
+    }
+}
 
 /// The code a `moves` field's metadata names ([`MOVES_CODE_KEY`]); the default code when the
 /// schema has no `moves` column (no row then has moves).
@@ -86,7 +130,8 @@ pub fn moves_code_of(schema: &Schema) -> Result<MovesCode, String> {
 /// let game = PgnReader::new(&pgn[..]).read_owned_game().unwrap().unwrap().unwrap();
 /// let row = GameRow::from_game(&game, b"1. e4 { [%clk 0:03:00] } e5 *");
 /// let back = rows_from_batch(&rows_to_batch(&[row.clone()]).unwrap()).unwrap();
-/// assert_eq!(back, [row]);
+/// // The default schema has no `movetext`.
+/// assert_eq!(back, [GameRow { movetext: String::new(), ..row }]);
 /// ```
 pub fn rows_from_batch(batch: &RecordBatch) -> Result<Vec<GameRow>, String> {
     let n = batch.num_rows();
@@ -160,7 +205,7 @@ pub fn rows_from_batch(batch: &RecordBatch) -> Result<Vec<GameRow>, String> {
     );
     let (mut termination, mut time_control, mut start_fen) =
         (texts("Termination")?, texts("TimeControl")?, texts("start_fen")?);
-    let (utc_time, mut movetext) = (texts("UTCTime")?, texts("movetext")?);
+    let (utc_time, mut movetext, mut annotations) = (texts("UTCTime")?, texts("movetext")?, texts("annotations")?);
     let (white_elo, black_elo) = (int16s("WhiteElo")?, int16s("BlackElo")?);
     let (white_diff, black_diff) = (int16s("WhiteRatingDiff")?, int16s("BlackRatingDiff")?);
     let (mut clocks, mut evals) = (lists("clocks")?, lists("evals")?);
@@ -186,6 +231,7 @@ pub fn rows_from_batch(batch: &RecordBatch) -> Result<Vec<GameRow>, String> {
             termination: termination[i].take(),
             time_control: time_control[i].take(),
             movetext: movetext[i].take().unwrap_or_default(),
+            annotations: annotations[i].take(),
             moves: moves[i].take(),
             plies: if plies.is_null(i) { 0 } else { plies.value(i) },
             clocks: clocks[i].take(),
@@ -228,10 +274,11 @@ pub struct ExportGame {
 
 /// Every game of an export directory, rebuilt as PGN from its columns ([`GameRow::to_pgn`]; the
 /// `movetext` column is not read): the part files in [`part_files`] order, the rows of each in
-/// order, a batch of rows in memory at a time, rebuilt on every core. A row whose `moves` is
-/// null (a null move in the main line) is written from its tags and `movetext`
-/// ([`GameRow::to_pgn_with_movetext`]), read for that row alone, when the part file has the
-/// column. A row whose game cannot be rebuilt is an item with an error ([`ExportGame::pgn`])
+/// order, a batch of rows in memory at a time, rebuilt on every core (a row with `annotations`
+/// from them: every game equal to the input's). In a version-1 export (no `annotations`), a
+/// row whose `moves` is null (a null move in the main line) is written from its tags and
+/// `movetext` ([`GameRow::to_pgn_with_movetext`]), read for that row alone. A part file of a
+/// newer export version is an error ([`ReadError::Version`]). A row whose game cannot be rebuilt is an item with an error ([`ExportGame::pgn`])
 /// and reading goes on; a part file that cannot be read is an error item, after which the
 /// iterator ends.
 ///
@@ -296,7 +343,13 @@ impl ExportReader {
             path: path.clone(),
             reason,
         };
-        let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(parquet)?;
+        let builder = crate::footer::reader_builder(file).map_err(parquet)?;
+        export_version(builder.metadata().file_metadata().key_value_metadata()).map_err(|version| {
+            ReadError::Version {
+                path: path.clone(),
+                version,
+            }
+        })?;
         let code = moves_code_of(builder.schema()).map_err(not_export)?;
         let has = |name: &str| builder.schema().column_with_name(name).is_some();
         if !has("moves") && !has("movetext") {
@@ -333,7 +386,7 @@ impl ExportReader {
         };
         let file = File::open(path)
             .map_err(|e| ReadError::Io(io::Error::new(e.kind(), format!("{}: {e}", path.display()))))?;
-        let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(parquet)?;
+        let builder = crate::footer::reader_builder(file).map_err(parquet)?;
         let fields = builder.parquet_schema().root_schema().get_fields();
         let Some(column) = fields.iter().position(|f| f.name() == "movetext") else {
             return Ok(());

@@ -2,6 +2,7 @@
 //! documentation](crate#pgn-from-a-row) for the rules).
 
 use core::fmt;
+use core::fmt::Write;
 
 use chessbits::notation::san::san_of;
 use chessbits::pgn::{Comment, GameResult, GameTree, Line, Node, Tag, WriteOptions};
@@ -49,6 +50,12 @@ pub enum RebuildError {
         /// What is wrong with it.
         reason: String,
     },
+    /// `annotations` holds a game the PGN reader does not read (only
+    /// [`to_game_tree`](GameRow::to_game_tree) reads it).
+    Annotations {
+        /// The reader's error.
+        reason: String,
+    },
     /// `moves` does not decode in its code from the start position.
     Moves {
         /// The code it was decoded in.
@@ -68,6 +75,7 @@ impl fmt::Display for RebuildError {
             RebuildError::Plies(plies) => write!(f, "a negative `plies` ({plies})"),
             RebuildError::StartFen { fen, reason } => write!(f, "start_fen '{fen}': {reason}"),
             RebuildError::Moves { code, reason } => write!(f, "moves ({code}): {reason}"),
+            RebuildError::Annotations { reason } => write!(f, "annotations: {reason}"),
         }
     }
 }
@@ -105,8 +113,16 @@ pub fn start_position(start_fen: Option<&str>, variant: Option<&str>) -> Result<
 /// assert_eq!(chessbits_parquet::clock_text(59), "0:00:59");
 /// ```
 pub fn clock_text(seconds: i32) -> String {
+    let mut out = String::new();
+    write_clock(&mut out, seconds);
+    out
+}
+
+/// [`clock_text`] written into `out`.
+pub(crate) fn write_clock(out: &mut String, seconds: i32) {
     let s = seconds.max(0);
-    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    // Writing to a String cannot fail.
+    let _ = write!(out, "{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
 }
 
 /// An `evals` value as lichess writes it: a mate as `#n` / `#-n`, else pawns with up to two
@@ -122,17 +138,23 @@ pub fn clock_text(seconds: i32) -> String {
 /// assert_eq!(eval_text(-MATE_BASE), "#-0");
 /// ```
 pub fn eval_text(value: i32) -> String {
+    let mut out = String::new();
+    write_eval(&mut out, value);
+    out
+}
+
+/// [`eval_text`] written into `out`.
+pub(crate) fn write_eval(out: &mut String, value: i32) {
     let sign = if value < 0 { "-" } else { "" };
     let abs = value.unsigned_abs();
-    if abs > (MATE_BASE - 1000) as u32 {
-        return format!("#{sign}{}", MATE_BASE as u32 - abs.min(MATE_BASE as u32));
-    }
-    let (pawns, cents) = (abs / 100, abs % 100);
-    if cents % 10 == 0 {
-        format!("{sign}{pawns}.{}", cents / 10)
+    // Writing to a String cannot fail.
+    let _ = if abs > (MATE_BASE - 1000) as u32 {
+        write!(out, "#{sign}{}", MATE_BASE as u32 - abs.min(MATE_BASE as u32))
+    } else if (abs % 100).is_multiple_of(10) {
+        write!(out, "{sign}{}.{}", abs / 100, abs % 100 / 10)
     } else {
-        format!("{sign}{pawns}.{cents:02}")
-    }
+        write!(out, "{sign}{}.{:02}", abs / 100, abs % 100)
+    };
 }
 
 impl GameRow {
@@ -184,9 +206,7 @@ impl GameRow {
                 "WhiteRatingDiff" => self.white_rating_diff.map(rating_diff),
                 "BlackRatingDiff" => self.black_rating_diff.map(rating_diff),
                 "UTCDate" => self.utc_date.map(date_text),
-                "UTCTime" => self
-                    .utc_time
-                    .map(|s| format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)),
+                "UTCTime" => self.utc_time.map(time_text),
                 _ => self.text_column(name).map(str::to_string),
             };
             if let Some(value) = value {
@@ -200,11 +220,12 @@ impl GameRow {
         let mut next_rank = usize::MAX;
         for (i, (name, value)) in self.other_tags.iter().enumerate().rev() {
             next_rank = rank_of(name).unwrap_or(next_rank);
+            // Named only when the row has Latin-1 strings: no name formatted for the others.
             let t = tag(
                 name,
                 value,
-                latin1(&format!("other_tags[{i}].key")),
-                latin1(&format!("other_tags[{i}].value")),
+                self.non_utf8 && latin1(&format!("other_tags[{i}].key")),
+                self.non_utf8 && latin1(&format!("other_tags[{i}].value")),
             );
             others.push((next_rank, t));
         }
@@ -239,18 +260,26 @@ impl GameRow {
     /// `other_tags`; a `start_fen` with no `FEN` in `other_tags` adds `SetUp "1"` and `FEN`), the
     /// main line decoded from `moves` in `code`, after each move a comment
     /// ` [%eval E] [%clk C] ` with what `evals` and `clocks` hold for it (either, both, or no
-    /// comment), and [`result_token`](Self::result_token).
+    /// comment), and [`result_token`](Self::result_token). A row whose `annotations` is not
+    /// null gives the game [`to_pgn`](Self::to_pgn) writes from them, parsed
+    /// ([`RebuildError::Annotations`] if it does not parse).
     ///
     /// ```
     /// use chessbits::pgn::PgnReader;
     /// use chessbits_parquet::{GameRow, MovesCode};
     /// let pgn = b"[White \"Ann\"]\n[Result \"1-0\"]\n\n1. e4 { [%eval 0.3] [%clk 0:03:00] } e5 1-0";
     /// let game = PgnReader::new(&pgn[..]).read_owned_game().unwrap().unwrap().unwrap();
-    /// let row = GameRow::from_game(&game, b"");
+    /// let row = GameRow::from_game(&game, chessbits_parquet::movetext(pgn));
+    /// // `1... e5` is how the writer numbers a move after a comment: the same game.
+    /// assert_eq!(row.annotations, None);
     /// let text = String::from_utf8(row.to_pgn(MovesCode::default()).unwrap()).unwrap();
     /// assert_eq!(text, "[White \"Ann\"]\n[Result \"1-0\"]\n\n1. e4 { [%eval 0.3] [%clk 0:03:00] } 1... e5 1-0\n\n");
     /// ```
     pub fn to_game_tree(&self, code: MovesCode) -> Result<GameTree, RebuildError> {
+        if self.annotations.is_some() {
+            let text = self.to_pgn(code)?;
+            return GameTree::from_pgn(&text).map_err(|e| RebuildError::Annotations { reason: e.to_string() });
+        }
         let plies = usize::try_from(self.plies).map_err(|_| RebuildError::Plies(self.plies))?;
         let variant = self.other_tags.iter().rev().find(|(n, _)| n == "Variant");
         let start = start_position(self.start_fen.as_deref(), variant.map(|(_, v)| v.as_str()))?;
@@ -261,19 +290,12 @@ impl GameRow {
         let tags = self.pgn_tags();
         let mut line = Line::default();
         let mut pos = start.clone();
+        let mut comment = String::new();
         for (ply, &m) in moves.iter().enumerate() {
             let mut node = Node::new(m, san_of(&pos, m));
             pos.play_unchecked(m);
-            let item = |list: &Option<Vec<Option<i32>>>| list.as_ref().and_then(|l| l.get(ply).copied().flatten());
-            let mut comment = String::new();
-            if let Some(eval) = item(&self.evals) {
-                comment.push_str(&format!(" [%eval {}]", eval_text(eval)));
-            }
-            if let Some(clock) = item(&self.clocks) {
-                comment.push_str(&format!(" [%clk {}]", clock_text(clock)));
-            }
+            self.write_ply_comment(ply, &mut comment);
             if !comment.is_empty() {
-                comment.push(' ');
                 node.comments_after.push(Comment::from(comment.as_str()));
             }
             line.nodes.push(node);
@@ -287,7 +309,7 @@ impl GameRow {
 
     /// [`tags`](Self::tags), and `SetUp "1"` and `FEN` when `start_fen` is set but `other_tags`
     /// has no `FEN`.
-    fn pgn_tags(&self) -> Vec<Tag> {
+    pub(crate) fn pgn_tags(&self) -> Vec<Tag> {
         let mut tags = self.tags();
         if let Some(fen) = &self.start_fen {
             if !self.other_tags.iter().any(|(n, _)| n == "FEN") {
@@ -308,6 +330,12 @@ impl GameRow {
     /// assert_eq!(row.to_pgn_with_movetext("1. e4 -- 2. d4 *"), b"[White \"Ann\"]\n\n1. e4 -- 2. d4 *\n\n");
     /// ```
     pub fn to_pgn_with_movetext(&self, movetext: &str) -> Vec<u8> {
+        self.to_pgn_with_text(movetext, "movetext")
+    }
+
+    /// The row's tags, a blank line and `text`, the value of the column `field` (written back
+    /// as Latin-1 bytes when `latin1_fields` names it).
+    fn to_pgn_with_text(&self, text: &str, field: &str) -> Vec<u8> {
         let mut out = Vec::new();
         for tag in self.pgn_tags() {
             out.push(b'[');
@@ -319,19 +347,42 @@ impl GameRow {
         if !out.is_empty() {
             out.push(b'\n');
         }
-        if self.non_utf8 && self.latin1_fields.iter().any(|f| f == "movetext") {
-            // Every char is U+0000..U+00FF: its byte.
-            out.extend(movetext.chars().map(|c| c as u32 as u8));
-        } else {
-            out.extend_from_slice(movetext.as_bytes());
-        }
+        self.push_field_text(&mut out, text, field);
         out.extend_from_slice(b"\n\n");
         out
     }
 
-    /// [`to_game_tree`](Self::to_game_tree) written as PGN ([`GameTree::write_pgn`] with the
-    /// default options: export format, lines of at most 80 columns, a blank line after).
+    /// Appends `text`, the value of the column `field`: its UTF-8 bytes, or its characters as
+    /// bytes when `latin1_fields` names the field.
+    fn push_field_text(&self, out: &mut Vec<u8>, text: &str, field: &str) {
+        if self.non_utf8 && self.latin1_fields.iter().any(|f| f == field) {
+            // Every char is U+0000..U+00FF: its byte.
+            out.extend(text.chars().map(|c| c as u32 as u8));
+        } else {
+            out.extend_from_slice(text.as_bytes());
+        }
+    }
+
+    /// The game of a row whose `annotations` is not null: the whole game it holds (when it
+    /// starts with `[`), else the row's tags and the movetext it holds.
+    fn to_pgn_with_annotations(&self, annotations: &str) -> Vec<u8> {
+        if !annotations.starts_with('[') {
+            return self.to_pgn_with_text(annotations, "annotations");
+        }
+        let mut out = Vec::with_capacity(annotations.len() + 2);
+        self.push_field_text(&mut out, annotations, "annotations");
+        out.extend_from_slice(b"\n\n");
+        out
+    }
+
+    /// The row's game as PGN: when `annotations` is not null, from it (the whole game it holds,
+    /// or the row's tags and the movetext it holds); else [`to_game_tree`](Self::to_game_tree)
+    /// written as PGN ([`GameTree::write_pgn`] with the default options: export format, lines
+    /// of at most 80 columns, a blank line after).
     pub fn to_pgn(&self, code: MovesCode) -> Result<Vec<u8>, RebuildError> {
+        if let Some(annotations) = &self.annotations {
+            return Ok(self.to_pgn_with_annotations(annotations));
+        }
         let mut out = Vec::new();
         // Writing to a Vec cannot fail.
         let _ = self.to_game_tree(code)?.write_pgn(&mut out, &WriteOptions::default());
@@ -339,8 +390,13 @@ impl GameRow {
     }
 }
 
+/// Seconds since midnight as `hh:mm:ss`, zero-padded.
+pub(crate) fn time_text(s: i32) -> String {
+    format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
 /// A rating difference as lichess writes it: `+11`, `-4`, `+0`.
-fn rating_diff(v: i16) -> String {
+pub(crate) fn rating_diff(v: i16) -> String {
     match v {
         v if v < 0 => v.to_string(),
         v => format!("+{v}"),
@@ -349,7 +405,7 @@ fn rating_diff(v: i16) -> String {
 
 /// Days since 1970-01-01 as `YYYY.MM.DD` (proleptic Gregorian; Howard Hinnant's
 /// civil_from_days).
-fn date_text(days: i32) -> String {
+pub(crate) fn date_text(days: i32) -> String {
     let z = i64::from(days) + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);

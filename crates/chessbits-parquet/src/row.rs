@@ -78,6 +78,11 @@ pub struct GameRow {
     pub time_control: Option<String>,
     /// The movetext as in the file (from the first byte after the tags to the last token).
     pub movetext: String,
+    /// What the other columns cannot give back (see the [crate
+    /// documentation](crate#annotations)): `None` when they rebuild the game exactly, else the
+    /// movetext as in the file, or the whole game (tags as written, a blank line, the movetext)
+    /// when its tags do not come back as written.
+    pub annotations: Option<String>,
     /// The main line in the export's [`MovesCode`]; `None` if it has a null move (which the codes
     /// cannot hold).
     pub moves: Option<Vec<u8>>,
@@ -170,7 +175,11 @@ impl GameRow {
     ) -> GameRow {
         let mut row = GameRow::default();
         let mut date: Option<String> = None;
+        // The typed tags seen (a bit each): only the first of a name may go to its column.
+        let mut typed_seen = 0u8;
+        let mut raw_tags: Vec<(&[u8], &[u8])> = Vec::new();
         for (name, raw_value) in tags {
+            raw_tags.push((name, raw_value.as_bytes()));
             let value = raw_value.decode();
             // Borrowed: valid UTF-8 without escapes, checked once by `decode`. Unescaping drops
             // ASCII backslashes only, so the raw bytes are UTF-8 exactly when the value is.
@@ -190,32 +199,29 @@ impl GameRow {
                 b"Opening" => ("Opening", &mut row.opening),
                 b"Termination" => ("Termination", &mut row.termination),
                 b"TimeControl" => ("TimeControl", &mut row.time_control),
-                b"WhiteElo" if row.white_elo.is_none() => {
-                    row.white_elo = parse_int(&value);
-                    continue;
-                }
-                b"BlackElo" if row.black_elo.is_none() => {
-                    row.black_elo = parse_int(&value);
-                    continue;
-                }
-                b"WhiteRatingDiff" if row.white_rating_diff.is_none() => {
-                    row.white_rating_diff = parse_int(&value);
-                    continue;
-                }
-                b"BlackRatingDiff" if row.black_rating_diff.is_none() => {
-                    row.black_rating_diff = parse_int(&value);
-                    continue;
-                }
-                b"UTCDate" if row.utc_date.is_none() => {
-                    row.utc_date = parse_date(&value).and_then(|(y, m, d)| days_from_civil(y?, m?, d?));
-                    row.partition_date = match parse_date(&value) {
-                        Some((y, m, _)) => (y, m),
-                        None => (None, None),
+                // A typed column holds the first tag of its name when its text is the one the
+                // rebuild writes back (canonical); else the tag goes to `other_tags` as written,
+                // and so does every later tag of that name.
+                b"WhiteElo" | b"BlackElo" | b"WhiteRatingDiff" | b"BlackRatingDiff" | b"UTCDate" | b"UTCTime" => {
+                    let bit = match name {
+                        b"WhiteElo" => 1,
+                        b"BlackElo" => 2,
+                        b"WhiteRatingDiff" => 4,
+                        b"BlackRatingDiff" => 8,
+                        b"UTCDate" => 16,
+                        _ => 32,
                     };
-                    continue;
-                }
-                b"UTCTime" if row.utc_time.is_none() => {
-                    row.utc_time = parse_time(&value);
+                    let first = typed_seen & bit == 0;
+                    typed_seen |= bit;
+                    if name == b"UTCDate" && first {
+                        row.partition_date = match parse_date(&value) {
+                            Some((y, m, _)) => (y, m),
+                            None => (None, None),
+                        };
+                    }
+                    if !(first && !value_latin1 && row.set_typed(name, &value)) {
+                        row.push_other_tag(name, name_latin1, value, value_latin1);
+                    }
                     continue;
                 }
                 b"Date" if date.is_none() => {
@@ -270,6 +276,17 @@ impl GameRow {
         if *start != Position::startpos() {
             row.start_fen = Some(start.fen());
         }
+        let tags_rebuild = row.tags_rebuild(&raw_tags);
+        if !(tags_rebuild && row.movetext_rebuilds(movetext)) {
+            let bytes = GameRow::annotations_of(tags_rebuild, &raw_tags, movetext);
+            let text = decode_text(&bytes);
+            // Decoded as Latin-1 exactly when it is not UTF-8.
+            if matches!(text, Cow::Owned(_)) {
+                row.non_utf8 = true;
+                row.latin1_fields.push("annotations".to_string());
+            }
+            row.annotations = Some(text.into_owned());
+        }
         row
     }
 
@@ -316,6 +333,52 @@ impl GameRow {
         let row = GameRow::from_main_line_with(&game, movetext(bytes), code);
         READER.with_borrow_mut(|reader| reader.recycle(game));
         Ok(row)
+    }
+
+    /// Sets the typed column `name` (`WhiteElo`, ..., `UTCTime`) from a tag's `value` if the
+    /// value is exactly the text the rebuild writes for it ([`GameRow::tags`]): `1500`, `+11`
+    /// / `-4` / `+0` for a rating difference, `2024.01.31`, `09:05:00`. False (the column left
+    /// unset) otherwise, so that no tag's text is lost.
+    fn set_typed(&mut self, name: &[u8], value: &str) -> bool {
+        let int = || parse_int::<i16>(value);
+        match name {
+            b"WhiteElo" | b"BlackElo" => {
+                let Some(v) = int().filter(|v| v.to_string() == value) else {
+                    return false;
+                };
+                *(if name == b"WhiteElo" {
+                    &mut self.white_elo
+                } else {
+                    &mut self.black_elo
+                }) = Some(v);
+            }
+            b"WhiteRatingDiff" | b"BlackRatingDiff" => {
+                let Some(v) = int().filter(|&v| crate::rebuild::rating_diff(v) == value) else {
+                    return false;
+                };
+                let slot = if name == b"WhiteRatingDiff" {
+                    &mut self.white_rating_diff
+                } else {
+                    &mut self.black_rating_diff
+                };
+                *slot = Some(v);
+            }
+            b"UTCDate" => {
+                let days = parse_date(value).and_then(|(y, m, d)| days_from_civil(y?, m?, d?));
+                let Some(days) = days.filter(|&d| crate::rebuild::date_text(d) == value) else {
+                    return false;
+                };
+                self.utc_date = Some(days);
+            }
+            b"UTCTime" => {
+                let Some(s) = parse_time(value).filter(|&s| crate::rebuild::time_text(s) == value) else {
+                    return false;
+                };
+                self.utc_time = Some(s);
+            }
+            _ => return false,
+        }
+        true
     }
 
     /// Appends a tag to `other_tags`, noting its key and value in `latin1_fields` when read as

@@ -1,17 +1,19 @@
-//! PGN rebuilt from an export's columns (`GameRow::to_pgn`, `ExportReader`), `movetext` unread,
-//! compared with the input as parsed games: tags, moves, clocks, evals, result.
+//! PGN rebuilt from an export's rows (`GameRow::to_pgn`, `ExportReader`), `movetext` unread,
+//! compared with the input as parsed games: tags in order, moves, comments (clocks and evals
+//! among them), NAGs, variations, result; `annotations`, typed tags and export versions.
 
 use crate::common;
 
 use std::fs;
 use std::path::Path;
 
-use chessbits::pgn::{GameResult, GameTree, Line, PgnReader};
+use chessbits::pgn::{GameResult, GameTree, PgnReader};
 use chessbits_parquet::{
     part_files, rows_from_batch, rows_to_batch_with, schema_with, ExportOptions, ExportReader, GameRow,
     ParquetExporter, RebuildError,
 };
 use common::pgn_files;
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 /// The parsed games of a PGN text that the reader accepts (the export's rows), in order.
 fn games(pgn: &[u8]) -> Vec<GameTree> {
@@ -32,172 +34,167 @@ fn export_and_rebuild(pgn: &[u8], dir: &Path, options: ExportOptions) -> Vec<Res
     ExportReader::open(dir).unwrap().map(|game| game.unwrap().pgn).collect()
 }
 
-/// Whether a comment holds only `[%clk ...]` and `[%eval ...]` commands (and whitespace).
-fn only_clock_and_eval(comment: &[u8]) -> bool {
-    let mut rest = comment;
-    loop {
-        let Some(at) = rest.windows(2).position(|w| w == b"[%") else {
-            return rest.trim_ascii().is_empty();
-        };
-        if !rest[..at].trim_ascii().is_empty() {
-            return false;
+/// The rows of every part file of the export in `dir`, in part order.
+fn export_rows(dir: &Path) -> Vec<GameRow> {
+    let mut rows = Vec::new();
+    for part in part_files(dir).unwrap() {
+        let file = fs::File::open(&part.path).unwrap();
+        let reader = ParquetRecordBatchReaderBuilder::try_new(file).unwrap().build().unwrap();
+        for batch in reader {
+            rows.extend(rows_from_batch(&batch.unwrap()).unwrap());
         }
-        let Some(end) = rest[at..].iter().position(|&b| b == b']') else {
-            return false;
-        };
-        let command = &rest[at + 2..at + end];
-        if !(command.starts_with(b"clk ") || command.starts_with(b"eval ")) {
-            return false;
-        }
-        rest = &rest[at + end + 1..];
     }
+    rows
 }
 
-/// Whether a line holds anything the columns do not: a NAG, a variation, a comment before a
-/// move or of an empty line, more than one comment after a move, or one with anything but
-/// `%clk`/`%eval` commands.
-fn has_other_annotations(line: &Line) -> bool {
-    !line.comments.is_empty()
-        || line.nodes.iter().any(|node| {
-            !node.nags.is_empty()
-                || !node.variations.is_empty()
-                || !node.comments_before.is_empty()
-                || node.comments_after.len() > 1
-                || node.comments_after.iter().any(|c| !only_clock_and_eval(c.as_bytes()))
-        })
+/// The bundled PGN files, and the shared ones when they are there.
+fn test_files() -> Vec<std::path::PathBuf> {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = pgn_files(&manifest.join("../../testdata/pgn"));
+    let shared = manifest.join("../../../shared/data/pgn");
+    if shared.is_dir() {
+        files.extend(pgn_files(&shared));
+    }
+    files
 }
 
-/// What differs between an input game and its rebuild, as names.
-fn differences(original: &GameTree, rebuilt: &GameTree, tags_in_order: bool) -> Vec<&'static str> {
-    let mut out = Vec::new();
-    let tags = |g: &GameTree| {
-        let mut tags: Vec<(Vec<u8>, String)> = g
-            .tags
-            .iter()
-            .map(|t| (t.name().to_vec(), t.value().into_owned()))
-            .collect();
-        if !tags_in_order {
-            tags.sort();
-        }
-        tags
-    };
-    if tags(original) != tags(rebuilt) {
-        out.push("tags");
-    }
-    if original.mainline().collect::<Vec<_>>() != rebuilt.mainline().collect::<Vec<_>>() {
-        out.push("moves");
-    }
-    let clocks = |g: &GameTree| g.moves.nodes.iter().map(|n| n.clock()).collect::<Vec<_>>();
-    if clocks(original) != clocks(rebuilt) {
-        out.push("clocks");
-    }
-    let evals = |g: &GameTree| g.moves.nodes.iter().map(|n| n.eval()).collect::<Vec<_>>();
-    if evals(original) != evals(rebuilt) {
-        out.push("evals");
-    }
-    if original.result != rebuilt.result {
-        out.push("result");
-    }
-    out
-}
-
+/// Every game of every bundled (and shared) PGN file comes back from its row equal to the
+/// input as parsed: tags in order, start, main line, comments (clocks and evals among them),
+/// NAGs, variations, result. Most rows of the lichess files need no `annotations`.
 #[test]
-fn bundled_games_rebuild_from_their_columns() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/pgn");
-    let files = pgn_files(&root);
+fn every_game_rebuilds_equal_to_the_input() {
+    let files = test_files();
     assert!(files.len() >= 5, "{files:?}");
-    let (mut lichess_games, mut total, mut annotated, mut lossless) = (0, 0, 0, 0);
-    let mut report = Vec::new();
+    let (mut total, mut annotated, mut lichess, mut lichess_annotated) = (0, 0, 0, 0);
     for file in files {
         let pgn = fs::read(&file).unwrap();
         let originals = games(&pgn);
         let dir = tempfile::tempdir().unwrap();
-        let rebuilt = export_and_rebuild(&pgn, &dir.path().join("export"), ExportOptions::default());
+        let out = dir.path().join("export");
+        let rebuilt = export_and_rebuild(&pgn, &out, ExportOptions::default());
+        let rows = export_rows(&out);
         assert_eq!(rebuilt.len(), originals.len(), "{}", file.display());
         let name = file.file_name().unwrap().to_string_lossy().into_owned();
-        let is_lichess = name.contains("lichess");
-        let (mut file_annotated, mut file_lost) = (0, 0);
+        let file_annotated = rows.iter().filter(|r| r.annotations.is_some()).count();
         for (i, (original, rebuilt)) in originals.iter().zip(rebuilt).enumerate() {
-            total += 1;
             let text = rebuilt.unwrap_or_else(|e| panic!("{name} game {i}: {e}"));
             let back = GameTree::from_pgn(&text).unwrap_or_else(|e| panic!("{name} game {i}: {e}"));
-            let diff = differences(original, &back, is_lichess);
-            // The moves are never lost.
-            assert!(!diff.contains(&"moves"), "{name} game {i}");
-            if has_other_annotations(&original.moves) {
-                file_annotated += 1;
-                continue;
-            }
-            if is_lichess {
-                lichess_games += 1;
-                assert!(
-                    diff.is_empty(),
-                    "{name} game {i} differs in {diff:?}:\n{}",
-                    String::from_utf8_lossy(&text)
-                );
-            }
-            if diff.is_empty() {
-                lossless += 1;
-            } else {
-                // Elsewhere only typed tags are lost: a number, date or time tag whose text was
-                // not one (`[WhiteElo "?"]`, `[BlackElo ""]`) or is written otherwise.
-                assert_eq!(diff, ["tags"], "{name} game {i}");
-                let typed = [
-                    "WhiteElo",
-                    "BlackElo",
-                    "WhiteRatingDiff",
-                    "BlackRatingDiff",
-                    "UTCDate",
-                    "UTCTime",
-                ];
-                let pairs = |g: &GameTree| -> Vec<(String, String)> {
-                    g.tags
-                        .iter()
-                        .map(|t| (String::from_utf8_lossy(t.name()).into_owned(), t.value().into_owned()))
-                        .collect()
-                };
-                let (before, after) = (pairs(original), pairs(&back));
-                for tag in before
-                    .iter()
-                    .filter(|t| !after.contains(t))
-                    .chain(after.iter().filter(|t| !before.contains(t)))
-                {
-                    assert!(typed.contains(&tag.0.as_str()), "{name} game {i}: {tag:?}");
-                }
-                file_lost += 1;
-                report.push(format!("{name} game {i}: {diff:?}"));
-            }
+            assert!(
+                original == &back,
+                "{name} game {i} differs:\n{}",
+                String::from_utf8_lossy(&text)
+            );
         }
+        total += originals.len();
         annotated += file_annotated;
-        eprintln!(
-            "{name}: {} games, {file_annotated} with other annotations, {file_lost} others differ",
-            originals.len()
-        );
+        if name.contains("lichess") {
+            lichess += originals.len();
+            lichess_annotated += file_annotated;
+        }
+        eprintln!("{name}: {} games, {file_annotated} with annotations", originals.len());
     }
-    eprintln!("{total} games: {lossless} rebuilt exactly, {annotated} with annotations the columns do not hold");
-    for line in &report {
-        eprintln!("  {line}");
-    }
-    assert!(lichess_games >= 100, "{lichess_games}");
-    assert!(lossless > 0 && annotated > 0);
+    eprintln!("{total} games rebuilt equal, {annotated} of them from `annotations`");
+    assert!(lichess >= 100, "{lichess}");
+    // Only the lichess games with other annotations (NAGs, analysis comments) need the column.
+    assert!(lichess_annotated * 4 < lichess, "{lichess_annotated} of {lichess}");
+    assert!(annotated > 0);
 }
 
 #[test]
-fn tags_come_back_in_lichess_order_with_unknown_ones_kept_in_place() {
+fn tags_out_of_the_rebuild_order_come_back_as_written() {
     let pgn = "[Site \"s\"]\n[Event \"e\"]\n[Annotator \"me\"]\n[Round \"3\"]\n[White \"w\"]\n[WhiteElo \"1500\"]\n\
                [Black \"b\"]\n[BlackRatingDiff \"-4\"]\n[Custom \"x\"]\n[White \"second\"]\n[Result \"0-1\"]\n\n1. e4 e5 0-1\n";
     let dir = tempfile::tempdir().unwrap();
-    let rebuilt = export_and_rebuild(pgn.as_bytes(), &dir.path().join("export"), ExportOptions::default());
+    let out = dir.path().join("export");
+    let rebuilt = export_and_rebuild(pgn.as_bytes(), &out, ExportOptions::default());
     let text = String::from_utf8(rebuilt[0].clone().unwrap()).unwrap();
-    // Columns in `TAG_ORDER`; an unranked tag of `other_tags` takes the rank of the next one
-    // that has one: `Annotator` goes before `Round`, `Custom` before the second `White`, which
-    // follows the column `White`.
-    assert_eq!(
-        text,
-        "[Event \"e\"]\n[Site \"s\"]\n[Annotator \"me\"]\n[Round \"3\"]\n[White \"w\"]\n[Custom \"x\"]\n\
-         [White \"second\"]\n[Black \"b\"]\n[Result \"0-1\"]\n[WhiteElo \"1500\"]\n[BlackRatingDiff \"-4\"]\n\n\
-         1. e4 e5 0-1\n\n"
+    // Not the order the columns give (`Event` first): `annotations` holds the whole game.
+    assert_eq!(text, format!("{pgn}\n"));
+    let row = &export_rows(&out)[0];
+    assert_eq!(row.annotations.as_deref(), Some(pgn.trim_end()));
+    // The columns still hold the tags.
+    assert_eq!((row.event.as_deref(), row.white_elo), (Some("e"), Some(1500)));
+}
+
+/// Issue 31, part 1: a typed column (number, date, time) holds a tag only when its text is the
+/// one written back; any other text goes to `other_tags` under its own name, so the rebuild
+/// writes it unchanged.
+#[test]
+fn typed_tags_that_are_not_canonical_come_back_unchanged() {
+    let mut pgn = Vec::new();
+    pgn.extend_from_slice(
+        b"[Event \"e\"]\n[Site \"s\"]\n[Date \"2024.??.??\"]\n[White \"w\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\
+          [UTCDate \"2024.??.??\"]\n[UTCTime \"1:2:3\"]\n[WhiteElo \"?\"]\n[BlackElo \"+1500\"]\n\
+          [WhiteRatingDiff \"11\"]\n[BlackRatingDiff \"+0\"]\n\n1. e4 e5 1-0\n\n",
     );
+    // A second tag of a typed name after a first that was not canonical; a Latin-1 number; a
+    // date that does not exist; a time out of range; a padded number.
+    pgn.extend_from_slice(
+        b"[Event \"e\"]\n[UTCDate \"2023.02.29\"]\n[UTCTime \"24:00:00\"]\n[WhiteElo \"\"]\n[WhiteElo \"1600\"]\n\
+          [BlackElo \"15\xe90\"]\n[WhiteRatingDiff \" -4\"]\n[BlackRatingDiff \"-0\"]\n\n1. d4 *\n\n",
+    );
+    // All canonical: every typed column set, nothing in `other_tags`.
+    pgn.extend_from_slice(
+        b"[UTCDate \"2024.01.31\"]\n[UTCTime \"09:05:00\"]\n[WhiteElo \"1500\"]\n[BlackElo \"-7\"]\n\
+          [WhiteRatingDiff \"+11\"]\n[BlackRatingDiff \"-4\"]\n\n1. c4 *\n\n",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("export");
+    let rebuilt = export_and_rebuild(&pgn, &out, ExportOptions::default());
+    let rows = export_rows(&out);
+    let originals = games(&pgn);
+    assert_eq!((rebuilt.len(), rows.len()), (3, 3));
+    for (i, (original, text)) in originals.iter().zip(&rebuilt).enumerate() {
+        let back = GameTree::from_pgn(text.as_ref().unwrap()).unwrap();
+        assert_eq!(original.tags, back.tags, "game {i}");
+        assert!(original == &back, "game {i}");
+    }
+    let typed = |r: &GameRow| {
+        (
+            r.white_elo,
+            r.black_elo,
+            r.white_rating_diff,
+            r.black_rating_diff,
+            r.utc_date,
+            r.utc_time,
+        )
+    };
+    let others = |r: &GameRow| -> Vec<(String, String)> { r.other_tags.clone() };
+    let pair = |n: &str, v: &str| (n.to_string(), v.to_string());
+    assert_eq!(typed(&rows[0]), (None, None, None, Some(0), None, None));
+    assert_eq!(
+        others(&rows[0]),
+        [
+            pair("Date", "2024.??.??"),
+            pair("UTCDate", "2024.??.??"),
+            pair("UTCTime", "1:2:3"),
+            pair("WhiteElo", "?"),
+            pair("BlackElo", "+1500"),
+            pair("WhiteRatingDiff", "11"),
+        ]
+    );
+    // The columns' order is the file's: no `annotations` needed.
+    assert_eq!(rows[0].annotations, None);
+    assert_eq!(typed(&rows[1]), (None, None, None, None, None, None));
+    assert_eq!(
+        others(&rows[1]),
+        [
+            pair("UTCDate", "2023.02.29"),
+            pair("UTCTime", "24:00:00"),
+            pair("WhiteElo", ""),
+            pair("WhiteElo", "1600"),
+            pair("BlackElo", "15\u{e9}0"),
+            pair("WhiteRatingDiff", " -4"),
+            pair("BlackRatingDiff", "-0"),
+        ]
+    );
+    assert_eq!(rows[1].latin1_fields, ["other_tags[4].value"]);
+    assert!(rebuilt[1].as_ref().unwrap().windows(8).any(|w| w == b"\"15\xe90\"]\n"));
+    assert_eq!(
+        typed(&rows[2]),
+        (Some(1500), Some(-7), Some(11), Some(-4), Some(19_753), Some(32_700))
+    );
+    assert!(rows[2].other_tags.is_empty());
 }
 
 #[test]
@@ -220,25 +217,19 @@ fn fen_starts_chess960_latin1_and_evals_rebuild() {
         let rebuilt = export_and_rebuild(&pgn, &dir.path().join("export"), options);
         let originals = games(&pgn);
         assert_eq!(rebuilt.len(), 3);
-        // The third game has no `Result` tag: its `1-0` token is lost (`*`).
-        let expected = [vec![], vec![], vec!["result"]];
-        for ((original, text), expected) in originals.iter().zip(&rebuilt).zip(expected) {
+        // The third game has no `Result` tag: its `1-0` token comes from `annotations`.
+        for (original, text) in originals.iter().zip(&rebuilt) {
             let text = text.as_ref().unwrap();
             let back = GameTree::from_pgn(text).unwrap();
-            assert_eq!(
-                differences(original, &back, false),
-                expected,
-                "{}",
-                String::from_utf8_lossy(text)
-            );
-            assert_eq!(back.start, original.start);
+            assert!(original == &back, "{}", String::from_utf8_lossy(text));
         }
         // The Latin-1 name comes back as its byte.
+        // (Its tags are not in the rebuild's order: the game comes back as written.)
         assert!(rebuilt[1]
             .as_ref()
             .unwrap()
-            .starts_with(b"[Event \"a \\\"b\\\" \\\\ c\"]\n[White \"M\xfc"));
-        assert!(rebuilt[2].as_ref().unwrap().ends_with(b"2. Rd1+ *\n\n"));
+            .starts_with(b"[White \"M\xfcller\"]\n[Event \"a \\\"b\\\" \\\\ c\"]\n"));
+        assert!(rebuilt[2].as_ref().unwrap().ends_with(b"2. Rd1+ 1-0\n\n"));
     }
 }
 
@@ -322,8 +313,33 @@ fn partitioned_exports_read_in_part_order() {
     );
 }
 
+/// Writes `batches` projected to the columns `keep` says yes to into `dir/part-0.parquet`, with
+/// the key-value metadata `metadata` (none: a version-1 export).
+fn rewrite(batches: &[arrow_array::RecordBatch], dir: &Path, keep: impl Fn(&str) -> bool, metadata: Option<&str>) {
+    let schema = batches[0].schema();
+    let keep: Vec<usize> = (0..schema.fields().len())
+        .filter(|&i| keep(schema.field(i).name()))
+        .collect();
+    fs::create_dir(dir).unwrap();
+    let props = metadata.map(|version| {
+        parquet::file::properties::WriterProperties::builder()
+            .set_key_value_metadata(Some(vec![parquet::file::metadata::KeyValue::new(
+                chessbits_parquet::EXPORT_VERSION_KEY.to_string(),
+                version.to_string(),
+            )]))
+            .build()
+    });
+    let projected = schema.project(&keep).unwrap();
+    let file = fs::File::create(dir.join("part-0.parquet")).unwrap();
+    let mut writer = parquet::arrow::ArrowWriter::try_new(file, projected.into(), props).unwrap();
+    for batch in batches {
+        writer.write(&batch.project(&keep).unwrap()).unwrap();
+    }
+    writer.close().unwrap();
+}
+
 #[test]
-fn a_null_move_comes_from_movetext_and_without_it_is_an_error() {
+fn a_null_move_comes_from_annotations_or_a_version_1_movetext() {
     let pgn = b"[White \"A\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n\n[White \"B\"]\n\n1. e4 -- 2. d4 {x} e5 *\n\n[White \"C\"]\n\n1. d4 *\n";
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("export");
@@ -331,38 +347,123 @@ fn a_null_move_comes_from_movetext_and_without_it_is_an_error() {
     let texts: Vec<Vec<u8>> = rebuilt.into_iter().map(Result::unwrap).collect();
     assert_eq!(texts[1], b"[White \"B\"]\n\n1. e4 -- 2. d4 {x} e5 *\n\n");
     assert_eq!(texts[2], b"[White \"C\"]\n\n1. d4 *\n\n");
+    let rows = export_rows(&out);
+    assert_eq!(rows[1].annotations.as_deref(), Some("1. e4 -- 2. d4 {x} e5 *"));
+    assert_eq!(
+        (rows[0].annotations.as_ref(), rows[2].annotations.as_ref()),
+        (None, None)
+    );
 
-    // The same export without its `movetext` column (what issue 31 makes the default): the
-    // other rows rebuild the same, the null move's is a typed error, and reading goes on.
-    let part = out.join("part-0.parquet");
-    let file = fs::File::open(&part).unwrap();
-    let reader = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
-        .unwrap()
-        .build()
-        .unwrap();
-    let batches: Vec<_> = reader.map(Result::unwrap).collect();
-    let schema = batches[0].schema();
-    let keep: Vec<usize> = (0..schema.fields().len())
-        .filter(|&i| schema.field(i).name() != "movetext")
-        .collect();
+    // A version-1 export (with `movetext`, without `annotations` and the version entry): read
+    // as before, the null move's game from `movetext`.
+    let with_movetext = dir.path().join("with-movetext");
+    let options = ExportOptions {
+        movetext: true,
+        ..ExportOptions::default()
+    };
+    assert_eq!(
+        export_and_rebuild(pgn, &with_movetext, options),
+        texts.iter().cloned().map(Ok).collect::<Vec<_>>()
+    );
+    let part = with_movetext.join("part-0.parquet");
+    let reader = ParquetRecordBatchReaderBuilder::try_new(fs::File::open(&part).unwrap()).unwrap();
+    assert_eq!(reader.schema().index_of("movetext").unwrap(), 17);
+    let batches: Vec<_> = reader.build().unwrap().map(Result::unwrap).collect();
+    let v1 = dir.path().join("v1");
+    rewrite(&batches, &v1, |name| name != "annotations", None);
+    let games: Vec<_> = ExportReader::open(&v1).unwrap().map(Result::unwrap).collect();
+    let got: Vec<&Vec<u8>> = games.iter().map(|g| g.pgn.as_ref().unwrap()).collect();
+    assert_eq!(got, texts.iter().collect::<Vec<_>>());
+
+    // Without `annotations` and `movetext`, the null move's row is a typed error, and reading
+    // goes on.
     let slim = dir.path().join("slim");
-    fs::create_dir(&slim).unwrap();
-    let projected = schema.project(&keep).unwrap();
-    let mut writer = parquet::arrow::ArrowWriter::try_new(
-        fs::File::create(slim.join("part-0.parquet")).unwrap(),
-        projected.into(),
-        None,
-    )
-    .unwrap();
-    for batch in &batches {
-        writer.write(&batch.project(&keep).unwrap()).unwrap();
-    }
-    writer.close().unwrap();
+    rewrite(
+        &batches,
+        &slim,
+        |name| name != "annotations" && name != "movetext",
+        Some("2"),
+    );
     let games: Vec<_> = ExportReader::open(&slim).unwrap().map(Result::unwrap).collect();
     assert_eq!(games.len(), 3);
     assert_eq!(games[0].pgn.as_ref().unwrap(), &texts[0]);
     assert_eq!((games[1].row, &games[1].pgn), (1, &Err(RebuildError::NullMove)));
     assert_eq!(games[2].pgn.as_ref().unwrap(), &texts[2]);
-    let rows = rows_from_batch(&batches[0].project(&keep).unwrap()).unwrap();
-    assert_eq!(rows[0].movetext, "");
+}
+
+/// An export of a newer schema version is refused with a typed error naming the version.
+#[test]
+fn a_newer_export_version_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("export");
+    export_and_rebuild(b"1. e4 *\n", &out, ExportOptions::default());
+    let part = out.join("part-0.parquet");
+    let builder = ParquetRecordBatchReaderBuilder::try_new(fs::File::open(&part).unwrap()).unwrap();
+    let kv = builder.metadata().file_metadata().key_value_metadata().unwrap();
+    assert!(kv
+        .iter()
+        .any(|e| e.key == "chessbits.export_version" && e.value.as_deref() == Some("2")));
+    let batches: Vec<_> = builder.build().unwrap().map(Result::unwrap).collect();
+    for version in ["3", "two"] {
+        let newer = dir.path().join(format!("v{version}"));
+        rewrite(&batches, &newer, |_| true, Some(version));
+        let items: Vec<_> = ExportReader::open(&newer).unwrap().collect();
+        assert_eq!(items.len(), 1);
+        let error = items.into_iter().next().unwrap().unwrap_err();
+        assert!(
+            matches!(&error, chessbits_parquet::ReadError::Version { version: v, .. } if v == version),
+            "{error}"
+        );
+        assert!(error.to_string().contains(&format!("version {version}")), "{error}");
+    }
+}
+
+/// Issue 31, part 2: `annotations` is null only when the columns give the movetext back; every
+/// other movetext (NAGs, variations, other comments, commands written otherwise, a result token
+/// the `Result` tag does not give, ...) is kept, and every game rebuilds equal to the input.
+#[test]
+fn annotations_are_kept_unless_the_columns_give_the_movetext_back() {
+    let cases: [(&str, bool); 22] = [
+        (
+            "1. e4 { [%eval 0.17] [%clk 0:05:00] } 1... e5 { [%clk 0:05:00] } 1-0",
+            false,
+        ),
+        ("1. e4 e5 1-0", false),
+        ("1.e4 e5 1-0", false),
+        ("1. Ng1f3 Nc6 1-0", false),
+        ("1. e4 { [%eval #-2] } e5 { [%eval -0.09] } 1-0", false),
+        ("1. e4! e5 1-0", true),
+        ("1. e4 $1 e5 1-0", true),
+        ("1. e4 (1. d4 d5) e5 1-0", true),
+        ("1. e4 {good} e5 1-0", true),
+        ("{start} 1. e4 e5 1-0", true),
+        ("1. e4 { [%eval 0.17,20] } e5 1-0", true),
+        ("1. e4 { [%clk 0:05:00.5] } e5 1-0", true),
+        ("1. e4 { [%clk 0:5:00] } e5 1-0", true),
+        ("1. e4 { [%clk 0:05:00] [%eval 0.17] } e5 1-0", true),
+        ("1. e4 { [%clk 0:05:00] } { [%clk 0:05:00] } e5 1-0", true),
+        ("1. e4 {} e5 1-0", true),
+        ("1. e4 {[%clk 0:05:00]} e5 1-0", true),
+        ("1. e4 e5", true),
+        ("1. e4 e5 0-1", true),
+        ("1. e4 e5 ; a rest-of-line comment\n1-0", true),
+        ("1. e4 e5\n% an escaped line\n1-0", true),
+        ("1. e4 -- 2. d4 1-0", true),
+    ];
+    let mut pgn = String::new();
+    for (movetext, _) in &cases {
+        pgn.push_str(&format!("[White \"w\"]\n[Result \"1-0\"]\n\n{movetext}\n\n"));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("export");
+    let rebuilt = export_and_rebuild(pgn.as_bytes(), &out, ExportOptions::default());
+    let rows = export_rows(&out);
+    let originals = games(pgn.as_bytes());
+    assert_eq!((rows.len(), originals.len()), (cases.len(), cases.len()));
+    for (i, (movetext, kept)) in cases.iter().enumerate() {
+        let expected = kept.then(|| movetext.trim_end().to_string());
+        assert_eq!(rows[i].annotations, expected, "{movetext}");
+        let back = GameTree::from_pgn(rebuilt[i].as_ref().unwrap()).unwrap();
+        assert!(originals[i] == back, "{movetext}");
+    }
 }

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use chessbits::position::Position;
+use chessbits_index::build::{is_export_dir, InputKind};
 use chessbits_index::{
     resolve_position, BuildOptions, ExploreOptions, Filters, IndexBuilder, IndexError, PositionKey, SearchOptions,
     SortOrder,
@@ -14,6 +15,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
 use crate::index_tables;
+use crate::inputs::directory;
 use crate::read::open_error;
 use crate::{ChessbitsError, IllegalMoveError, InvalidFenError};
 
@@ -125,39 +127,36 @@ pub fn position_key_hex(fen: Option<&str>, moves: &str) -> PyResult<String> {
     Ok(PositionKey::of(&resolve(fen, moves)?).to_string())
 }
 
-/// The PGN files of an input: a file as it is; a directory's files named `*.pgn`,
-/// `*.pgn.gz` or `*.pgn.zst` (not its subdirectories), sorted by name.
-fn expand(input: PathBuf) -> PyResult<Vec<PathBuf>> {
+/// The inputs a path stands for, as the CLI's `index build` reads them: a Parquet export
+/// directory as one input; any other directory the PGN files (plain, gzip, zstd) and `.cbits`
+/// archives below it, at any depth, sorted ([`directory`]); a file as it is, whatever its name.
+/// What each file is, its content says ([`InputKind::of`]).
+fn expand(input: PathBuf) -> PyResult<Vec<(PathBuf, InputKind)>> {
     let display = input.display().to_string();
     let meta = std::fs::metadata(&input).map_err(|e| open_error(e, &display))?;
-    if !meta.is_dir() {
-        return Ok(vec![input]);
+    if meta.is_dir() && is_export_dir(&input) {
+        return Ok(vec![(input, InputKind::Export)]);
     }
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(&input).map_err(|e| open_error(e, &display))? {
-        let path = entry.map_err(|e| open_error(e, &display))?.path();
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().to_lowercase())
-            .unwrap_or_default();
-        let pgn = [".pgn", ".pgn.gz", ".pgn.zst"].iter().any(|ext| name.ends_with(ext));
-        if pgn && path.is_file() {
-            files.push(path);
-        }
-    }
+    let files = match meta.is_dir() {
+        true => directory(&input)?,
+        false => vec![input],
+    };
     if files.is_empty() {
         return Err(PyValueError::new_err(format!(
-            "{display}: no *.pgn files in the directory"
+            "{display}: no .pgn, .pgn.gz, .pgn.zst or .cbits file below the directory"
         )));
     }
-    files.sort();
-    Ok(files)
+    files
+        .into_iter()
+        .map(|file| InputKind::of(&file).map(|kind| (file, kind)).map_err(index_error))
+        .collect()
 }
 
-/// Builds a position index from PGN files (plain, gzip or zstd) into the directory `output`,
-/// on `threads` worker threads (0: one per core). `inputs` is a path or a list of paths; a
-/// directory stands for its `*.pgn`, `*.pgn.gz` and `*.pgn.zst` files, sorted by name. Games
-/// are numbered in input order from 0. `output` must not exist or be an empty directory,
+/// Builds a position index from games into the directory `output`, on `threads` worker threads
+/// (0: one per core), as `chessbits index build` does. `inputs` is a path or a list of paths:
+/// PGN files (plain, gzip or zstd), `.cbits` archives (known by their content, whatever their
+/// name), Parquet export directories (`chessbits export`), or directories standing for the PGN
+/// files and archives below them (any depth, sorted). Games are numbered in input order from 0. `output` must not exist or be an empty directory,
 /// unless `force=True` (which replaces it).
 ///
 /// Returns a dict: games, positions, explorer_rows, bytes (of the index's files), errors (games
@@ -167,7 +166,9 @@ fn expand(input: PathBuf) -> PyResult<Vec<PathBuf>> {
 /// Raises:
 ///     OSError: an input cannot be read (FileNotFoundError, ...), or `output` is in the way
 ///         (FileExistsError).
-///     ValueError: a directory holds no PGN files.
+///     ValueError: a directory holds no PGN file or archive.
+///     ChessbitsError: an input is a single Parquet file (give its export's directory) or a
+///         compressed archive.
 ///
 /// >>> import chessbits, os, tempfile
 /// >>> d = tempfile.mkdtemp()
@@ -201,8 +202,12 @@ pub fn build_index<'py>(
     let summary = py
         .detach(|| -> Result<_, IndexError> {
             let mut builder = IndexBuilder::create(&output, options)?;
-            for file in &files {
-                builder.add_file(file)?;
+            for (file, kind) in &files {
+                match kind {
+                    InputKind::Pgn => builder.add_file(file)?,
+                    InputKind::Archive => builder.add_archive(file, &mut |_| {})?,
+                    InputKind::Export => builder.add_export(file, &mut |_| {})?,
+                }
             }
             builder.finish()
         })

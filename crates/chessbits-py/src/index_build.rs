@@ -61,7 +61,8 @@ pub fn export_parts<'py>(py: Python<'py>, export_dir: PathBuf) -> PyResult<Bound
 /// (`file:row R: reason`; such a row still has its `games` row).
 ///
 /// `batch` is a pyarrow RecordBatch of export rows (any subset of the export's columns that
-/// includes `movetext` and `plies`; tags left out count as missing); `game`, `source` and `row`
+/// includes `plies` and `moves` or `movetext`, with `annotations` for the rows whose `moves` is
+/// null; tags left out count as missing); `game`, `source` and `row`
 /// give per row its game number, its part's number in export_parts' order and its row in that
 /// part (integer arrays without nulls). `files` names the sources in error messages;
 /// `moves_code` is the code of `moves` (export_parts says it; None: from the field's metadata,

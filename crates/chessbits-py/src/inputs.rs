@@ -6,12 +6,10 @@
 use std::collections::HashSet;
 use std::fs::File;
 use std::io::{self, Cursor, Read};
-use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use chessbits::pgn::{decompress, read_full, WriteOptions};
-use chessbits_archive::{ArchiveError, BlockStream, RawBlock, MAGIC};
+use chessbits_archive::{archive_damage, is_pgn_name, open_pgn_text};
 use pyo3::exceptions::{PyFileNotFoundError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::pybacked::PyBackedBytes;
@@ -44,33 +42,18 @@ pub struct Input {
 }
 
 impl Input {
-    /// The input as PGN text: decompressed if it is gzip or zstd ([`decompress`], which also
-    /// refuses UTF-16), and if it is a `.cbits` archive (its magic bytes, after any
-    /// decompression), its games written as PGN, as `chessbits unpack` writes them.
+    /// The input as PGN text ([`open_pgn_text`]: decompressed if it is gzip or zstd, UTF-16
+    /// refused, and a `.cbits` archive's games written as PGN, as `chessbits unpack` writes them,
+    /// its blocks decoded on every core).
     ///
     /// Errors: an [`io::Error`]; one carrying [`chessbits::pgn::InputError`] or
-    /// [`ArchiveDamage`] is about the content (see [`open_error`]).
+    /// [`chessbits_archive::ArchiveDamage`] is about the content (see [`open_error`]).
     pub fn open(&self) -> io::Result<Text> {
         let raw: Text = match &self.source {
             Source::File(path) => Box::new(File::open(path)?),
             Source::Bytes(bytes) => Box::new(Cursor::new(bytes.clone())),
         };
-        let mut input = decompress(raw)?;
-        let mut head = [0u8; MAGIC.len()];
-        let len = read_full(&mut input, &mut head)?;
-        let input = Cursor::new(head).take(len as u64).chain(input);
-        // No PGN starts with the magic's first byte (0x89, not ASCII): a prefix of it is an
-        // archive cut short, which BlockStream reports as such.
-        if len > 0 && MAGIC.starts_with(&head[..len]) {
-            let blocks = BlockStream::new(input).map_err(damage)?;
-            return Ok(Box::new(ArchiveText {
-                blocks,
-                text: Vec::new(),
-                at: 0,
-                ended: false,
-            }));
-        }
-        Ok(Box::new(input))
+        open_pgn_text(raw)
     }
 
     /// Whether opening it now, to report a bad input when `read_pgn` is called, reads nothing
@@ -216,93 +199,7 @@ fn walk(dir: &Path, seen: &mut HashSet<PathBuf>, found: &mut Vec<PathBuf>) -> Py
     Ok(())
 }
 
-/// Whether the file name ends in `.pgn`, `.pgn.gz`, `.pgn.zst` or `.cbits` (any case).
-fn is_pgn_name(path: &Path) -> bool {
-    let name = path.file_name().map(|n| n.to_string_lossy().to_ascii_lowercase());
-    name.is_some_and(|name| {
-        [".pgn", ".pgn.gz", ".pgn.zst", ".cbits"]
-            .iter()
-            .any(|ext| name.ends_with(ext))
-    })
-}
-
-/// A `.cbits` archive that cannot be read on: what is wrong, naming the block (carried in the
-/// [`io::Error`] an archive input returns).
-#[derive(Debug)]
-pub struct ArchiveDamage(ArchiveError);
-
-impl std::fmt::Display for ArchiveDamage {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "damaged archive: {}", self.0)
-    }
-}
-
-impl std::error::Error for ArchiveDamage {}
-
-fn damage(error: ArchiveError) -> io::Error {
-    io::Error::new(io::ErrorKind::InvalidData, ArchiveDamage(error))
-}
-
 /// Whether `error` is about a damaged archive (not the file system).
 pub fn is_archive_damage(error: &io::Error) -> bool {
-    error.get_ref().is_some_and(|e| e.is::<ArchiveDamage>())
-}
-
-/// The games of an archive as PGN text, a block at a time. (The games are parsed again on
-/// rayon's threads by the reader; decoding a block is the smaller part of the work.)
-struct ArchiveText<R: Read> {
-    blocks: BlockStream<R>,
-    text: Vec<u8>,
-    at: usize,
-    ended: bool,
-}
-
-impl<R: Read> Read for ArchiveText<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        // A loop: a block of no games gives no text.
-        while self.at == self.text.len() {
-            if self.ended {
-                return Ok(0);
-            }
-            match self.blocks.next() {
-                None => self.ended = true,
-                Some(Ok(raw)) => {
-                    self.text = block_text(&raw).map_err(|e| {
-                        self.ended = true;
-                        damage(e)
-                    })?;
-                    self.at = 0;
-                }
-                Some(Err(e)) => {
-                    self.ended = true;
-                    return Err(damage(e));
-                }
-            }
-        }
-        let n = buf.len().min(self.text.len() - self.at);
-        buf[..n].copy_from_slice(&self.text[self.at..self.at + n]);
-        self.at += n;
-        Ok(n)
-    }
-}
-
-/// A block's games written as PGN (as `chessbits unpack` writes them).
-fn block_text(raw: &RawBlock) -> Result<Vec<u8>, ArchiveError> {
-    // The stream is called from pyarrow through the C stream interface, where a panic would
-    // abort the interpreter: a decoder bug is reported as damage of the block instead.
-    panic::catch_unwind(AssertUnwindSafe(|| {
-        let options = WriteOptions::default();
-        let mut text = Vec::new();
-        for game in raw.decode()? {
-            // Writing to a Vec cannot fail.
-            let _ = game.write_pgn(&mut text, &options);
-        }
-        Ok(text)
-    }))
-    .unwrap_or_else(|_| {
-        Err(ArchiveError::CorruptPayload {
-            block: raw.info.number,
-            reason: "the decoder failed".to_string(),
-        })
-    })
+    archive_damage(error).is_some()
 }

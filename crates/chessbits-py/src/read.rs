@@ -283,9 +283,10 @@ pub(crate) fn open_error(e: io::Error, path: &str) -> PyErr {
 }
 
 /// Reads the games of PGN files as a stream of record batches with the schema of the Parquet
-/// export (`chessbits export`): one row per game, tags in columns, the movetext, the main line
-/// entropy-coded in `moves` (see decode_moves), `plies`, `clocks`, `evals`, `start_fen`,
-/// `other_tags`, `non_utf8`, `latin1_fields`.
+/// export (`chessbits export`): one row per game, tags in columns, the main line
+/// entropy-coded in `moves` (see decode_moves), `plies`, `clocks`, `evals`, `annotations` (what
+/// the other columns cannot give back; to_pgn rebuilds every game), `start_fen`, `other_tags`,
+/// `non_utf8`, `latin1_fields`.
 ///
 /// `path` is a file; or a directory, standing for the files below it (any depth) named
 /// `*.pgn`, `*.pgn.gz`, `*.pgn.zst` or `*.cbits`, sorted by path; or the content of a file as

@@ -11,12 +11,15 @@ use pyo3::prelude::*;
 use crate::ChessbitsError;
 
 /// Rows of a Parquet export (`chessbits export`) as PGN text, one string per row, rebuilt from
-/// the columns without reading `movetext`: the tags (the tag columns and other_tags, in the
-/// lichess database's order), SetUp/FEN from start_fen, the main line decoded from `moves`, a
-/// `{ [%eval E] [%clk C] }` comment after each move that has an eval or a clock, and the result
-/// (the Result column when it is 1-0, 0-1 or 1/2-1/2, else `*`). A row whose `moves` is null (a
-/// null move in the main line) is written from its tags and its `movetext` when the table has
-/// that column. Comments, NAGs and variations are in `movetext` only: they are not written.
+/// the columns without reading `movetext`: a row whose `annotations` is not null is written from
+/// it (the movetext as in the file after the row's tags, or the whole game); any other row from
+/// the tags (the tag columns and other_tags, in the lichess database's order), SetUp/FEN from
+/// start_fen, the main line decoded from `moves`, a `{ [%eval E] [%clk C] }` comment after each
+/// move that has an eval or a clock, and the result (the Result column when it is 1-0, 0-1 or
+/// 1/2-1/2, else `*`). For an export (version 2) every row gives a game equal to the input's as
+/// python-chess reads it: tags, main line, clocks, evals, comments, NAGs, variations, result. A
+/// row of a version-1 export whose `moves` is null (a null move in the main line) is written
+/// from its tags and its `movetext` when the table has that column.
 ///
 /// `table` is a pyarrow Table or RecordBatch of export rows (any columns that include `plies`;
 /// tags left out are not written); `moves_code` is the code of `moves` (None: from the field's
@@ -25,7 +28,7 @@ use crate::ChessbitsError;
 /// Raises:
 ///     ChessbitsError: the table is not one of export rows (no plies column, a mistyped
 ///         column), or a row's game cannot be rebuilt (moves that do not decode, a bad
-///         start_fen, a null move without movetext), naming the row.
+///         start_fen, a null move without annotations or movetext), naming the row.
 ///     ValueError: an unknown moves_code.
 ///
 /// >>> import chessbits, pyarrow as pa

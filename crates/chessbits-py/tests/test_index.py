@@ -29,10 +29,11 @@ def board_fen(board):
 
 @pytest.fixture(scope="session")
 def built(tmp_path_factory):
-    """The bundled corpus indexed (the directory expands to its *.pgn files, sorted), its
-    summary, and the games as python-chess reads them, numbered as the index numbers them."""
+    """The bundled corpus indexed (its top-level *.pgn files, sorted: the directory itself would
+    stand for its subdirectories' files too), its summary, and the games as python-chess reads
+    them, numbered as the index numbers them."""
     out = tmp_path_factory.mktemp("index") / "corpus"
-    summary = chessbits.build_index(str(ROOT / "testdata" / "pgn"), out, threads=2)
+    summary = chessbits.build_index([str(path) for path in PGN_FILES], out, threads=2)
     games = [g for path in PGN_FILES for g in readable(python_chess_games(path))]
     return out, summary, games
 
@@ -346,7 +347,7 @@ def test_build_errors(tmp_path):
     assert not (tmp_path / "out").exists()
     empty = tmp_path / "empty"
     empty.mkdir()
-    with pytest.raises(ValueError, match="no \\*.pgn"):
+    with pytest.raises(ValueError, match="no .pgn, .pgn.gz, .pgn.zst or .cbits file"):
         chessbits.build_index(empty, tmp_path / "out")
     out = tmp_path / "out"
     assert chessbits.build_index([pgn, pgn], out)["games"] == 2
@@ -360,6 +361,32 @@ def test_build_errors(tmp_path):
     summary = chessbits.build_index(bad, tmp_path / "out2")
     assert (summary["games"], summary["errors"]) == (1, 1)
     assert "Ke7" in summary["error_messages"][0]
+
+
+def test_build_reads_what_the_cli_reads(tmp_path):
+    """A directory stands for the PGN files and .cbits archives below it, at any depth; an
+    archive is known by its content; a lone Parquet file is refused (give the export's
+    directory)."""
+    golden = ROOT / "crates" / "chessbits-archive" / "tests" / "golden" / "games.entropy.cbits"
+    d = tmp_path / "games"
+    (d / "sub").mkdir(parents=True)
+    shutil.copy(golden, d / "sub" / "archive.cbits")
+    (d / "a.pgn").write_text('[Result "1-0"]\n\n1. e4 e5 2. Nf3 1-0\n')
+    (d / "notes.txt").write_text("not a game")
+    archive_alone = chessbits.build_index(golden, tmp_path / "one")["games"]
+    assert archive_alone > 0
+    summary = chessbits.build_index(d, tmp_path / "all")
+    assert summary["games"] == archive_alone + 1
+    index = chessbits.Index(tmp_path / "all")
+    assert int(index.search(moves="e4 e5 Nf3").schema.metadata[b"total"]) >= 1
+    # An archive under any name is read as one.
+    renamed = tmp_path / "archive.pgn"
+    shutil.copy(golden, renamed)
+    assert chessbits.build_index(renamed, tmp_path / "renamed")["games"] == archive_alone
+    part = tmp_path / "part-0.parquet"
+    part.write_bytes(b"PAR1" + bytes(8) + b"PAR1")
+    with pytest.raises(chessbits.ChessbitsError, match="give the export's directory"):
+        chessbits.build_index(part, tmp_path / "out")
 
 
 def test_chess960_and_threads(tmp_path):

@@ -39,7 +39,7 @@ fn main() {
     let limit: usize = arg("--games").and_then(|s| s.parse().ok()).unwrap_or(usize::MAX);
     let rounds: usize = arg("--rounds").and_then(|s| s.parse().ok()).unwrap_or(3);
     let only = arg("--only");
-    let run = |name: &str| only.as_deref().map_or(true, |o| o == name);
+    let run = |name: &str| only.as_deref().is_none_or(|o| o == name);
     let mut games: Vec<Vec<Move>> = Vec::new();
     for (name, _) in common::PGN_FILES {
         games.extend(

@@ -71,7 +71,7 @@ fn fullmove_number_at_u32_max_saturates_and_unmakes_exactly() {
 #[test]
 fn comment_spaces_at_the_wrap_column_survive_write_and_read() {
     let mut pgn = b"1. e4 {".to_vec();
-    pgn.extend(std::iter::repeat(b'x').take(72));
+    pgn.extend(std::iter::repeat_n(b'x', 72));
     pgn.extend_from_slice(b"  b} *\n");
     let game = PgnReader::new(&pgn[..]).read_owned_game().unwrap().unwrap().unwrap();
     let text = game.to_pgn();

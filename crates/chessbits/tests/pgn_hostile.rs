@@ -224,7 +224,7 @@ fn deep_nesting_is_an_error_and_costs_no_stack() {
     for _ in 0..depth {
         pgn.extend_from_slice(b"(1... c5 ");
     }
-    pgn.extend(std::iter::repeat(b')').take(depth));
+    pgn.extend(std::iter::repeat_n(b')', depth));
     pgn.extend_from_slice(b" 2. Nf3 *\n\n1. d4 *\n");
     let outcomes = check(&pgn);
     assert_eq!(
@@ -240,7 +240,7 @@ fn deep_nesting_is_an_error_and_costs_no_stack() {
     for _ in 0..limit {
         pgn.extend_from_slice(b"(1... c5 ");
     }
-    pgn.extend(std::iter::repeat(b')').take(limit));
+    pgn.extend(std::iter::repeat_n(b')', limit));
     pgn.extend_from_slice(b" *");
     let game = PgnReader::new(&pgn[..]).read_owned_game().unwrap().unwrap().unwrap();
     let again = PgnReader::new(&game.to_pgn()[..])

@@ -21,18 +21,21 @@
 //! `Event`, `Site`, `Date`, `Round` (the first of `other_tags`), `White`, `Black`, `Result`, the
 //! other tag columns, then `other_tags` in order; a tag stored as a number or a date is written
 //! back as text (`WhiteElo` 1500 as `1500`, `UTCDate` as `YYYY.MM.DD`). The result falls back to
-//! the movetext's result token (its last token) when no `Result` tag decides, as for PGN. What
-//! an export does not keep can differ from the PGN's row: a `UTCDate` that is not a complete
-//! valid date (the export drops it; the date then comes from `Date`) and an Elo written with a
-//! sign or leading zeros (`+1500`).
+//! the movetext's result token (its last token) when no `Result` tag decides, as for PGN. A
+//! tag stored as a number, date or time whose text is not the one written back (`[WhiteElo
+//! "?"]`, `[UTCDate "2024.??.??"]`, `+1500`) is in `other_tags` as written (export version 2;
+//! version 1 dropped or rewrote it), so the row is the PGN's.
 //!
 //! The moves come from `moves`, decoded in its code ([`MovesCode`], named by the field's
 //! metadata [`MOVES_CODE_KEY`], or given) from `start_fen` (Chess960 when `other_tags` has a
 //! `Variant` that names it); when `moves` is null (a null move in the main line) or absent, the
 //! game is rebuilt as PGN (tags, then `movetext`) and read by the PGN reader, as a PGN build
-//! reads it. Without a `movetext` column (what issue 31 makes the default) the result token is
-//! the `Result` tag's, a row whose `moves` is null is an error, and the PGN text of a row
-//! (`search --pgn`) is rebuilt from its columns ([`chessbits_parquet::GameRow::to_pgn`]).
+//! reads it. Without a `movetext` column (the default) the result token is the `Result` tag's
+//! or the one `annotations` holds (the default export, version 2, keeps the movetext there
+//! whenever the columns do not give it back: a null move, a result token the tag does not
+//! give, ...), a row with a null `moves` and neither column is an error, and the PGN text of a
+//! row (`search --pgn`) is rebuilt from its columns
+//! ([`chessbits_parquet::GameRow::to_pgn`]: equal to the input game).
 
 use std::borrow::Cow;
 use std::fs::{self, File};
@@ -113,7 +116,8 @@ pub fn export_parts(dir: &Path) -> Result<Vec<ExportPart>, IndexError> {
     let mut first_game = 0u64;
     for (relative, path) in files {
         let file = File::open(&path).map_err(|e| IndexError::io(&path, e))?;
-        let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| IndexError::parquet(&path, e))?;
+        let builder: ParquetRecordBatchReaderBuilder<File> =
+            chessbits_parquet::footer::reader_builder(file).map_err(|e| IndexError::parquet(&path, e))?;
         let schema = builder.schema().clone();
         if schema.column_with_name("plies").is_none() {
             return Err(IndexError::input(
@@ -302,6 +306,8 @@ pub(crate) struct ExportRows {
     tags: Vec<(&'static str, StringArray)>,
     /// `None` when the batch has no `movetext` (see [`ExportRows::pgn`]).
     movetext: Option<StringArray>,
+    /// `None` when the batch has no `annotations` (an export of version 1).
+    annotations: Option<StringArray>,
     plies: PrimitiveArray<Int64Type>,
     moves: Option<BinaryArray>,
     start_fen: Option<StringArray>,
@@ -380,6 +386,7 @@ impl ExportRows {
         Ok(ExportRows {
             tags,
             movetext,
+            annotations: text("annotations")?,
             batch: batch.clone(),
             plies: plies.as_primitive::<Int64Type>().clone(),
             moves,
@@ -398,13 +405,13 @@ impl ExportRows {
                 .and_then(|(_, a)| (!a.is_null(i)).then(|| a.value(i)))
         };
         let mut other: Vec<(&str, &str)> = Vec::new();
-        if let Some((map, keys, values)) = &self.other_tags {
-            if !map.is_null(i) {
-                let offsets = map.value_offsets();
-                for j in offsets[i] as usize..offsets[i + 1] as usize {
-                    if !keys.is_null(j) && !values.is_null(j) {
-                        other.push((keys.value(j), values.value(j)));
-                    }
+        if let Some((map, keys, values)) = &self.other_tags
+            && !map.is_null(i)
+        {
+            let offsets = map.value_offsets();
+            for j in offsets[i] as usize..offsets[i + 1] as usize {
+                if !keys.is_null(j) && !values.is_null(j) {
+                    other.push((keys.value(j), values.value(j)));
                 }
             }
         }
@@ -431,18 +438,40 @@ impl ExportRows {
         tags
     }
 
-    /// The movetext of row `i`; `None` when the batch has no `movetext` column.
+    /// The movetext of row `i`; `None` when the batch has no `movetext` column or the row's is
+    /// null (a reader that fills a column the file lacks with nulls: Spark with a schema).
     pub(crate) fn movetext(&self, i: usize) -> Option<&str> {
-        self.movetext.as_ref().map(|m| m.value(i))
+        self.movetext.as_ref().and_then(|m| (!m.is_null(i)).then(|| m.value(i)))
     }
 
-    /// Row `i` as PGN text: its tags (see [`tags`](Self::tags)), a blank line, the movetext.
-    /// Without a `movetext` column, the game rebuilt from the row's columns by
-    /// [`chessbits_parquet::GameRow::to_pgn`] (tags in its order, clocks and evals as lichess
-    /// writes them); a row that cannot be rebuilt (a null `moves`) gives its tags and `*`.
+    /// The text of row `i` that ends with its movetext's result token: `movetext`, else
+    /// `annotations` (which holds the movetext whenever its result token is not the `Result`
+    /// tag's); `None` when the row has neither.
+    fn result_text(&self, i: usize) -> Option<&str> {
+        self.movetext(i).or_else(|| {
+            self.annotations
+                .as_ref()
+                .and_then(|a| (!a.is_null(i)).then(|| a.value(i)))
+        })
+    }
+
+    /// Row `i` as PGN text. An export of version 2 (with `annotations`) or without `movetext`:
+    /// the game rebuilt from the row's columns by [`chessbits_parquet::GameRow::to_pgn`] (equal
+    /// to the input game; a row that cannot be rebuilt gives its tags and `*`). A version-1
+    /// export: its tags (see [`tags`](Self::tags)), a blank line, the movetext.
     pub(crate) fn pgn(&self, i: usize) -> Vec<u8> {
-        let Some(movetext) = self.movetext(i) else {
-            return self.rebuilt_pgn(i);
+        let movetext = match self.movetext(i) {
+            Some(movetext) if self.annotations.is_none() => movetext,
+            movetext => {
+                let rebuilt = self.rebuilt_pgn(i);
+                match (rebuilt, movetext) {
+                    (Some(Ok(text)), _) => return text,
+                    // Not rebuilt (no `moves` column, ...): the movetext is there.
+                    (_, Some(movetext)) => movetext,
+                    (Some(Err(text)), None) => return text,
+                    (None, None) => return Vec::new(),
+                }
+            }
         };
         let mut out = Vec::new();
         for (name, value) in self.tags(i) {
@@ -465,13 +494,12 @@ impl ExportRows {
         out
     }
 
-    /// Row `i` rebuilt from its columns (see [`pgn`](Self::pgn)).
-    fn rebuilt_pgn(&self, i: usize) -> Vec<u8> {
-        let rows = chessbits_parquet::rows_from_batch(&self.batch.slice(i, 1)).unwrap_or_default();
-        let Some(row) = rows.first() else {
-            return Vec::new();
-        };
-        row.to_pgn(self.code).unwrap_or_else(|_| row.to_pgn_with_movetext("*"))
+    /// Row `i` rebuilt from its columns (see [`pgn`](Self::pgn)): `Err` with its tags and `*`
+    /// when they do not give the game; `None` when the row does not read.
+    fn rebuilt_pgn(&self, i: usize) -> Option<Result<Vec<u8>, Vec<u8>>> {
+        let rows = chessbits_parquet::rows_from_batch(&self.batch.slice(i, 1)).ok()?;
+        let row = rows.first()?;
+        Some(row.to_pgn(self.code).map_err(|_| row.to_pgn_with_movetext("*")))
     }
 
     /// The games and records of the rows from `first` on, one per id; `name` names a source
@@ -495,7 +523,7 @@ impl ExportRows {
                     out.errors.push(format!("{}:row {}: {reason}", name(id.source), id.row));
                     let tag_iter = tags.iter().map(|&(n, v)| (n.as_bytes(), Cow::Borrowed(v)));
                     let plies = usize::try_from(plies).unwrap_or(0);
-                    let result = self.movetext(i).and_then(movetext_result).unwrap_or_default();
+                    let result = self.result_text(i).and_then(movetext_result).unwrap_or_default();
                     (row_from_tags(tag_iter, plies, result, id.game), None)
                 }
             };
@@ -541,10 +569,12 @@ impl ExportRows {
                 Ok((
                     start,
                     line,
-                    self.movetext(i).and_then(movetext_result).unwrap_or_default(),
+                    self.result_text(i).and_then(movetext_result).unwrap_or_default(),
                 ))
             }
-            _ if self.movetext.is_none() => Err("no `moves` (a null move) and no `movetext` column".to_string()),
+            _ if self.result_text(i).is_none() => {
+                Err("no `moves` (a null move) and neither `movetext` nor `annotations`".to_string())
+            }
             _ => {
                 // No move code (a null move, or the column left out): the PGN reader reads it.
                 let text = self.pgn(i);
@@ -648,8 +678,10 @@ mod tests {
     }
 
     fn export(pgn: &str, code: MovesCode, dir: &Path) -> RecordBatch {
+        // With `movetext`, so that a batch without `moves` still has the games.
         let options = chessbits_parquet::ExportOptions {
             moves_code: code,
+            movetext: true,
             ..Default::default()
         };
         let mut exporter = chessbits_parquet::ParquetExporter::create(dir, options).unwrap();
@@ -741,12 +773,26 @@ mod tests {
         let batch = export(TRICKY, MovesCode::Entropy, &dir.path().join("export"));
         let n = batch.num_rows();
         let games: Vec<i64> = (0..n as i64).collect();
-        let keep: Vec<usize> = (0..batch.num_columns())
-            .filter(|&i| batch.schema().field(i).name() != "movetext")
-            .collect();
-        let slim = batch.project(&keep).unwrap();
+        let project = |drop: &[&str]| {
+            let keep: Vec<usize> = (0..batch.num_columns())
+                .filter(|&i| !drop.contains(&batch.schema().field(i).name().as_str()))
+                .collect();
+            batch.project(&keep).unwrap()
+        };
         let files = ["p.parquet".to_string()];
         let full = export_records(&batch, &games, &vec![0; n], &games, &files, None).unwrap();
+        // The default export (no `movetext`): row 3's null move is in `annotations`.
+        let default = project(&["movetext"]);
+        let out = export_records(&default, &games, &vec![0; n], &games, &files, None).unwrap();
+        assert!(out.errors.is_empty(), "{:?}", out.errors);
+        assert_eq!(
+            (out.games.clone(), out.positions.clone()),
+            (full.games.clone(), full.positions.clone())
+        );
+        let rows = ExportRows::new(&default, Path::new("p"), None).unwrap();
+        assert_eq!(rows.pgn(3), b"[Result \"0-1\"]\n\n1. e4 -- 2. d4 e5 0-1\n\n");
+        // Neither `movetext` nor `annotations`: row 3 cannot be read.
+        let slim = project(&["movetext", "annotations"]);
         let out = export_records(&slim, &games, &vec![0; n], &games, &files, None).unwrap();
         // Row 3 holds a null move: only its movetext had the game.
         assert_eq!(out.errors.len(), 1, "{:?}", out.errors);

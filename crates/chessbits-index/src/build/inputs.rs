@@ -9,7 +9,6 @@ use chessbits::pgn::{MainLineReader, PgnReader, RawTag};
 use chessbits::position::Position;
 use chessbits::Move;
 use chessbits_archive::{ArchiveReader, StoredGame};
-use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::ProjectionMask;
 use rayon::prelude::*;
 
@@ -129,7 +128,7 @@ impl IndexBuilder {
                 return Err(too_many_games(&self.out));
             }
             let file = File::open(&path).map_err(|e| IndexError::io(&path, e))?;
-            let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| IndexError::parquet(&path, e))?;
+            let builder = chessbits_parquet::footer::reader_builder(file).map_err(|e| IndexError::parquet(&path, e))?;
             let roots: Vec<usize> = builder
                 .schema()
                 .fields()

@@ -9,7 +9,9 @@ pub(crate) mod sort;
 mod source;
 pub(crate) use export_rows::ExportRows;
 pub use export_rows::{export_parts, export_records, ExportPart, ExportRecords};
+mod input_kind;
 mod inputs;
+pub use input_kind::InputKind;
 pub use inputs::{is_archive, is_export_dir};
 pub(crate) use source::check_unchanged;
 

@@ -73,7 +73,8 @@ pub(crate) fn game_row(game: &MainLineGame, number: u32) -> GameRow {
 
 /// [`game_row`] from the parts of a game: its tags in the file's order (names and decoded
 /// values; a later tag of a name replaces an earlier one), its main line's length and the
-/// movetext's result token. Every kind of source (PGN, archive, export) goes through here, so a
+/// movetext's result token. The result is [`GameResult::declared`]'s: the token, else (for `*`
+/// or none) the `Result` tag. Every kind of source (PGN, archive, export) goes through here, so a
 /// game gives the same row whatever it was read from.
 pub(crate) fn row_from_tags<'a>(
     tags: impl Iterator<Item = (&'a [u8], std::borrow::Cow<'a, str>)>,
@@ -94,7 +95,7 @@ pub(crate) fn row_from_tags<'a>(
             b"Black" => row.black = Some(text()),
             b"WhiteElo" => row.white_elo = elo(&value),
             b"BlackElo" => row.black_elo = elo(&value),
-            b"Result" => result_tag = Outcome::from_pgn(value.trim()),
+            b"Result" => result_tag = Some(text()),
             b"UTCDate" => utc_date = Some(pack_date(&value)),
             b"Date" => date = Some(pack_date(&value)),
             b"TimeControl" => {
@@ -109,9 +110,8 @@ pub(crate) fn row_from_tags<'a>(
         }
     }
     row.date = utc_date.filter(|&d| d != 0).or(date).unwrap_or(0);
-    // The Result tag decides; the movetext's result token when the tag says nothing.
-    let outcome = result_tag.or_else(|| Outcome::of(movetext_result));
-    row.result = Outcome::pgn(outcome).to_string();
+    // The core's one rule: the movetext's result token, else the `Result` tag.
+    row.result = GameResult::declared(movetext_result, result_tag.as_deref()).to_string();
     row
 }
 

@@ -198,10 +198,8 @@ impl<R: Record> Sorter<R> {
                 heap.push(Head { record: next, run });
             }
             let combined = pending.as_mut().is_some_and(|current| current.combine(&record));
-            if !combined {
-                if let Some(done) = pending.replace(record) {
-                    visit(done)?;
-                }
+            if !combined && let Some(done) = pending.replace(record) {
+                visit(done)?;
             }
         }
         if let Some(done) = pending {

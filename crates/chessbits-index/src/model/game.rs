@@ -28,14 +28,23 @@ pub fn rating_band(average: u16) -> u16 {
         .unwrap_or(0)
 }
 
+/// The last year of a date the index knows: the explorer's month is `year * 12 + month - 1`
+/// in 16 bits (see [`month_number`]), and December 5460 is the last month below 2^16. A date of
+/// a later year (`9999.12.31`) is unknown to the index, as `????.??.??` is, rather than wrapped
+/// into a wrong month.
+pub const MAX_YEAR: u32 = 5460;
+
 /// A date as PGN writes it (`YYYY.MM.DD`, `??` for unknown parts), packed as
-/// `YYYY * 10000 + MM * 100 + DD` with unknown parts 0; 0 when the year is unknown.
+/// `YYYY * 10000 + MM * 100 + DD` with unknown parts 0; 0 when the year is unknown or past
+/// [`MAX_YEAR`].
 ///
 /// ```
 /// use chessbits_index::model::game::{pack_date, month_of};
 /// assert_eq!(pack_date("2024.03.07"), 20240307);
 /// assert_eq!(pack_date("2024.??.??"), 20240000);
 /// assert_eq!(pack_date("????.??.??"), 0);
+/// assert_eq!(pack_date("5460.12.31"), 54601231);
+/// assert_eq!(pack_date("5461.01.01"), 0);
 /// assert_eq!(month_of(20240307), Some("2024-03".to_string()));
 /// assert_eq!(month_of(20240000), None);
 /// ```
@@ -49,7 +58,7 @@ pub fn pack_date(text: &str) -> u32 {
             _ => 0,
         }
     };
-    let year = field(parts.next(), 4, 9999);
+    let year = field(parts.next(), 4, MAX_YEAR);
     if year == 0 {
         return 0;
     }
@@ -84,11 +93,12 @@ pub fn month_number(text: &str) -> Option<u32> {
     (year <= 9999 && (1..=12).contains(&month) && text.trim().len() == 7).then(|| year * 12 + month - 1)
 }
 
-/// The month number of a packed date (see [`month_number`]); 0 when the month is unknown.
+/// The month number of a packed date (see [`month_number`]); 0 when the month is unknown, or
+/// does not fit (a date past [`MAX_YEAR`], which [`pack_date`] does not make).
 pub(crate) fn packed_month(date: u32) -> u16 {
     let (year, month) = (date / 10000, date / 100 % 100);
     match year > 0 && month > 0 {
-        true => (year * 12 + month - 1) as u16,
+        true => u16::try_from(year * 12 + month - 1).unwrap_or(0),
         false => 0,
     }
 }
@@ -162,9 +172,11 @@ pub struct GameRow {
     pub black: Option<String>,
     pub white_elo: Option<u16>,
     pub black_elo: Option<u16>,
-    /// `1-0`, `0-1`, `1/2-1/2` or `*`.
+    /// `1-0`, `0-1`, `1/2-1/2` or `*`: the movetext's result token, else the `Result` tag's
+    /// ([`chessbits::pgn::GameResult::declared`], the library's one rule).
     pub result: String,
-    /// Packed date (see [`pack_date`]): `UTCDate`, else `Date`.
+    /// Packed date (see [`pack_date`]): `UTCDate`, else `Date`; 0 when unknown (or past
+    /// [`MAX_YEAR`]).
     pub date: u32,
     pub time_control: Option<String>,
     pub speed: Option<Speed>,

@@ -10,8 +10,8 @@
 //! | `plies` | int32 | half-moves of its main line |
 //! | `white`, `black` | utf8, null | the `White` and `Black` tags |
 //! | `white_elo`, `black_elo` | int32, null | the `WhiteElo` and `BlackElo` tags, when numbers |
-//! | `result` | utf8 | `1-0`, `0-1`, `1/2-1/2` or `*` (the `Result` tag, else the movetext's) |
-//! | `date` | utf8, null | `UTCDate`, else `Date` (`YYYY.MM.DD`, `??` for unknown parts) |
+//! | `result` | utf8 | `1-0`, `0-1`, `1/2-1/2` or `*`: the movetext's result token, else the `Result` tag's (the library's one rule, [`chessbits::pgn::GameResult::declared`]) |
+//! | `date` | utf8, null | `UTCDate`, else `Date` (`YYYY.MM.DD`, `??` for unknown parts); null for a year past [`MAX_YEAR`](super::game::MAX_YEAR) |
 //! | `time_control`, `speed` | utf8, null | `TimeControl`, and the speed it gives |
 //! | `event`, `site` | utf8, null | the `Event` and `Site` tags |
 //! | `fen` | utf8, null | the `FEN` tag: the start position when not the standard one |

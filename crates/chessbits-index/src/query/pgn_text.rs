@@ -20,8 +20,10 @@ use crate::model::sources::SourceRow;
 /// - PGN: the game's bytes, byte for byte (the file read, decompressed, up to the game);
 /// - `.cbits`: the archive's game written as `chessbits unpack` writes it (the archive is
 ///   lossless: tags, comments, variations and NAGs as they were);
-/// - Parquet export: the row rebuilt as PGN (its tags, a blank line, its `movetext`): not the
-///   original bytes (the export keeps the tags as values, not as written), but the same game.
+/// - Parquet export: the row rebuilt as PGN from its columns
+///   ([`chessbits_parquet::GameRow::to_pgn`]; a version-1 export: its tags, a blank line, its
+///   `movetext`): not the original bytes, but the same game (tags, moves, comments, NAGs,
+///   variations, result).
 pub(crate) fn read_game_text(source: &SourceRow, row: &GameRow) -> Result<Vec<u8>, IndexError> {
     check_unchanged(source)?;
     let path = Path::new(&source.path);

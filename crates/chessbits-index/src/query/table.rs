@@ -7,10 +7,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use arrow_array::RecordBatch;
+use chessbits_parquet::footer::{load_metadata, without_panics};
 use parquet::arrow::arrow_reader::{
     ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder, RowSelection, RowSelector,
 };
 use parquet::arrow::ProjectionMask;
+use parquet::errors::ParquetError;
 use parquet::file::page_index::column_index::ColumnIndexMetaData;
 
 use crate::checksums::PageChecksums;
@@ -46,11 +48,12 @@ impl TableFile {
                 ),
             ));
         }
-        // The footer and page indexes are checked before Parquet parses them: the parquet crate
-        // can panic on a damaged footer.
+        // The footer and page indexes are checked before Parquet parses them (damage is an
+        // error naming the file); a crafted footer with matching checksums, which the parquet
+        // crate can panic on, is an error too (`footer::load_metadata`).
         let checksums = PageChecksums::open(&path, &file, entry.pages_crc32)?;
         let options = ArrowReaderOptions::new().with_page_index(true);
-        let meta = ArrowReaderMetadata::load(&file, options).map_err(|e| IndexError::parquet(&path, e))?;
+        let meta = load_metadata(&file, options).map_err(|e| IndexError::parquet(&path, e))?;
         let file_meta = meta.metadata().file_metadata();
         let version = file_meta
             .key_value_metadata()
@@ -107,12 +110,11 @@ impl TableFile {
         let mut selectors = Vec::new();
         for (i, group) in metadata.row_groups().iter().enumerate() {
             let n = group.num_rows() as usize;
-            if let Some(stats) = group.column(0).statistics() {
-                if let (Some(min), Some(max)) = (stats.min_bytes_opt(), stats.max_bytes_opt()) {
-                    if key.as_slice() < min || key.as_slice() > max {
-                        continue;
-                    }
-                }
+            if let Some(stats) = group.column(0).statistics()
+                && let (Some(min), Some(max)) = (stats.min_bytes_opt(), stats.max_bytes_opt())
+                && (key.as_slice() < min || key.as_slice() > max)
+            {
+                continue;
             }
             let mut ranges = self.pages_of_group(i, &key, n);
             if let Some(flag) = flag {
@@ -302,15 +304,17 @@ impl TableFile {
         if let Some(selection) = selection {
             builder = builder.with_row_selection(selection);
         }
-        let reader = builder.build().map_err(|e| IndexError::parquet(&self.path, e))?;
-        let mut batches = Vec::new();
-        for batch in reader {
-            let batch = batch.map_err(|e| {
-                IndexError::parquet(&self.path, parquet::errors::ParquetError::ArrowError(e.to_string()))
-            })?;
-            batches.push(batch);
-        }
-        Ok(batches)
+        // The pages' checksums match, but a hostile file can make them match: the parquet
+        // crate's decoders panic on some crafted pages, an error here (`without_panics`).
+        without_panics("a page", || {
+            let reader = builder.build()?;
+            let mut batches = Vec::new();
+            for batch in reader {
+                batches.push(batch.map_err(|e| ParquetError::ArrowError(e.to_string()))?);
+            }
+            Ok(batches)
+        })
+        .map_err(|e| IndexError::parquet(&self.path, e))
     }
 }
 

@@ -61,6 +61,24 @@ pub fn positions(files: &[PathBuf]) -> Vec<Position> {
     out
 }
 
+/// A deterministic sample of `positions` for the tests that compare `explore` with
+/// `explore_scan` (a scan reads every game of a position, so comparing all of them took
+/// minutes): every position whose key is in `keys` (those a precomputed table answers: the
+/// popular positions, where the tables and the scan differ most in work), and of the others
+/// the first and every `every`-th after it, in the order of `positions`.
+pub fn sample_positions(positions: Vec<Position>, keys: &BTreeSet<u128>, every: usize) -> Vec<Position> {
+    let mut others = 0;
+    positions
+        .into_iter()
+        .filter(|pos| {
+            keys.contains(&PositionKey::of(pos).0) || {
+                others += 1;
+                (others - 1) % every == 0
+            }
+        })
+        .collect()
+}
+
 /// An index of `parts`: the first built, each next one added with `index add`.
 pub fn build_parts(out: &Path, parts: &[&[PathBuf]]) -> Index {
     let mut builder = IndexBuilder::create(out, BuildOptions::default()).unwrap();

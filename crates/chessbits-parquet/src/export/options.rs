@@ -54,6 +54,10 @@ pub struct ExportOptions {
     /// [`ParquetExporter::add_pgn`](crate::ParquetExporter::add_pgn) is cut into, about (see
     /// [`chessbits::pgn::PgnBlocks`]); the games are the same whatever the size.
     pub block_size: usize,
+    /// Also write the lichess dataset's `movetext` column (the movetext as in the file, in
+    /// every row), for those who want that exact schema; without it the PGN is rebuilt from
+    /// the columns ([`GameRow::to_pgn`](crate::GameRow::to_pgn)).
+    pub movetext: bool,
 }
 
 impl Default for ExportOptions {
@@ -66,6 +70,7 @@ impl Default for ExportOptions {
             zstd_level: 3,
             moves_code: MovesCode::Entropy,
             block_size: DEFAULT_BLOCK_SIZE,
+            movetext: false,
         }
     }
 }

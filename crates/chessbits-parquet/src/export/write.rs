@@ -22,6 +22,7 @@ use super::options::{ExportOptions, ExportSummary, DEFAULT_PARTITION, MAX_CHUNK}
 use super::parse::Parser;
 use crate::batch::rows_to_batch_with;
 use crate::moves_code::MOVES_CODE_KEY;
+use crate::{EXPORT_VERSION, EXPORT_VERSION_KEY};
 
 /// The Parquet path of the items of the list column `name`.
 fn list_items(name: &str) -> ColumnPath {
@@ -67,10 +68,10 @@ impl Worker {
             .set_column_dictionary_enabled(list_items("evals"), false)
             .set_created_by(format!("chessbits-parquet {}", env!("CARGO_PKG_VERSION")))
             // Also a file-level entry, for readers that do not decode the Arrow schema.
-            .set_key_value_metadata(Some(vec![KeyValue::new(
-                MOVES_CODE_KEY.to_string(),
-                options.moves_code.name().to_string(),
-            )]))
+            .set_key_value_metadata(Some(vec![
+                KeyValue::new(MOVES_CODE_KEY.to_string(), options.moves_code.name().to_string()),
+                KeyValue::new(EXPORT_VERSION_KEY.to_string(), EXPORT_VERSION.to_string()),
+            ]))
             .build();
         let parser = Parser {
             pool,
@@ -82,7 +83,7 @@ impl Worker {
             row_group_size: options.row_group_size.max(1),
             chunk_size: options.row_group_size.clamp(1, MAX_CHUNK),
             props,
-            schema: crate::schema_with(options.moves_code),
+            schema: crate::schema_of(options.moves_code, options.movetext),
             writers: BTreeMap::new(),
             rejected_pgn: None,
             rejected_tsv: None,

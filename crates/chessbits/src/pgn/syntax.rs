@@ -175,7 +175,7 @@ mod tests {
             assert!(!ends_with_blank_line(text), "{text:?}");
         }
         let mut long = b"x\n".to_vec();
-        long.extend(std::iter::repeat(b' ').take(300));
+        long.extend(std::iter::repeat_n(b' ', 300));
         long.push(b'\n');
         assert!(!ends_with_blank_line(&long));
     }

@@ -191,13 +191,7 @@ impl GameTree {
     /// assert_eq!(game.outcome(), None, "Black resigned: the rules did not end the game");
     /// ```
     pub fn declared_result(&self) -> GameResult {
-        if self.result.is_known() {
-            return self.result;
-        }
-        let tag = self
-            .tag("Result")
-            .and_then(|v| GameResult::from_bytes(v.trim().as_bytes()));
-        tag.unwrap_or(GameResult::Unknown)
+        GameResult::declared(self.result, self.tag("Result").as_deref())
     }
 
     /// The moves of the main line.

@@ -204,6 +204,25 @@ impl GameResult {
             GameResult::Unknown => "*",
         }
     }
+
+    /// The result a game declares, from its movetext's result `token` and its `Result` tag's
+    /// value: the token, else (for `*` or none) the tag's, else `Unknown`. The one rule of the
+    /// library: [`GameTree::declared_result`](super::GameTree::declared_result) and the position
+    /// index use it.
+    ///
+    /// ```
+    /// use chessbits::pgn::GameResult;
+    /// assert_eq!(GameResult::declared(GameResult::Draw, Some("1-0")), GameResult::Draw);
+    /// assert_eq!(GameResult::declared(GameResult::Unknown, Some(" 0-1 ")), GameResult::BlackWins);
+    /// assert_eq!(GameResult::declared(GameResult::Unknown, Some("?")), GameResult::Unknown);
+    /// ```
+    pub fn declared(token: GameResult, tag: Option<&str>) -> GameResult {
+        if token.is_known() {
+            return token;
+        }
+        tag.and_then(|v| GameResult::from_bytes(v.trim().as_bytes()))
+            .unwrap_or(GameResult::Unknown)
+    }
 }
 
 impl fmt::Display for GameResult {

@@ -259,7 +259,7 @@ fn prefix_written(board: &Board, coded: &[Square], last_field: Option<usize>) ->
         .get(q)
         .and_then(|&sq| board.piece_at(sq))
         .is_some_and(|p| p.role == Role::King && kings(p.color) == 1 && kings(!p.color) >= 1);
-    if lone_king && last_field.map_or(true, |p| p < q) {
+    if lone_king && last_field.is_none_or(|p| p < q) {
         q
     } else {
         (q + 1).max(last_field.map_or(0, |p| p + 1))

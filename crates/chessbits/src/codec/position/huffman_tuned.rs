@@ -257,7 +257,7 @@ fn write(setup: &Setup) -> Result<BitWriter, PositionCodeError> {
         }
         let count = if counted { first_count } else { None };
         let bits = costs.total(runs, counted);
-        if best.map_or(true, |(b, _)| bits < b) {
+        if best.is_none_or(|(b, _)| bits < b) {
             best = Some((bits, Options { runs, count, no_pawns }));
         }
     }
