@@ -13,52 +13,7 @@ use serde_json::Value;
 
 /// Games with what the tables and filters look at: ratings, dates, time controls (speeds),
 /// every result, a game from a FEN, a Chess960 game, transpositions, a null move.
-const PGN: &str = r#"[Event "Rated Blitz game"]
-[Date "2024.03.07"]
-[White "Alice"]
-[Black "Bob"]
-[Result "1-0"]
-[WhiteElo "1850"]
-[BlackElo "1790"]
-[TimeControl "180+2"]
-
-1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 1-0
-
-[Event "Rated Rapid game"]
-[Date "2023.11.??"]
-[White "Carol"]
-[Black "Alice"]
-[Result "0-1"]
-[WhiteElo "2210"]
-[BlackElo "2190"]
-[TimeControl "600+0"]
-
-1. Nf3 Nc6 2. e4 e5 3. d4 exd4 0-1
-
-[Event "Classical"]
-[Date "2022.01.15"]
-[White "Dave"]
-[Black "Eve"]
-[Result "1/2-1/2"]
-[TimeControl "5400+30"]
-
-1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 1/2-1/2
-
-[Result "*"]
-[FEN "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"]
-
-1. e4 Kd7 2. e5 Ke6 *
-
-[Variant "Chess960"]
-[FEN "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"]
-[Result "1-0"]
-
-9. b4 cxb4 10. axb4 Ne7 1-0
-
-[Result "0-1"]
-
-1. d4 d5 2. c4 -- 3. Nc3 0-1
-"#;
+const PGN: &str = include_str!("index_games.pgn");
 
 /// The index's files: `(path relative to the index directory, bytes)`, sorted by path.
 pub type Files = Vec<(String, Vec<u8>)>;

@@ -76,52 +76,7 @@ fn a_sidecar_entry_past_the_end_of_its_file_is_an_error() {
 }
 
 /// The games of the `index_files` fuzz target's index (`fuzz/src/index.rs`), as it builds them.
-const FUZZ_PGN: &str = r#"[Event "Rated Blitz game"]
-[Date "2024.03.07"]
-[White "Alice"]
-[Black "Bob"]
-[Result "1-0"]
-[WhiteElo "1850"]
-[BlackElo "1790"]
-[TimeControl "180+2"]
-
-1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 1-0
-
-[Event "Rated Rapid game"]
-[Date "2023.11.??"]
-[White "Carol"]
-[Black "Alice"]
-[Result "0-1"]
-[WhiteElo "2210"]
-[BlackElo "2190"]
-[TimeControl "600+0"]
-
-1. Nf3 Nc6 2. e4 e5 3. d4 exd4 0-1
-
-[Event "Classical"]
-[Date "2022.01.15"]
-[White "Dave"]
-[Black "Eve"]
-[Result "1/2-1/2"]
-[TimeControl "5400+30"]
-
-1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 1/2-1/2
-
-[Result "*"]
-[FEN "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"]
-
-1. e4 Kd7 2. e5 Ke6 *
-
-[Variant "Chess960"]
-[FEN "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9"]
-[Result "1-0"]
-
-9. b4 cxb4 10. axb4 Ne7 1-0
-
-[Result "0-1"]
-
-1. d4 d5 2. c4 -- 3. Nc3 0-1
-"#;
+const FUZZ_PGN: &str = include_str!("../../../fuzz/src/index_games.pgn");
 
 /// `index_files`: file 8 of the fuzz target's index (sorted by path: the `positions` file) with
 /// a run of `0x51` bytes written at offset 0x51 (its first page of keys, `DELTA_BYTE_ARRAY`), its

@@ -78,6 +78,7 @@ use chessbits::codec::moves::entropy::{EntropyError, GameDecoder, GameEncoder};
 use chessbits::codec::position::compact;
 use chessbits::codec::range_coder::{RangeDecoder, RangeEncoder, RangeError};
 use chessbits::moves::Move;
+use chessbits::pgn::read_full;
 use chessbits::position::Position;
 use chessbits::types::Color;
 
@@ -520,20 +521,6 @@ pub struct GameReader<R: Read> {
     body: Vec<u8>,
     games: u64,
     offset: u64,
-}
-
-/// Reads into `buf` until it is full or the input ends; returns the bytes read.
-fn read_full(input: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
-    let mut filled = 0;
-    while filled < buf.len() {
-        match input.read(&mut buf[filled..]) {
-            Ok(0) => break,
-            Ok(n) => filled += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(filled)
 }
 
 impl<R: Read> GameReader<R> {
