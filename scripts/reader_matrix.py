@@ -6,7 +6,7 @@
 
 `read` reads each whole directory (every column; a partitioned one with its Hive partitions
 `year=`/`month=`) as the reader's users would, and writes, per directory and row, a few columns
-in plain Python form: `Event`, `White`, `UTCDate` (ISO text), `UTCTime`, `WhiteElo`, `clocks`,
+in plain Python form: `Event`, `White`, `UTCDate` (ISO text), `UTCTime`, `WhiteElo`, `clock_deltas`,
 `non_utf8`, `latin1_fields`. `compare` checks that every file holds, per directory, the same
 number of rows and the same rows (as a multiset: the readers order the partitions differently),
 and that the rows are not vacuous (times, dates, Elos and clocks present).
@@ -24,7 +24,7 @@ import math
 import sys
 from pathlib import Path
 
-COLUMNS = ["Event", "White", "UTCDate", "UTCTime", "WhiteElo", "clocks", "non_utf8", "latin1_fields"]
+COLUMNS = ["Event", "White", "UTCDate", "UTCTime", "WhiteElo", "clock_deltas", "non_utf8", "latin1_fields"]
 
 
 def is_null(value):
@@ -74,7 +74,7 @@ def normalise(row):
         date(row["UTCDate"]),
         text(row["UTCTime"]),
         integer(row["WhiteElo"]),
-        items(row["clocks"], integer),
+        items(row["clock_deltas"], integer),
         bool(row["non_utf8"]),
         items(row["latin1_fields"], text),
     ]

@@ -4,7 +4,7 @@
 # is with pyarrow, pandas, polars, DuckDB, PySpark 3.5 and PySpark 4 (scripts/reader_matrix.py
 # read; pandas needs the partitions' schema, see there), and checks that all of them read the
 # same rows: the same count and, row for row, the same Event, White, UTCDate,
-# UTCTime, WhiteElo, clocks, non_utf8 and latin1_fields (scripts/reader_matrix.py compare).
+# UTCTime, WhiteElo, clock_deltas, non_utf8 and latin1_fields (scripts/reader_matrix.py compare).
 #
 # Each PySpark has a venv of its own (target/venv-spark35, target/venv-spark4), the other readers
 # share target/venv-readers; all pinned, installed from PyPI when absent. Spark needs Java (17

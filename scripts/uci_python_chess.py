@@ -127,7 +127,8 @@ def main():
     engine = chess.engine.SimpleEngine.popen_uci(path)
     try:
         check("id name", "chessbits" in engine.id.get("name", "").lower(), engine.id)
-        for option in ["Hash", "Threads", "MultiPV", "Move Overhead", "UCI_Chess960", "OwnBook", "BookFile", "Ponder"]:
+        for option in ["Hash", "Threads", "MultiPV", "Move Overhead", "UCI_Chess960", "OwnBook", "BookFile", "Ponder",
+                       "UCI_LimitStrength", "UCI_Elo"]:
             check(f"option {option}", option in engine.options, sorted(engine.options))
 
         board = chess.Board("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 4 4")

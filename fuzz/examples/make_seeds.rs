@@ -2,9 +2,7 @@
 //! encoded with every move code, positions in every position code, and small archives with every
 //! move codec. Run from `fuzz/`: `cargo run --example make_seeds`.
 
-use std::fs;
 use std::io::Cursor;
-use std::path::Path;
 
 use chessbits::codec::moves::{direction_target, entropy, enumeration, flagged, index, lichess, per_square};
 use chessbits::codec::position;
@@ -35,9 +33,7 @@ const PGN: &str = r#"[Event "Rated Blitz game"]
 "#;
 
 fn write(target: &str, name: &str, bytes: &[u8]) {
-    let dir = Path::new("corpus").join(target);
-    fs::create_dir_all(&dir).unwrap();
-    fs::write(dir.join(name), bytes).unwrap();
+    chessbits_fuzz::write_seed(target, name, bytes);
 }
 
 /// A game of `plies` pseudo-random legal moves from `start`.

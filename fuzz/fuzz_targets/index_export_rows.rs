@@ -52,15 +52,7 @@ fn row(bytes: &[u8]) -> Row<'_> {
         movetext: next().map(text),
         plies: next().map(number),
         start_fen: next().map(text),
-        other_tags: next().map(|b| {
-            text(b)
-                .lines()
-                .map(|l| match l.split_once('=') {
-                    Some((k, v)) => (k.to_string(), v.to_string()),
-                    None => (l.to_string(), String::new()),
-                })
-                .collect()
-        }),
+        other_tags: next().map(|b| chessbits_fuzz::tag_pairs(&text(b))),
         number: next().map(number),
     }
 }

@@ -138,19 +138,26 @@ fn resum_sidecar(sidecar: &[u8], file: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Lets a panic raised inside the `parquet` crate unwind instead of aborting at once. libFuzzer's
-/// panic hook aborts on every panic, caught or not; the footer decoder's panics on a crafted
-/// footer are caught (`chessbits_parquet::footer`) and become errors, so they are not findings.
-/// A panic of the crate that nothing catches still is: it unwinds to `fuzz_target!`, which
-/// aborts. Call before the first input is run (the hook is process-wide). With
-/// `CHESSBITS_FUZZ_SHOW_PARQUET_PANICS` set, every panic's message is printed (the parquet
-/// crate's are otherwise silent).
+/// Lets a panic raised inside the `parquet` crate (or by a crate it calls) unwind instead of
+/// aborting at once. libFuzzer's panic hook aborts on every panic, caught or not; the
+/// footer decoder's panics on a crafted footer are caught (`chessbits_parquet::footer`) and
+/// become errors, so they are not findings. A panic of the crate that nothing catches still is:
+/// it unwinds to `fuzz_target!`, which aborts. Call before the first input is run (the hook is
+/// process-wide). With `CHESSBITS_FUZZ_SHOW_PARQUET_PANICS` set, every panic's message is
+/// printed (the parquet crate's are otherwise silent).
 pub fn let_parquet_panics_unwind() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         let abort = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            let in_parquet = info.location().is_some_and(|l| l.file().contains("/parquet-"));
+            // A panic the crate raises through the standard library (`capacity overflow` of a
+            // `Vec::with_capacity` sized by the footer) or through `arrow-ipc` (an unknown type
+            // in the embedded Arrow schema) has its location there: the backtrace says whose it
+            // is. Letting one unwind that nothing catches still aborts, in `fuzz_target!`.
+            let in_parquet = info.location().is_some_and(|l| l.file().contains("/parquet-"))
+                || std::backtrace::Backtrace::force_capture()
+                    .to_string()
+                    .contains("/parquet-");
             if std::env::var_os("CHESSBITS_FUZZ_SHOW_PARQUET_PANICS").is_some() {
                 eprintln!("{info}");
             }

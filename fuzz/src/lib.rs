@@ -53,3 +53,21 @@ pub fn replay_legal(start: &Position, moves: &[Move], code: &str) -> Position {
 
 pub mod archive;
 pub mod index;
+
+/// `other_tags` from fuzzed bytes: one `name=value` pair a line (a line without `=` is a name
+/// with an empty value).
+pub fn tag_pairs(text: &str) -> Vec<(String, String)> {
+    text.lines()
+        .map(|l| match l.split_once('=') {
+            Some((k, v)) => (k.to_string(), v.to_string()),
+            None => (l.to_string(), String::new()),
+        })
+        .collect()
+}
+
+/// Writes seed `name` of `target` into `corpus/<target>/` (the seed makers in `examples/`).
+pub fn write_seed(target: &str, name: &str, bytes: &[u8]) {
+    let dir = std::path::Path::new("corpus").join(target);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(name), bytes).unwrap();
+}

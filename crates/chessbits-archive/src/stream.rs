@@ -62,6 +62,8 @@ pub struct BlockStream<R: Read> {
     offset: u64,
     next_block: u64,
     next_game: u64,
+    /// Each block read: where it starts and how many games it holds, for the index to match.
+    read: Vec<(u64, u32)>,
     done: bool,
 }
 
@@ -91,6 +93,7 @@ impl<R: Read> BlockStream<R> {
             offset: HEADER_LEN as u64,
             next_block: 0,
             next_game: 0,
+            read: Vec::new(),
             done: false,
         })
     }
@@ -147,6 +150,7 @@ impl<R: Read> BlockStream<R> {
             first_game: header.first_game,
             game_count: header.game_count,
         };
+        self.read.push((self.offset, header.game_count));
         self.offset += (BLOCK_HEADER_LEN + payload.len()) as u64;
         self.next_block += 1;
         self.next_game = self.next_game.saturating_add(u64::from(header.game_count));
@@ -178,16 +182,17 @@ impl<R: Read> BlockStream<R> {
         if footer.index_offset != self.offset || footer.game_count != self.next_game {
             return Err(bad("the footer disagrees with the blocks read"));
         }
-        // The entries follow each other from the first block (checked as the blocks were read).
+        // Each entry names the block read at its place (its offset and games), so the entries
+        // follow each other as the seeking reader requires.
         let mut first_game = 0u64;
-        for entry in &entries {
-            if entry.first_game != first_game {
+        for (entry, &(offset, game_count)) in entries.iter().zip(&self.read) {
+            if entry.offset != offset || entry.first_game != first_game {
                 return Err(bad("index entries do not follow each other"));
             }
+            if entry.game_count != game_count {
+                return Err(bad("the index counts other games than the blocks hold"));
+            }
             first_game = first_game.saturating_add(u64::from(entry.game_count));
-        }
-        if first_game != self.next_game {
-            return Err(bad("the index counts other games than the blocks hold"));
         }
         if read_full(&mut self.inner, &mut [0u8; 1])? != 0 {
             return Err(bad("bytes follow the footer"));

@@ -3,7 +3,10 @@
 
 use std::io::Cursor;
 
-use chessbits_archive::{ArchiveError, ArchiveReader, FORMAT_VERSION, MAGIC, MODEL_VERSION};
+use chessbits::pgn::PgnReader;
+use chessbits_archive::{
+    ArchiveError, ArchiveReader, ArchiveWriter, BlockStream, WriterOptions, FORMAT_VERSION, MAGIC, MODEL_VERSION,
+};
 
 /// A valid 16-byte archive header (index codec, this format and model version).
 fn header() -> Vec<u8> {
@@ -117,4 +120,44 @@ fn an_index_offset_near_u64_max_is_an_error() {
             .expect("a broken index opens");
         assert!(matches!(error, ArchiveError::CorruptIndex { .. }), "{error}");
     }
+}
+
+/// `archive_stream`: an archive whose index names a wrong offset for its first block (the
+/// checksums recomputed): the seeking reader refused it ("index entries do not follow each
+/// other") while the stream, which checked only the entries' first games, read it to its end
+/// without error. Both now refuse it.
+#[test]
+fn the_stream_refuses_an_index_the_seeking_reader_refuses() {
+    let pgn = "1. e4 e5 *\n\n1. d4 d5 *\n\n1. c4 c5 *\n";
+    let options = WriterOptions {
+        max_games_per_block: 2,
+        ..WriterOptions::default()
+    };
+    let mut writer = ArchiveWriter::new(Vec::new(), options).unwrap();
+    for game in PgnReader::new(pgn.as_bytes()).into_games() {
+        writer.add_game(&game.unwrap()).unwrap();
+    }
+    let (mut bytes, _) = writer.finish().unwrap();
+    let footer = bytes.len() - 32;
+    let index = u64::from_le_bytes(bytes[footer..footer + 8].try_into().unwrap()) as usize;
+    assert_eq!(&bytes[index..index + 4], b"CIDX");
+    assert_eq!(u32::from_le_bytes(bytes[index + 4..index + 8].try_into().unwrap()), 2);
+    // The first entry's offset (16, right after the file header), one byte off; the index
+    // checksum recomputed.
+    let first = index + 8;
+    assert_eq!(u64::from_le_bytes(bytes[first..first + 8].try_into().unwrap()), 16);
+    bytes[first..first + 8].copy_from_slice(&17u64.to_le_bytes());
+    let body = index + 8 + 2 * 20;
+    let sum = crc32(&bytes[index..body]);
+    bytes[body..body + 4].copy_from_slice(&sum.to_le_bytes());
+
+    let error = ArchiveReader::open(Cursor::new(&bytes))
+        .err()
+        .expect("a broken index opens");
+    assert!(matches!(error, ArchiveError::CorruptIndex { .. }), "{error}");
+    let results: Vec<_> = BlockStream::new(&bytes[..]).unwrap().collect();
+    assert_eq!(results.len(), 3, "two blocks, then the index's error");
+    assert!(results[..2].iter().all(Result::is_ok));
+    let error = results[2].as_ref().unwrap_err();
+    assert!(matches!(error, ArchiveError::CorruptIndex { .. }), "{error}");
 }

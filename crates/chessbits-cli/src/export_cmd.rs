@@ -18,7 +18,7 @@ use std::process::ExitCode;
 Writes OUT_DIR/part-0.parquet (with --partition year,month: OUT_DIR/year=YYYY/month=MM/part-0.parquet,
 from UTCDate, else Date; an unknown year or month is __HIVE_DEFAULT_PARTITION__), one row per game,
 the columns of the lichess Parquet dataset but movetext (with --movetext, movetext too) plus moves,
-plies, clocks, evals, annotations, start_fen, other_tags, non_utf8 and latin1_fields (schema: the
+plies, clock_deltas, evals, annotations, start_fen, other_tags, non_utf8 and latin1_fields (schema: the
 chessbits-parquet crate's documentation); every game's PGN is rebuilt from its row. If OUT_DIR is a
 symbolic link, the directory it names is written and the link stays. Games that cannot be read go,
 byte for byte, to OUT_DIR/_rejected.pgn, and where they came from and why to OUT_DIR/_rejected.tsv;

@@ -152,7 +152,7 @@ fn export_with_the_index_moves_codec() {
 }
 
 /// Every file below `dir`, relative, with its bytes (a directory's whole contents).
-fn contents(dir: &std::path::Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+pub(crate) fn contents(dir: &std::path::Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
     let mut files = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(next) = stack.pop() {

@@ -23,3 +23,4 @@ mod cli_perft;
 mod cli_pgn_tools;
 mod cli_show;
 mod cli_synth;
+mod cli_threads;

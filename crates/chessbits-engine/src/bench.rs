@@ -4,10 +4,12 @@
 //! no decision depends on the clock), so it fingerprints the search: a change of the count
 //! means a change of behaviour.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use chessbits::game::Game;
 
+use crate::eval::nnue::Network;
 use crate::search::{run, Control, Limits, SearchThreads};
 use crate::tt::TranspositionTable;
 
@@ -48,8 +50,13 @@ impl BenchResult {
 }
 
 /// Searches every bench position to `depth` with `threads` threads and a `hash_mb` table, both
-/// fresh; returns the totals.
+/// fresh, with the hand-tuned evaluation; returns the totals.
 pub fn run_bench(depth: i32, threads: usize, hash_mb: usize) -> BenchResult {
+    run_bench_with(depth, threads, hash_mb, None)
+}
+
+/// [`run_bench`] evaluating with `network` when it is given (UCI `bench` after `EvalFile`).
+pub fn run_bench_with(depth: i32, threads: usize, hash_mb: usize, network: Option<Arc<Network>>) -> BenchResult {
     let tt = TranspositionTable::new(hash_mb);
     let mut state = SearchThreads::new(threads);
     let start = Instant::now();
@@ -59,6 +66,7 @@ pub fn run_bench(depth: i32, threads: usize, hash_mb: usize) -> BenchResult {
         let limits = Limits {
             depth: Some(depth),
             quiet: true,
+            network: network.clone(),
             ..Limits::default()
         };
         let result = run(&game, &limits, &tt, &Control::new(), &mut state, &mut |_| {});
@@ -72,7 +80,11 @@ pub fn run_bench(depth: i32, threads: usize, hash_mb: usize) -> BenchResult {
 
 /// [`run_bench`] as text, in Stockfish's format.
 pub fn bench(depth: i32, threads: usize, hash_mb: usize) -> String {
-    let result = run_bench(depth, threads, hash_mb);
+    report(&run_bench(depth, threads, hash_mb))
+}
+
+/// A [`BenchResult`] as text, in Stockfish's format.
+pub fn report(result: &BenchResult) -> String {
     format!(
         "===========================\nTotal time (ms) : {}\nNodes searched  : {}\nNodes/second    : {}",
         result.millis,

@@ -8,7 +8,7 @@
 //! ([`search`]).
 //!
 //! - [`search`]: iterative deepening, aspiration windows, PVS, quiescence, pruning, Lazy SMP;
-//! - [`eval`]: tapered evaluation;
+//! - [`eval`]: tapered evaluation, and the NNUE network and its file format ([`eval::nnue`]);
 //! - [`tt`]: the lock-free transposition table;
 //! - [`time`]: time management;
 //! - [`uci`]: the protocol loop;
@@ -28,7 +28,9 @@
 //! assert!(result.best_move.is_some());
 //! ```
 
-#![forbid(unsafe_code)]
+// Denied, not forbidden: the AVX2 output path of `eval::nnue::accumulator` is the one place
+// allowed `unsafe` (a call behind run-time feature detection).
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod bench;
@@ -36,6 +38,7 @@ pub mod book;
 pub mod datagen;
 pub mod eval;
 pub mod history;
+pub mod rng;
 pub mod search;
 pub mod time;
 pub mod tt;

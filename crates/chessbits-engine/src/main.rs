@@ -45,12 +45,13 @@ fn main() {
             std::process::exit(2);
         }
     }
-    if args.first().map(String::as_str) == Some("bench") {
-        let depth = args.get(1).and_then(|d| d.parse().ok()).unwrap_or(DEFAULT_DEPTH);
-        let threads = args.get(2).and_then(|t| t.parse().ok()).unwrap_or(1);
-        let hash_mb = args.get(3).and_then(|h| h.parse().ok()).unwrap_or(16);
-        println!("{}", bench(depth, threads, hash_mb));
+    // `bench --help`, `datagen --help`: the usage, as `--help` alone prints it.
+    if args.iter().skip(1).any(|a| a == "-h" || a == "--help") {
+        println!("{USAGE}");
         return;
+    }
+    if args.first().map(String::as_str) == Some("bench") {
+        std::process::exit(bench_command(&args[1..]));
     }
     if args.first().map(String::as_str) == Some("datagen") {
         std::process::exit(datagen(&args[1..]));
@@ -59,6 +60,29 @@ fn main() {
         std::process::exit(tune(&args[1..]));
     }
     run_uci(BufReader::new(std::io::stdin()), Stdout);
+}
+
+/// `bench [DEPTH] [THREADS] [HASH_MIB]`: each argument a positive number, or the usage and 2.
+fn bench_command(args: &[String]) -> i32 {
+    let names = ["DEPTH", "THREADS", "HASH_MIB"];
+    let defaults = [DEFAULT_DEPTH as usize, 1, 16];
+    if args.len() > names.len() {
+        eprintln!("bench: at most {} arguments\n\n{USAGE}", names.len());
+        return 2;
+    }
+    let mut values = defaults;
+    for (i, arg) in args.iter().enumerate() {
+        match arg.parse::<usize>() {
+            Ok(n) if n > 0 => values[i] = n,
+            _ => {
+                eprintln!("bench: {} must be a positive number, not '{arg}'\n\n{USAGE}", names[i]);
+                return 2;
+            }
+        }
+    }
+    let [depth, threads, hash_mb] = values;
+    println!("{}", bench(i32::try_from(depth).unwrap_or(i32::MAX), threads, hash_mb));
+    0
 }
 
 /// `tune [--passes N] FILE.pgn...`: Texel tuning from the default weights; prints the report.

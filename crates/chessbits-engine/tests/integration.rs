@@ -8,5 +8,8 @@ mod common;
 mod book;
 mod datagen_cli;
 mod datagen_format;
+mod fuzz_regressions;
+mod nnue_format;
+mod nnue_search;
 mod search;
 mod uci;

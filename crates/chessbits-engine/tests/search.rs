@@ -5,6 +5,7 @@ use chessbits::lists::MoveList;
 use chessbits::notation::uci::parse_uci;
 use chessbits_engine::bench::run_bench;
 use chessbits_engine::search::score::MATE;
+use chessbits_engine::search::strength::Strength;
 use chessbits_engine::search::{run, Control, Limits, SearchResult, SearchThreads};
 use chessbits_engine::tt::TranspositionTable;
 
@@ -201,6 +202,37 @@ fn two_threads_return_a_legal_move_and_multipv_reports_lines() {
     let last: Vec<&String> = lines.iter().filter(|l| l.starts_with("info depth 5 ")).collect();
     assert_eq!(last.len(), 3, "{lines:?}");
     assert!(last[2].contains("multipv 3"));
+}
+
+/// `UCI_LimitStrength`: the weakest level searches one ply and plays several different legal
+/// moves over different seeds (the same seed, the same move); full strength plays what an
+/// unlimited search plays; a mate in one is never missed.
+#[test]
+fn a_strength_limit_varies_the_move_and_keeps_mates() {
+    let game = Game::from_fen("r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4").unwrap();
+    let limited = |elo: u32, seed: u64| Limits {
+        strength: Some(Strength::new(elo, seed)),
+        ..depth(6)
+    };
+    let mut moves = std::collections::BTreeSet::new();
+    for seed in 0..24 {
+        let result = search(&game, limited(Strength::MIN_ELO, seed), 1);
+        assert_eq!(result.depth, 1, "the weakest level searches one ply");
+        let m = result.best_move.unwrap();
+        assert!(game.position().is_legal(m));
+        assert_eq!(search(&game, limited(Strength::MIN_ELO, seed), 1).best_move, Some(m));
+        moves.insert(m.to_string());
+    }
+    assert!(moves.len() >= 2, "{moves:?}");
+    let full = search(&game, limited(Strength::MAX_ELO, 5), 1);
+    assert_eq!(full.depth, 6);
+    assert_eq!(full.best_move, search(&game, depth(6), 1).best_move);
+    // Scholar's mate: Qxf7# is found at every level.
+    let mate = Game::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 4 4").unwrap();
+    for seed in 0..8 {
+        let result = search(&mate, limited(Strength::MIN_ELO, seed), 1);
+        assert_eq!(result.best_move.unwrap().to_string(), "f3f7");
+    }
 }
 
 /// The node count of `bench` at depth 6 (one thread, 8 MiB of hash), pinned as Stockfish's

@@ -105,6 +105,23 @@ fn options_threads_multipv_and_clock() {
     let lines = e.expect("bestmove", 5 * SECOND);
     assert!(start.elapsed() < Duration::from_millis(500), "{:?}", start.elapsed());
     assert_legal(&[], &best_move(&lines));
+    // UCI_LimitStrength: options announced and accepted, four lines searched, a legal move.
+    e.send("setoption name UCI_LimitStrength value true");
+    e.send("setoption name UCI_Elo value 1500");
+    e.send("position startpos");
+    e.send("go depth 3");
+    let lines = e.expect("bestmove", 5 * SECOND);
+    assert_legal(&[], &best_move(&lines));
+    assert!(lines.iter().any(|l| l.contains("multipv 4")), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    e.send("setoption name UCI_Elo value 9999");
+    e.send("isready");
+    let lines = e.expect("readyok", 5 * SECOND);
+    assert!(
+        lines.iter().any(|l| l.contains("error") && l.contains("UCI_Elo")),
+        "{lines:?}"
+    );
+    e.send("setoption name UCI_LimitStrength value false");
     e.send("go movetime 200 searchmoves a2a3");
     let lines = e.expect("bestmove", 5 * SECOND);
     assert_eq!(best_move(&lines), "a2a3");
@@ -263,4 +280,22 @@ fn help_version_and_unknown_arguments() {
     assert_eq!(typo.status.code(), Some(2));
     assert!(typo.stdout.is_empty());
     assert!(String::from_utf8_lossy(&typo.stderr).contains("unknown argument '--hepl'"));
+    // A command's `--help` prints the usage (it does not run the command); a bench argument
+    // that is not a number is refused, not read as the default.
+    let run_args = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_chessbits-engine"))
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap()
+    };
+    for command in ["bench", "datagen", "tune"] {
+        let help = run_args(&[command, "--help"]);
+        assert!(help.status.success(), "{command} --help");
+        assert!(String::from_utf8_lossy(&help.stdout).contains("chessbits-engine datagen --out FILE"));
+    }
+    let bad = run_args(&["bench", "deep"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(bad.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("bench: DEPTH must be a positive number, not 'deep'"));
 }

@@ -67,6 +67,20 @@ pub fn rows_to_batch_with(rows: &[GameRow], schema: SchemaRef) -> Result<RecordB
         Arc::new(b.finish())
     };
 
+    let clock_deltas: ArrayRef = {
+        let mut b = ListBuilder::new(Int32Builder::new()).with_field(crate::list_item());
+        for row in rows {
+            match &row.clocks {
+                Some(clocks) => {
+                    b.values().extend(crate::clock_deltas(clocks));
+                    b.append(true);
+                }
+                None => b.append(false),
+            }
+        }
+        Arc::new(b.finish())
+    };
+
     let mut utc_date = Date32Builder::with_capacity(n);
     let mut utc_time = StringBuilder::with_capacity(n, n * 8);
     let with_movetext = schema.index_of("movetext").is_ok();
@@ -136,7 +150,7 @@ pub fn rows_to_batch_with(rows: &[GameRow], schema: SchemaRef) -> Result<RecordB
         text(|r| &r.time_control),
         Arc::new(moves.finish()),
         Arc::new(plies.finish()),
-        list(|r| &r.clocks),
+        clock_deltas,
         list(|r| &r.evals),
         Arc::new(annotations.finish()),
         text(|r| &r.start_fen),

@@ -22,9 +22,9 @@
 //! | `movetext` | utf8, not null | only with [`ExportOptions::movetext`], after `TimeControl`: the movetext as in the file, from the first token after the tags to the last one (the result token included), comments, variations and line breaks as written | never |
 //! | `moves` | binary | the main line in a move code of the library, from the start position: the entropy code ([`chessbits::codec::moves::entropy`]) by default, or one byte a move (see [`MovesCode`]); the field's metadata `chessbits.moves_code` names it | the main line has a null move (`--`), which the codes cannot hold |
 //! | `plies` | int32, not null | the number of moves of the main line | never |
-//! | `clocks` | list\<int32\> | per ply of the main line, the first `%clk` command in the comments after that move whose value [`chessbits::pgn::parse_clock`] reads (`h:mm:ss` or `m:ss`, unsigned, minutes and seconds below 60), in whole seconds (the fraction dropped) | the list: no ply has a clock; an item: that ply has none (`[%clk -0:00:01]`, `[%clk 0:61:00]` are none) |
+//! | `clock_deltas` | list\<int32\> | per ply of the main line, the clock as a delta ([`clock_deltas`]): the first clock of each side as is, every later one as the side's previous clock minus it (the seconds it fell: time used less the increment, negative when the increment was more). A clock is the first `%clk` command in the comments after that move whose value [`chessbits::pgn::parse_clock`] reads (`h:mm:ss` or `m:ss`, unsigned, minutes and seconds below 60), in whole seconds (the fraction dropped). See [Clocks](#clocks) for the clocks back in SQL | the list: no ply has a clock; an item: that ply has none (`[%clk -0:00:01]`, `[%clk 0:61:00]` are none) |
 //! | `evals` | list\<int32\> | per ply, the first `%eval` after the move that [`chessbits::pgn::Eval::parse`] reads: centipawns from White's view (`[%eval -1.5]` is −150; digits past the hundredths cut off), or a mate as `±(100000 − n)` (see [`mate_score`]) | the list: no ply has an eval; an item: that ply has none |
-//! | `annotations` | utf8 | what the other columns cannot give back (see [Annotations](#annotations)): the movetext as in the file, or the whole game (tags as written, a blank line, the movetext; it then starts with `[`) when its tags do not come back as written | the row's columns rebuild the game exactly (most lichess games) |
+//! | `annotations` | utf8 | what the other columns cannot give back (see [Annotations](#annotations)): the movetext as in the file, or the whole game (tags as written, a blank line, the movetext; it then starts with `[`) when its tags do not come back as written, in either the clock and eval comments the columns give back left out (a byte `0x01` each) | the row's columns rebuild the game exactly (most lichess games) |
 //! | `start_fen` | utf8 | the FEN of the start position (from the `[FEN]` tag, normalised) | the game starts from the standard position |
 //! | `other_tags` | map\<utf8, utf8\> | every other tag, name → value, in the file's order (`Date`, `Round`, `FEN`, `Variant`, `Annotator`, ...; a second tag of a column's name too; a tag of a number, date or time column whose text is not the one the column writes back, and any later tag of that name) | never (an empty map) |
 //! | `non_utf8` | bool, not null | some tag (name or value) or the movetext was not UTF-8 | never |
@@ -45,7 +45,8 @@
 //!
 //! The file's key-value metadata names the schema version: `chessbits.export_version`
 //! ([`EXPORT_VERSION_KEY`]) is `2` ([`EXPORT_VERSION`]). Version 1 (files without the entry) had
-//! `movetext` in every row and no `annotations`, and stored a number, date or time tag whose
+//! `movetext` in every row, no `annotations`, the clocks themselves in a column `clocks` (read
+//! as such), and stored a number, date or time tag whose
 //! text was not canonical as null (dropped) or rewritten; [`ExportReader`] reads both, and
 //! refuses a newer version with [`ReadError::Version`], which names it.
 //!
@@ -120,6 +121,35 @@
 //! and by python-chess): tags in order, start, main line, comments (clocks and evals among
 //! them), NAGs, variations, result. What is not kept is the formatting: line breaks, move
 //! numbers, SAN spelled otherwise (`Ng1f3` comes back as `Nf3`), the spacing between tokens.
+//!
+//! In `annotations`, the comments the columns give back are left out: reading the text from the
+//! start, a comment `{C}` whose `C` is the text the rebuild writes for a main-line ply that has
+//! one (` [%eval E] [%clk C] `, either alone; the plies in order, the next one or one of the 7
+//! after it) is the byte `0x01`; each such ply passed over (its comment not found: a clock with
+//! a fraction, other spacing) is `0x02` before it; and a `0x01`, `0x02` or `0x03` of the input
+//! is `0x03` and itself. The rebuild writes each `0x01` back as `{C}` of the next such ply, so
+//! the text comes back byte for byte. In SQL, `replace(annotations, chr(1), '{}')` gives a
+//! readable movetext (with empty comments where the clocks and evals were). A row whose
+//! `moves` is null keeps its comments (only escapes).
+//!
+//! # Clocks
+//!
+//! `clock_deltas` holds a side's first clock and then how much its clock fell at each of its
+//! moves (a dictionary of a few small numbers: half the bytes of the clocks themselves). The
+//! clocks back: in Rust [`clocks_from_deltas`] ([`ExportReader`] and
+//! [`rows_from_batch`] give [`GameRow::clocks`], and so the Python package); in DuckDB (each side's running sum, the
+//! first clock counted up and the deltas down):
+//!
+//! ```sql
+//! SELECT game, ply, SUM(CASE WHEN nth = 1 THEN delta ELSE -delta END)
+//!          OVER (PARTITION BY game, ply % 2, delta IS NULL ORDER BY ply) AS clock
+//! FROM (SELECT game, ply, delta,
+//!              ROW_NUMBER() OVER (PARTITION BY game, ply % 2, delta IS NULL ORDER BY ply) AS nth
+//!       FROM (SELECT ROW_NUMBER() OVER () AS game, UNNEST(clock_deltas) AS delta,
+//!                    generate_subscripts(clock_deltas, 1) - 1 AS ply
+//!             FROM 'export/**/*.parquet'))
+//! WHERE delta IS NOT NULL
+//! ```
 
 //! # Files
 //!
@@ -132,9 +162,9 @@
 //! pandas issue 55400);
 //! games that cannot be read go, byte for byte, to `_rejected.pgn`, with `_rejected.tsv` saying
 //! where they came from and why. Files are zstd-compressed, written in row groups of
-//! [`ExportOptions::row_group_size`] games; the items of `clocks` are delta-encoded
-//! (`DELTA_BINARY_PACKED`) and those of `evals` plain, the other columns dictionary-encoded
-//! where that pays (the `parquet` crate's default), `annotations` among them.
+//! [`ExportOptions::row_group_size`] games; the items of `evals` are plain, the other columns
+//! dictionary-encoded where that pays (the `parquet` crate's default), `clock_deltas` and
+//! `annotations` among them.
 
 mod annotations;
 mod batch;
@@ -159,7 +189,8 @@ pub use moves_code::{MovesCode, MOVES_CODE_KEY};
 pub const EXPORT_VERSION_KEY: &str = "chessbits.export_version";
 
 /// The schema version this crate writes, and the newest it reads: 1 had `movetext` in every
-/// row and no `annotations`; 2 has `annotations`, and `movetext` only when asked for.
+/// row, no `annotations` and `clocks`; 2 has `annotations`, `clock_deltas`, and `movetext`
+/// only when asked for.
 pub const EXPORT_VERSION: u32 = 2;
 pub use parts::{is_export_dir, part_files, PartFile};
 pub use read::{export_version, moves_code_of, rows_from_batch, ExportGame, ExportReader, ReadError};
@@ -187,7 +218,58 @@ pub const TAG_COLUMNS: [&str; 17] = [
     "TimeControl",
 ];
 
-/// The item field of the `clocks` and `evals` lists.
+/// The `clock_deltas` of `clocks` (a row's clocks, per ply): a ply's clock as is when it is the
+/// first of its side (plies of one parity) that is not null, else the side's last clock before
+/// it minus it (the seconds the clock fell: time used less the increment); null where the clock
+/// is. [`clocks_from_deltas`] is the inverse (the arithmetic wraps, so every `i32` comes back).
+///
+/// ```
+/// let clocks = [Some(180), Some(180), Some(178), None, Some(179), Some(170)];
+/// let deltas = chessbits_parquet::clock_deltas(&clocks);
+/// assert_eq!(deltas, [Some(180), Some(180), Some(2), None, Some(-1), Some(10)]);
+/// assert_eq!(chessbits_parquet::clocks_from_deltas(&deltas), clocks);
+/// // Any clocks come back, however far apart.
+/// let odd = [Some(i32::MIN), Some(0), Some(i32::MAX), None, None, Some(-7)];
+/// assert_eq!(chessbits_parquet::clocks_from_deltas(&chessbits_parquet::clock_deltas(&odd)), odd);
+/// ```
+pub fn clock_deltas(clocks: &[Option<i32>]) -> Vec<Option<i32>> {
+    let mut last = [None; 2];
+    let mut out = Vec::with_capacity(clocks.len());
+    for (ply, &clock) in clocks.iter().enumerate() {
+        out.push(clock.map(|c| match last[ply % 2] {
+            Some(previous) => i32::wrapping_sub(previous, c),
+            None => c,
+        }));
+        if clock.is_some() {
+            last[ply % 2] = clock;
+        }
+    }
+    out
+}
+
+/// The clocks whose [`clock_deltas`] are `deltas`.
+///
+/// ```
+/// let deltas = [Some(60), Some(60), Some(3), Some(5)];
+/// assert_eq!(chessbits_parquet::clocks_from_deltas(&deltas), [Some(60), Some(60), Some(57), Some(55)]);
+/// ```
+pub fn clocks_from_deltas(deltas: &[Option<i32>]) -> Vec<Option<i32>> {
+    let mut last: [Option<i32>; 2] = [None; 2];
+    let mut out = Vec::with_capacity(deltas.len());
+    for (ply, &delta) in deltas.iter().enumerate() {
+        let clock = delta.map(|d| match last[ply % 2] {
+            Some(previous) => i32::wrapping_sub(previous, d),
+            None => d,
+        });
+        if clock.is_some() {
+            last[ply % 2] = clock;
+        }
+        out.push(clock);
+    }
+    out
+}
+
+/// The item field of the `clock_deltas` and `evals` lists.
 pub(crate) fn list_item() -> Arc<Field> {
     Arc::new(Field::new("item", DataType::Int32, true))
 }
@@ -273,7 +355,7 @@ pub fn schema_of(code: MovesCode, movetext: bool) -> SchemaRef {
                 .collect(),
         ),
         Field::new("plies", DataType::Int32, false),
-        Field::new("clocks", DataType::List(list_item()), true),
+        Field::new("clock_deltas", DataType::List(list_item()), true),
         Field::new("evals", DataType::List(list_item()), true),
         text("annotations"),
         text("start_fen"),

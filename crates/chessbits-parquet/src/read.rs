@@ -208,7 +208,16 @@ pub fn rows_from_batch(batch: &RecordBatch) -> Result<Vec<GameRow>, String> {
     let (utc_time, mut movetext, mut annotations) = (texts("UTCTime")?, texts("movetext")?, texts("annotations")?);
     let (white_elo, black_elo) = (int16s("WhiteElo")?, int16s("BlackElo")?);
     let (white_diff, black_diff) = (int16s("WhiteRatingDiff")?, int16s("BlackRatingDiff")?);
-    let (mut clocks, mut evals) = (lists("clocks")?, lists("evals")?);
+    // `clock_deltas` (version 2 on); `clocks` as the clocks themselves (version 1, or a table
+    // made by hand).
+    let mut clocks = match batch.column_by_name("clock_deltas") {
+        Some(_) => lists("clock_deltas")?
+            .into_iter()
+            .map(|l| l.map(|deltas| crate::clocks_from_deltas(&deltas)))
+            .collect(),
+        None => lists("clocks")?,
+    };
+    let mut evals = lists("evals")?;
     let mut moves = moves;
     let mut rows = Vec::with_capacity(n);
     for i in 0..n {
@@ -403,8 +412,11 @@ impl ExportReader {
             .build()
             .map_err(parquet)?;
         let mut texts = Vec::with_capacity(wanted.len());
-        for batch in reader {
-            let batch = batch.map_err(|e| parquet(e.into()))?;
+        let mut reader = reader;
+        while let Some(batch) =
+            crate::footer::without_panics("a page", || reader.next().transpose().map_err(Into::into))
+                .map_err(parquet)?
+        {
             let column = arrow_cast::cast(batch.column(0), &DataType::Utf8).map_err(|e| parquet(e.into()))?;
             texts.extend(
                 column
@@ -438,15 +450,17 @@ impl ExportReader {
             };
             let (part, code) = (*part, *code);
             let path = &self.parts[part].path;
-            match reader.next() {
-                None => self.current = None,
-                Some(Err(error)) => {
+            // The `parquet` crate's page decoders panic on some crafted pages: an error here.
+            let next = crate::footer::without_panics("a page", || reader.next().transpose().map_err(Into::into));
+            match next {
+                Ok(None) => self.current = None,
+                Err(error) => {
                     return Err(ReadError::Parquet {
                         path: path.clone(),
-                        error: error.into(),
+                        error,
                     })
                 }
-                Some(Ok(batch)) => {
+                Ok(Some(batch)) => {
                     let rows = rows_from_batch(&batch).map_err(|reason| ReadError::NotExport {
                         path: path.clone(),
                         reason,

@@ -336,6 +336,14 @@ impl GameRow {
     /// The row's tags, a blank line and `text`, the value of the column `field` (written back
     /// as Latin-1 bytes when `latin1_fields` names it).
     fn to_pgn_with_text(&self, text: &str, field: &str) -> Vec<u8> {
+        let mut out = self.pgn_tag_lines();
+        self.push_field_text(&mut out, text, field);
+        out.extend_from_slice(b"\n\n");
+        out
+    }
+
+    /// The row's tags as PGN tag lines and a blank line after them (nothing when it has none).
+    fn pgn_tag_lines(&self) -> Vec<u8> {
         let mut out = Vec::new();
         for tag in self.pgn_tags() {
             out.push(b'[');
@@ -347,8 +355,6 @@ impl GameRow {
         if !out.is_empty() {
             out.push(b'\n');
         }
-        self.push_field_text(&mut out, text, field);
-        out.extend_from_slice(b"\n\n");
         out
     }
 
@@ -365,14 +371,21 @@ impl GameRow {
 
     /// The game of a row whose `annotations` is not null: the whole game it holds (when it
     /// starts with `[`), else the row's tags and the movetext it holds.
-    fn to_pgn_with_annotations(&self, annotations: &str) -> Vec<u8> {
+    /// Its clock and eval comments (left out of `annotations`, see the [crate
+    /// documentation](crate#annotations)) come back from `clocks` and `evals`.
+    fn to_pgn_with_annotations(&self, annotations: &str) -> Result<Vec<u8>, RebuildError> {
+        let mut stripped = Vec::with_capacity(annotations.len());
+        self.push_field_text(&mut stripped, annotations, "annotations");
+        let text = self.expand_ply_comments(&stripped)?;
         if !annotations.starts_with('[') {
-            return self.to_pgn_with_text(annotations, "annotations");
+            let mut out = self.pgn_tag_lines();
+            out.extend_from_slice(&text);
+            out.extend_from_slice(b"\n\n");
+            return Ok(out);
         }
-        let mut out = Vec::with_capacity(annotations.len() + 2);
-        self.push_field_text(&mut out, annotations, "annotations");
+        let mut out = text;
         out.extend_from_slice(b"\n\n");
-        out
+        Ok(out)
     }
 
     /// The row's game as PGN: when `annotations` is not null, from it (the whole game it holds,
@@ -381,7 +394,7 @@ impl GameRow {
     /// of at most 80 columns, a blank line after).
     pub fn to_pgn(&self, code: MovesCode) -> Result<Vec<u8>, RebuildError> {
         if let Some(annotations) = &self.annotations {
-            return Ok(self.to_pgn_with_annotations(annotations));
+            return self.to_pgn_with_annotations(annotations);
         }
         let mut out = Vec::new();
         // Writing to a Vec cannot fail.

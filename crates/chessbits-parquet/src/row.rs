@@ -278,7 +278,7 @@ impl GameRow {
         }
         let tags_rebuild = row.tags_rebuild(&raw_tags);
         if !(tags_rebuild && row.movetext_rebuilds(movetext)) {
-            let bytes = GameRow::annotations_of(tags_rebuild, &raw_tags, movetext);
+            let bytes = row.annotations_of(tags_rebuild, &raw_tags, movetext);
             let text = decode_text(&bytes);
             // Decoded as Latin-1 exactly when it is not UTF-8.
             if matches!(text, Cow::Owned(_)) {
@@ -421,6 +421,8 @@ impl GameRow {
 /// use chessbits_parquet::movetext;
 /// assert_eq!(movetext(b"[Event \"x ] y\"]\n[Site \"\\\"\"]\n\n1. e4 {c} *"), b"1. e4 {c} *");
 /// assert_eq!(movetext(b"1. d4 *"), b"1. d4 *");
+/// // As the reader reads it: the value runs to the last `"` before a `]` on the tag's line.
+/// assert_eq!(movetext(b"[Result \"\"1-0\"]\n\n1. e4 { [%eval 0.1] } *"), b"1. e4 { [%eval 0.1] } *");
 /// ```
 pub fn movetext(bytes: &[u8]) -> &[u8] {
     let mut i = 0;
@@ -431,20 +433,7 @@ pub fn movetext(bytes: &[u8]) -> &[u8] {
         if i >= bytes.len() || bytes[i] != b'[' {
             return &bytes[i..];
         }
-        // A tag pair: up to the `]` outside its quoted value.
-        let mut quoted = false;
-        i += 1;
-        while i < bytes.len() {
-            match bytes[i] {
-                b'\\' if quoted => i += 1,
-                b'"' => quoted = !quoted,
-                b']' if !quoted => break,
-                b'\n' | b'\r' if quoted => quoted = false,
-                _ => {}
-            }
-            i += 1;
-        }
-        i += 1;
+        i += chessbits::pgn::tag_pair_len(&bytes[i..]);
     }
 }
 

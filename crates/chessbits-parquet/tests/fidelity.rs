@@ -321,7 +321,7 @@ fn signed_or_out_of_range_clocks_are_null() {
     }];
     let dir = tempfile::tempdir().unwrap();
     let batch = export_and_read(&pgn(&games), dir.path());
-    let clocks = int_list(&batch, "clocks", 0).unwrap();
+    let clocks = chessbits_parquet::clocks_from_deltas(&int_list(&batch, "clock_deltas", 0).unwrap());
     assert_eq!(
         clocks,
         [None, None, None, Some(180), Some(3723), None, None, Some(179), None]

@@ -8,4 +8,5 @@ mod common;
 mod blocks;
 mod export;
 mod fidelity;
+mod fuzz_regressions;
 mod rebuild;

@@ -461,9 +461,40 @@ fn annotations_are_kept_unless_the_columns_give_the_movetext_back() {
     let originals = games(pgn.as_bytes());
     assert_eq!((rows.len(), originals.len()), (cases.len(), cases.len()));
     for (i, (movetext, kept)) in cases.iter().enumerate() {
-        let expected = kept.then(|| movetext.trim_end().to_string());
+        // The comment the columns give back is left out (0x01), the other one kept.
+        let expected = kept.then(|| movetext.replacen("{ [%clk 0:05:00] } {", "\u{1} {", 1));
         assert_eq!(rows[i].annotations, expected, "{movetext}");
         let back = GameTree::from_pgn(rebuilt[i].as_ref().unwrap()).unwrap();
         assert!(originals[i] == back, "{movetext}");
+    }
+}
+
+/// Issue 31, part 3: `annotations` leaves out the comments `clocks` and `evals` give back (each
+/// a mark byte), keeps every other comment (a clock with a fraction among them), escapes the
+/// input's own mark bytes, and the rebuild gives the movetext back byte for byte.
+#[test]
+fn annotations_leave_out_the_clock_and_eval_comments() {
+    let movetext = "1. e4 { [%eval 0.2] [%clk 0:03:00] } 1... e5?! { [%eval 0.9] [%clk 0:03:00] } \
+                    { Inaccuracy. \u{1}\u{2}\u{3} } ( 1... c5 { [%clk 0:03:00] } ) \
+                    2. Nf3 { [%eval 0.8] [%clk 0:02:58.5] } 2... Nc6 { [%eval 0.7] [%clk 0:02:57] } 1-0";
+    let pgn = format!("[Event \"e\"]\n[Result \"1-0\"]\n\n{movetext}\n\n");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("export");
+    let rebuilt = export_and_rebuild(pgn.as_bytes(), &out, ExportOptions::default());
+    assert_eq!(String::from_utf8(rebuilt[0].clone().unwrap()).unwrap(), pgn);
+    let row = &export_rows(&out)[0];
+    assert_eq!(row.clocks, Some(vec![Some(180), Some(180), Some(178), Some(177)]));
+    // Plies 0, 1 and 3 are marks (0x01), ply 2 (its clock had a fraction) is skipped (0x02)
+    // and kept as written; the input's 0x01..0x03 are escaped (0x03 before each).
+    let expected = "1. e4 \u{1} 1... e5?! \u{1} { Inaccuracy. \u{3}\u{1}\u{3}\u{2}\u{3}\u{3} } ( 1... c5 \
+                    { [%clk 0:03:00] } ) 2. Nf3 { [%eval 0.8] [%clk 0:02:58.5] } 2... Nc6 \u{2}\u{1} 1-0";
+    assert_eq!(row.annotations.as_deref(), Some(expected));
+    // A mark the row's clocks and evals do not give, or a text that ends on an escape, is an
+    // error, not a panic or a silent guess.
+    for annotations in ["1. e4 \u{1} \u{1} \u{1} \u{1} \u{1} *", "1. e4 *\u{3}"] {
+        let mut odd = row.clone();
+        odd.annotations = Some(annotations.to_string());
+        let error = odd.to_pgn(chessbits_parquet::MovesCode::default()).unwrap_err();
+        assert!(matches!(error, RebuildError::Annotations { .. }), "{error}");
     }
 }

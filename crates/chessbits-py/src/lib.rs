@@ -74,7 +74,7 @@ create_exception!(
 ///
 /// - read_pgn: PGN files (plain, gzip, zstd; a directory, a .cbits archive, bytes, a list of
 ///   them) as a pyarrow.RecordBatchReader, one row per game, with the schema of
-///   `chessbits export` (tags, moves, plies, clocks, evals, annotations, ...);
+///   `chessbits export` (tags, moves, plies, clock_deltas, evals, annotations, ...);
 /// - decode_moves / encode_moves: the entropy-coded `moves` column to lists of UCI or SAN moves
 ///   and back;
 /// - positions: the FEN (or EPD) of each game's positions;

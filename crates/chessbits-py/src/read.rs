@@ -284,7 +284,7 @@ pub(crate) fn open_error(e: io::Error, path: &str) -> PyErr {
 
 /// Reads the games of PGN files as a stream of record batches with the schema of the Parquet
 /// export (`chessbits export`): one row per game, tags in columns, the main line
-/// entropy-coded in `moves` (see decode_moves), `plies`, `clocks`, `evals`, `annotations` (what
+/// entropy-coded in `moves` (see decode_moves), `plies`, `clock_deltas` (each side's first clock, then how much it fell a move), `evals`, `annotations` (what
 /// the other columns cannot give back; to_pgn rebuilds every game), `start_fen`, `other_tags`,
 /// `non_utf8`, `latin1_fields`.
 ///

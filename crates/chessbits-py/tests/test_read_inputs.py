@@ -101,7 +101,7 @@ def test_an_archive_by_path_by_bytes_and_compressed(tmp_path):
     pgn_errors = []
     pgn = read(GOLDEN / "games.pgn", errors=pgn_errors)
     assert pgn.num_rows == 4 and len(pgn_errors) == 1
-    columns = ["White", "Black", "Result", "moves", "plies", "start_fen", "clocks", "evals"]
+    columns = ["White", "Black", "Result", "moves", "plies", "start_fen", "clock_deltas", "evals"]
     for codec in ("entropy", "index", "index-byte"):
         path = GOLDEN / f"games.{codec}.cbits"
         errors = []

@@ -363,6 +363,9 @@ pub fn encode_body(game: &TrainingGame, encoder: &mut GameEncoder, out: &mut Vec
     if let Some(s) = game.scores.iter().find(|s| s.abs() > MATE_SCORE) {
         return Err(invalid(format!("score {s} out of range")));
     }
+    // The reader accepts only positions a game can reach (`Position::from_setup`): a composed
+    // start (more material than a game can give) would be written and then read as corrupt.
+    Position::from_setup(game.start.to_setup()).map_err(|e| invalid(format!("start position: {e}")))?;
     let start = compact::encode(&game.start.to_setup()).map_err(|e| invalid(e.to_string()))?;
     let mut moves = Vec::new();
     encoder

@@ -13,6 +13,7 @@
 //! assert!(evaluate(&Position::startpos()).abs() < 30);
 //! ```
 
+pub mod nnue;
 pub mod params;
 pub mod pst;
 mod pst_tuned;

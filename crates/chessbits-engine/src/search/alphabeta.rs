@@ -9,6 +9,7 @@ use super::picker::StagedPicker;
 use super::score::{is_mate, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use super::Worker;
 use crate::eval::evaluate;
+use crate::eval::nnue::accumulator::Snapshot;
 use crate::history::context;
 use crate::tt::Bound;
 
@@ -57,7 +58,15 @@ impl Worker<'_> {
     fn make(&mut self, m: Move, ply: usize) -> chessbits::position::Undo {
         let piece = self.pos.piece_at(m.from()).map_or(0, |p| p.index());
         self.contexts[ply + 1] = Some(context(piece, m));
-        let undo = self.pos.play_unchecked(m);
+        let undo = match self.nnue.as_mut() {
+            None => self.pos.play_unchecked(m),
+            Some(nnue) => {
+                let before = Snapshot::of(self.pos.board());
+                let undo = self.pos.play_unchecked(m);
+                nnue.stack.update(&nnue.net, ply, &before, self.pos.board());
+                undo
+            }
+        };
         self.keys.push(self.pos.key());
         self.played[ply + 1] = Some(m);
         undo
@@ -66,6 +75,19 @@ impl Worker<'_> {
     fn unmake(&mut self, m: Move, undo: chessbits::position::Undo) {
         self.keys.pop();
         self.pos.unmake_move(m, undo);
+    }
+
+    /// The static evaluation at `ply` from the side to move's view: the network's when one is
+    /// loaded (kept clear of mate scores), else the hand-tuned one.
+    #[inline]
+    fn evaluate(&self, ply: usize) -> i32 {
+        match &self.nnue {
+            None => evaluate(&self.pos),
+            Some(nnue) => nnue
+                .stack
+                .evaluate(&nnue.net, ply, self.pos.turn())
+                .clamp(-MATE_BOUND + 1, MATE_BOUND - 1),
+        }
     }
 
     /// Counts a node; the main thread checks time and node limits every 1024 nodes.
@@ -102,7 +124,7 @@ impl Worker<'_> {
                 return 0;
             }
             if ply >= MAX_PLY - 1 {
-                return if in_check { 0 } else { evaluate(&self.pos) };
+                return if in_check { 0 } else { self.evaluate(ply) };
             }
             // Mate distance pruning: no line from here beats a mate found closer to the root.
             alpha = alpha.max(-MATE + ply as i32);
@@ -130,7 +152,7 @@ impl Worker<'_> {
         let static_eval = if in_check {
             -INFINITY
         } else {
-            hit.map_or_else(|| evaluate(&self.pos), |h| h.eval)
+            hit.map_or_else(|| self.evaluate(ply), |h| h.eval)
         };
         self.evals[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.evals[ply - 2];
@@ -161,6 +183,9 @@ impl Worker<'_> {
                 & !(self.pos.board().by_role(Role::Pawn) | self.pos.board().by_role(Role::King));
             if !skip_null && depth >= 3 && static_eval >= beta && pieces.any() && beta > -MATE_BOUND {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                if let Some(nnue) = self.nnue.as_mut() {
+                    nnue.stack.copy(ply);
+                }
                 let undo = self.pos.make_null_move();
                 self.keys.push(self.pos.key());
                 self.played[ply + 1] = None;
@@ -376,7 +401,7 @@ impl Worker<'_> {
         }
         let in_check = self.pos.is_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { 0 } else { evaluate(&self.pos) };
+            return if in_check { 0 } else { self.evaluate(ply) };
         }
         let key = self.pos.key();
         let hit = self.shared.tt.probe(key, ply);
@@ -394,7 +419,7 @@ impl Worker<'_> {
         let raw_eval = if in_check {
             0
         } else {
-            hit.map_or_else(|| evaluate(&self.pos), |h| h.eval)
+            hit.map_or_else(|| self.evaluate(ply), |h| h.eval)
         };
         let stand_pat = if in_check { -MATE + ply as i32 } else { raw_eval };
         // A stored result bounds the stand-pat score better than the evaluation when its bound

@@ -24,19 +24,24 @@ mod alphabeta;
 pub mod picker;
 pub mod pv;
 pub mod score;
+pub mod strength;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 
 use chessbits::game::Game;
 use chessbits::lists::{MoveList, SearchStack};
 use chessbits::moves::Move;
 use chessbits::position::Position;
 
+use crate::eval::nnue::accumulator::AccumulatorStack;
+use crate::eval::nnue::Network;
 use crate::history::History;
 use crate::time::TimeManager;
 use crate::tt::TranspositionTable;
 use pv::PvTable;
 use score::{uci_score, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use strength::Strength;
 
 /// What bounds a search besides the clock.
 #[derive(Clone, Debug, Default)]
@@ -57,6 +62,12 @@ pub struct Limits {
     pub time: TimeManager,
     /// Print `info` lines (bench turns them off).
     pub quiet: bool,
+    /// Play below full strength (`UCI_LimitStrength`): a depth bound and a weaker move now and
+    /// then, chosen among [`Strength::LINES`] lines.
+    pub strength: Option<Strength>,
+    /// Evaluate with this network (`EvalFile`), shared read-only by all threads; `None`: the
+    /// hand-tuned evaluation.
+    pub network: Option<Arc<Network>>,
 }
 
 /// Flags shared between the UCI thread and the search: stop and ponder.
@@ -177,7 +188,24 @@ pub(crate) struct Worker<'a> {
     /// Root moves excluded: the best moves of earlier MultiPV lines.
     excluded: Vec<Move>,
     multipv_index: usize,
+    /// The network and this thread's accumulators, when one is loaded.
+    nnue: Option<Nnue>,
     shared: &'a Shared<'a>,
+}
+
+/// A network and the per-ply accumulator stack a worker keeps for it.
+pub(crate) struct Nnue {
+    net: Arc<Network>,
+    stack: AccumulatorStack,
+}
+
+impl Nnue {
+    /// Accumulators for every ply, ply 0 refreshed for the root `pos`: the only refresh.
+    fn new(net: Arc<Network>, pos: &Position) -> Nnue {
+        let mut stack = AccumulatorStack::new(&net, MAX_PLY + 2);
+        stack.refresh(&net, 0, pos);
+        Nnue { net, stack }
+    }
 }
 
 /// One reported line.
@@ -208,6 +236,11 @@ impl<'a> Worker<'a> {
             root_depth: 0,
             excluded: Vec::new(),
             multipv_index: 0,
+            nnue: shared
+                .limits
+                .network
+                .as_ref()
+                .map(|net| Nnue::new(Arc::clone(net), game.position())),
             shared,
         }
     }
@@ -278,8 +311,14 @@ impl<'a> Worker<'a> {
     /// Iterative deepening; the main thread reports and returns the result.
     fn iterate(&mut self, root_moves: usize, report: &mut dyn FnMut(&str)) -> SearchResult {
         let limits = self.shared.limits;
-        let max_depth = limits.depth.unwrap_or(MAX_PLY as i32 - 1).clamp(1, MAX_PLY as i32 - 1);
-        let lines_wanted = limits.multipv.max(1).min(root_moves);
+        let strength_depth = limits.strength.as_ref().and_then(Strength::max_depth);
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 1)
+            .min(strength_depth.unwrap_or(MAX_PLY as i32))
+            .clamp(1, MAX_PLY as i32 - 1);
+        let strength_lines = if limits.strength.is_some() { Strength::LINES } else { 1 };
+        let lines_wanted = limits.multipv.max(strength_lines).min(root_moves);
         let mut lines: Vec<Line> = Vec::new();
         let mut completed = 0;
         let mut depth = 1;
@@ -334,7 +373,11 @@ impl<'a> Worker<'a> {
             depth += 1;
         }
         self.publish_nodes();
-        let best = lines.first();
+        let chosen = match &limits.strength {
+            Some(strength) => strength.pick(&lines.iter().map(|l| l.score).collect::<Vec<_>>()),
+            None => 0,
+        };
+        let best = lines.get(chosen);
         SearchResult {
             best_move: best.and_then(|l| l.pv.first().copied()),
             ponder_move: best.and_then(|l| l.pv.get(1).copied()),

@@ -38,6 +38,8 @@ use chessbits::movegen::perft_divide;
 use chessbits::notation::uci::parse_uci;
 
 use crate::book::{clock_seed, BookFile};
+use crate::eval::nnue::Network;
+use crate::search::strength::Strength;
 use crate::search::{run, Control, Limits, SearchThreads};
 use crate::time::TimeManager;
 use crate::tt::TranspositionTable;
@@ -104,6 +106,8 @@ pub struct Engine<O: Output + Clone> {
     search: Option<RunningSearch>,
     /// The `BookFile`, opened when it was set.
     book: Option<BookFile>,
+    /// The `EvalFile` network, loaded when it was set; `None`: the hand-tuned evaluation.
+    network: Option<Arc<Network>>,
 }
 
 impl<O: Output + Clone> Engine<O> {
@@ -119,6 +123,7 @@ impl<O: Output + Clone> Engine<O> {
             control: Arc::new(Control::new()),
             search: None,
             book: None,
+            network: None,
         }
     }
 
@@ -236,7 +241,13 @@ impl<O: Output + Clone> Engine<O> {
                     .first()
                     .and_then(|d| d.parse().ok())
                     .unwrap_or(crate::bench::DEFAULT_DEPTH);
-                let report = crate::bench::bench(depth, self.options.threads, self.options.hash_mb);
+                let result = crate::bench::run_bench_with(
+                    depth,
+                    self.options.threads,
+                    self.options.hash_mb,
+                    self.network.clone(),
+                );
+                let report = crate::bench::report(&result);
                 for line in report.lines() {
                     self.out.line(line);
                 }
@@ -254,6 +265,7 @@ impl<O: Output + Clone> Engine<O> {
             self.info("error: expected 'setoption name <name> [value <value>]'");
             return;
         };
+        let previous_eval_file = self.options.eval_file.clone();
         match self.options.set(&name, &value) {
             Ok(Change::Hash) => match TranspositionTable::try_new(self.options.hash_mb) {
                 Ok(tt) => self.tt = Arc::new(tt),
@@ -262,9 +274,37 @@ impl<O: Output + Clone> Engine<O> {
             Ok(Change::Threads) => self.threads = Some(SearchThreads::new(self.options.threads)),
             Ok(Change::ClearHash) => self.tt.clear(),
             Ok(Change::BookFile) => self.open_book(),
+            Ok(Change::EvalFile) => self.load_network(previous_eval_file),
             Ok(Change::None) => {}
             Err(e) => self.info(&format!("error: option '{name}': {e}")),
         }
+    }
+
+    /// Loads `options.eval_file` (none when empty). A file that cannot serve as a network is
+    /// reported and the engine keeps the evaluation it had (`previous` is restored).
+    fn load_network(&mut self, previous: String) {
+        let path = &self.options.eval_file;
+        if path.is_empty() {
+            self.network = None;
+        } else {
+            match Network::load(path) {
+                Ok(net) => self.network = Some(Arc::new(net)),
+                Err(e) => {
+                    let kept = if self.network.is_some() {
+                        "the loaded network"
+                    } else {
+                        "the hand-tuned one"
+                    };
+                    self.info(&format!(
+                        "error: EvalFile '{path}': {e}; keeping the current evaluation ({kept})"
+                    ));
+                    self.options.eval_file = previous;
+                    return;
+                }
+            }
+        }
+        // Stored evaluations came from the other evaluation.
+        self.tt.clear();
     }
 
     /// Opens `options.book_file` (none when empty); a file that cannot serve as a book is
@@ -341,6 +381,11 @@ impl<O: Output + Clone> Engine<O> {
             chess960,
             time,
             quiet: false,
+            strength: self
+                .options
+                .limit_strength
+                .then(|| Strength::new(self.options.elo, clock_seed())),
+            network: self.network.clone(),
         });
         let infinite = go.infinite;
         self.control.reset(go.ponder);

@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+use crate::search::strength::Strength;
+
 /// The current option values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -19,6 +21,12 @@ pub struct Options {
     pub own_book: bool,
     /// The Polyglot book file; empty for none.
     pub book_file: PathBuf,
+    /// Play at the strength `elo` says (`UCI_LimitStrength`).
+    pub limit_strength: bool,
+    /// The rating to play at when strength is limited (`UCI_Elo`).
+    pub elo: u32,
+    /// The network file to evaluate with (`EvalFile`); empty: the hand-tuned evaluation.
+    pub eval_file: String,
 }
 
 impl Default for Options {
@@ -31,6 +39,9 @@ impl Default for Options {
             chess960: false,
             own_book: false,
             book_file: PathBuf::new(),
+            limit_strength: false,
+            elo: Strength::MIN_ELO,
+            eval_file: String::new(),
         }
     }
 }
@@ -46,6 +57,9 @@ pub const OPTION_LINES: &[&str] = &[
     "option name OwnBook type check default false",
     "option name BookFile type string default <empty>",
     "option name Clear Hash type button",
+    "option name UCI_LimitStrength type check default false",
+    "option name UCI_Elo type spin default 970 min 970 max 2140",
+    "option name EvalFile type string default <empty>",
 ];
 
 /// What changed, so the engine can act (resize the table, respawn thread state).
@@ -61,6 +75,8 @@ pub enum Change {
     ClearHash,
     /// The book file changed: open it.
     BookFile,
+    /// The network file changed: load it (or go back to the hand-tuned evaluation).
+    EvalFile,
 }
 
 /// A spin option's value: a number within the range the option announced (`Threads 0` is
@@ -128,6 +144,23 @@ impl Options {
                 Ok(Change::BookFile)
             }
             "clear hash" => Ok(Change::ClearHash),
+            "uci_limitstrength" => {
+                self.limit_strength = check(value)?;
+                Ok(Change::None)
+            }
+            "uci_elo" => {
+                self.elo = spin(value, Strength::MIN_ELO.into(), Strength::MAX_ELO.into())? as u32;
+                Ok(Change::None)
+            }
+            "evalfile" => {
+                let value = value.trim();
+                self.eval_file = if value == "<empty>" {
+                    String::new()
+                } else {
+                    value.to_string()
+                };
+                Ok(Change::EvalFile)
+            }
             other => Err(format!("unknown option '{other}'")),
         }
     }

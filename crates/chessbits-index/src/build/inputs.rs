@@ -158,7 +158,12 @@ impl IndexBuilder {
             let name = part.info.path.clone();
             let file_name = |_: u32| name.clone();
             let mut row = 0u64;
-            let mut next = reader.next();
+            // The `parquet` crate's page decoders panic on some crafted pages: an error here.
+            let mut read_batch = || {
+                chessbits_parquet::footer::without_panics("a page", || reader.next().transpose().map_err(Into::into))
+                    .transpose()
+            };
+            let mut next = read_batch();
             while let Some(batch) = next.take() {
                 let batch = batch.map_err(|e| IndexError::input(&path, format!("damaged Parquet file: {e}")))?;
                 let rows = ExportRows::new(&batch, &path, Some(part.moves_code))?;
@@ -180,7 +185,7 @@ impl IndexBuilder {
                             .map(|(c, chunk)| rows.records(c * CHUNK_GAMES, chunk, file_name))
                             .collect::<Vec<_>>();
                     });
-                    next = reader.next();
+                    next = read_batch();
                 });
                 self.absorb_rows(parsed)?;
                 row += batch.num_rows() as u64;

@@ -10,7 +10,7 @@ use std::sync::mpsc::{sync_channel, Receiver};
 
 use arrow_schema::SchemaRef;
 use parquet::arrow::ArrowWriter;
-use parquet::basic::{Compression, Encoding, ZstdLevel};
+use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::WriterProperties;
 use parquet::schema::types::ColumnPath;
@@ -60,11 +60,8 @@ impl Worker {
         let props = WriterProperties::builder()
             .set_compression(Compression::ZSTD(ZstdLevel::try_new(options.zstd_level)?))
             .set_max_row_group_size(options.row_group_size.max(1))
-            // Clocks fall by a few seconds a ply: deltas pack them in 20 % fewer bytes than a
-            // dictionary (and hashing every value cost more time than it saved); evaluations
-            // are smallest plain.
-            .set_column_dictionary_enabled(list_items("clocks"), false)
-            .set_column_encoding(list_items("clocks"), Encoding::DELTA_BINARY_PACKED)
+            // `clock_deltas` (a few distinct small values) are smallest in a dictionary, the
+            // default; evaluations are smallest plain.
             .set_column_dictionary_enabled(list_items("evals"), false)
             .set_created_by(format!("chessbits-parquet {}", env!("CARGO_PKG_VERSION")))
             // Also a file-level entry, for readers that do not decode the Arrow schema.

@@ -56,7 +56,7 @@ pub use build::{GameBuilder, Games, PgnError};
 pub use commands::{commands, parse_clock, Brush, Command, Commands, Eval, Score, Shape};
 pub use input::{decompress, read, read_file, read_full, Compression, Decompressed, InputError};
 pub use mainline::{MainLineGame, MainLineReader};
-pub use reader::{GameSpan, PgnReader, RawGame};
+pub use reader::{tag_pair_len, GameSpan, PgnReader, RawGame};
 pub use speed::Speed;
 pub use syntax::{SyntaxError, MAX_GAME_BYTES, MAX_TOKEN_BYTES, MAX_VARIATION_DEPTH};
 pub use text::{decode as decode_text, Comment, RawComment, RawTag, Tag};

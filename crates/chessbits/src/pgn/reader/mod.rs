@@ -35,6 +35,7 @@ const LOOKAHEAD: usize = 256;
 const MAX_SHORT: usize = LOOKAHEAD - 1;
 
 pub use raw::RawGame;
+pub use tags::tag_pair_len;
 
 /// A visitor that takes nothing: reading a game only to find where it ends.
 struct Muted;

@@ -60,6 +60,26 @@ impl<R: Read> PgnReader<R> {
     }
 }
 
+/// How many bytes the tag pair that starts at `bytes[0]` (a `[`) takes, as [`PgnReader`] reads
+/// it: the value runs to the last `"` before a `]` on the tag's line (`\"` and `\\` are
+/// escapes), nothing past that line belongs to the tag, and a malformed tag ends after its
+/// first `]` or at its line break. At least 1 (the `[`), at most `bytes.len()`.
+///
+/// ```
+/// use chessbits::pgn::tag_pair_len;
+/// assert_eq!(tag_pair_len(b"[Event \"x ] y\"]\n1. e4"), 15);
+/// // `[Result ""1-0"]` holds `"1-0`: the value runs to the last `"` before the `]`.
+/// assert_eq!(tag_pair_len(b"[Result \"\"1-0\"]\n{ [%eval 0.1] }"), 15);
+/// // A value cut by a line break ends the (malformed) tag at the break.
+/// assert_eq!(tag_pair_len(b"[Site \"a\nb\"]"), 8);
+/// ```
+pub fn tag_pair_len(bytes: &[u8]) -> usize {
+    match scan_tag(bytes, false) {
+        TagScan::Pair { end, .. } | TagScan::Malformed { end } => end.clamp(1, bytes.len().max(1)),
+        TagScan::More => bytes.len(),
+    }
+}
+
 /// What [`scan_tag`] found at a `[`.
 enum TagScan {
     /// A tag pair: the ranges of its name and value, and the offset after its `]`.

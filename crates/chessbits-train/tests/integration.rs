@@ -1,0 +1,9 @@
+//! The crate's integration tests: one module per file of this directory, compiled into one test
+//! binary (one link and one copy of the crate's generic code instead of one per file; the
+//! package sets `autotests = false`). A new test file gets its `mod` line here.
+//! `cargo test -p chessbits-train --test integration FILE::` runs one file's tests.
+
+mod common;
+
+mod cli;
+mod training;
