@@ -131,16 +131,44 @@ const FONT: [[u8; 5]; 11] = [
     [0, 0, 0, 0, 2],
 ];
 
+/// The letters the plot's labels use, in the same 3×5 font (written in capitals).
+fn letter(c: char) -> Option<[u8; 5]> {
+    Some(match c.to_ascii_uppercase() {
+        'A' => [2, 5, 7, 5, 5],
+        'C' => [3, 4, 4, 4, 3],
+        'D' => [6, 5, 5, 5, 6],
+        'E' => [7, 4, 6, 4, 7],
+        'H' => [5, 5, 7, 5, 5],
+        'I' => [7, 2, 2, 2, 7],
+        'L' => [4, 4, 4, 4, 7],
+        'N' => [6, 5, 5, 5, 5],
+        'O' => [2, 5, 5, 5, 2],
+        'P' => [6, 5, 6, 4, 4],
+        'R' => [6, 5, 6, 5, 5],
+        'S' => [3, 4, 2, 1, 6],
+        'T' => [7, 2, 2, 2, 2],
+        'V' => [5, 5, 5, 5, 2],
+        _ => return None,
+    })
+}
+
 impl Image {
-    /// Writes `text` (digits and dots; other characters are skipped) with its top left corner at
-    /// `(x, y)`, each font pixel `scale` pixels wide.
+    /// Writes `text` (digits, dots and the letters of the plot's labels; other characters are
+    /// skipped) with its top left corner at `(x, y)`, each font pixel `scale` pixels wide.
     pub fn text(&mut self, x: i64, y: i64, text: &str, scale: i64) {
         let mut cx = x;
         for c in text.chars() {
             let glyph = match c {
                 '0'..='9' => FONT[c as usize - '0' as usize],
                 '.' => FONT[10],
-                _ => continue,
+                ' ' => {
+                    cx += 4 * scale;
+                    continue;
+                }
+                _ => match letter(c) {
+                    Some(glyph) => glyph,
+                    None => continue,
+                },
             };
             for (row, bits) in glyph.iter().enumerate() {
                 for col in 0..3 {
@@ -223,14 +251,16 @@ pub fn loss_plot(train: &[f64], validation: &[f64]) -> Image {
             img.line((p.0 - 2, p.1), (p.0 + 2, p.1), rgb, 5);
         }
     }
-    // The legend: a short line of each colour in the top right corner.
-    img.line((w - right - 60, top + 10), (w - right - 30, top + 10), TRAIN_RGB, 3);
-    img.line(
-        (w - right - 60, top + 22),
-        (w - right - 30, top + 22),
-        VALIDATION_RGB,
-        3,
-    );
+    // The legend: a short line of each colour in the top right corner, named; the x axis named.
+    for (row, (name, rgb)) in [("train", TRAIN_RGB), ("validation", VALIDATION_RGB)]
+        .into_iter()
+        .enumerate()
+    {
+        let y = top + 10 + 16 * row as i64;
+        img.line((w - right - 130, y), (w - right - 100, y), rgb, 3);
+        img.text(w - right - 92, y - 5, name, 2);
+    }
+    img.text(left + (w - left - right) / 2 - 20, h - bottom + 10, "epoch", 2);
     img
 }
 
@@ -267,6 +297,13 @@ mod tests {
             .filter(|&y| (0..60).any(|x| img.pixels[(y * img.width + x) * 3] == 0))
             .count();
         assert!(black_left > 40, "{black_left} rows with label pixels");
+        // The legend names its series: black pixels right of its coloured lines.
+        let black_legend = (20..60)
+            .flat_map(|y| (528..620).map(move |x| (y, x)))
+            .filter(|&(y, x)| img.pixels[(y * img.width + x) * 3..][..3] == [0, 0, 0])
+            .count();
+        assert!(black_legend > 100, "{black_legend} legend pixels");
+        assert!(letter('v').is_some() && letter('Q').is_none());
         let single = loss_plot(&[0.2], &[f64::NAN]);
         assert!(single.pixels.chunks(3).any(|p| p == TRAIN_RGB));
     }
