@@ -2,6 +2,7 @@
 //! encoded with every move code, positions in every position code, and small archives with every
 //! move codec. Run from `fuzz/`: `cargo run --example make_seeds`.
 
+use chessbits_fuzz::write_seed as write;
 use std::io::Cursor;
 
 use chessbits::codec::moves::{direction_target, entropy, enumeration, flagged, index, lichess, per_square};
@@ -31,10 +32,6 @@ const PGN: &str = r#"[Event "Rated Blitz game"]
 
 9. b4 cxb4 10. axb4 Ne7 1/2-1/2
 "#;
-
-fn write(target: &str, name: &str, bytes: &[u8]) {
-    chessbits_fuzz::write_seed(target, name, bytes);
-}
 
 /// A game of `plies` pseudo-random legal moves from `start`.
 fn random_game(start: &Position, plies: usize, mut seed: u64) -> Vec<Move> {

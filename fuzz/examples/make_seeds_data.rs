@@ -3,6 +3,7 @@
 //! rows) and small training-data files played by the engine's datagen and written by its
 //! writer. Run from `fuzz/`: `cargo run --example make_seeds_data`.
 
+use chessbits_fuzz::write_seed as write;
 use std::fs;
 use std::path::Path;
 
@@ -42,10 +43,6 @@ const PGN: &str = r#"[Event "Rated Blitz game"]
 
 9. b4 cxb4 10. axb4 Ne7 1/2-1/2
 "#;
-
-fn write(target: &str, name: &str, bytes: &[u8]) {
-    chessbits_fuzz::write_seed(target, name, bytes);
-}
 
 fn with(prefix: &[u8], bytes: &[u8]) -> Vec<u8> {
     let mut out = prefix.to_vec();

@@ -144,3 +144,17 @@ pub fn peak_memory_kib(pid: u32) -> Option<u64> {
     let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
 }
+
+/// The golden file at `path`, checked to be `bytes` (what the writer writes now): a difference
+/// is a format change. `UPDATE_GOLDEN=1` writes `bytes` there first.
+pub fn check_golden(path: &str, bytes: &[u8]) -> Vec<u8> {
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(path, bytes).unwrap();
+    }
+    let golden = std::fs::read(path).expect("golden file (UPDATE_GOLDEN=1 writes it)");
+    assert_eq!(
+        bytes, golden,
+        "the writer no longer writes the golden bytes: a format change"
+    );
+    golden
+}
