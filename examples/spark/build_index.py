@@ -50,7 +50,7 @@ INPUT_SCHEMA = T.StructType(
     + [T.StructField(name, T.ShortType())
        for name in ["WhiteElo", "BlackElo", "WhiteRatingDiff", "BlackRatingDiff"]]
     + [T.StructField("UTCDate", T.DateType()),
-       # `annotations` (export version 2) or `movetext` (version 1, or --movetext): the games
+       # `annotations` (export version 2 on) or `movetext` (version 1, or --movetext): the games
        # whose `moves` is null are read from them; the column a file lacks reads as null.
        T.StructField("movetext", T.StringType()),
        T.StructField("annotations", T.StringType()),

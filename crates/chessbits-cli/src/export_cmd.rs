@@ -48,7 +48,7 @@ pub struct ExportArgs {
     #[arg(long, default_value = "entropy", value_parser = ["entropy", "index", "index-byte"])]
     pub moves_codec: String,
     /// zstd level of the Parquet pages: 1 (fastest, pyarrow's default) to 22 (smallest).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(i32).range(1..=22))]
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(i32).range(1..=22))]
     pub zstd_level: i32,
     /// Games per row group (memory grows with it).
     #[arg(long, default_value_t = 65536, value_parser = clap::value_parser!(u64).range(1..))]

@@ -1,7 +1,13 @@
 //! The `annotations` column: what a row's other columns cannot give back (see the [crate
 //! documentation](crate#annotations)), and the conservative check that decides it is not needed.
 
-use crate::rebuild::{write_clock, write_eval, RebuildError};
+use chessbits::moves::Move;
+use chessbits::notation::san::san_of;
+use chessbits::position::Position;
+use chessbits::Color;
+
+use crate::moves_code::MovesCode;
+use crate::rebuild::{start_position, write_clock, write_eval, RebuildError};
 use crate::row::GameRow;
 
 impl GameRow {
@@ -134,10 +140,17 @@ impl GameRow {
     /// The `annotations` value of a row that does not rebuild exactly: its movetext as in the
     /// file when its tags rebuild, else the whole game (its tags as written, a blank line, the
     /// movetext), which then starts with `[`; in either, the comments the row's `clocks` and
-    /// `evals` give back are left out ([`strip_ply_comments`](Self::strip_ply_comments)).
-    pub(crate) fn annotations_of(&self, tags_rebuild: bool, tags: &[(&[u8], &[u8])], movetext: &[u8]) -> Vec<u8> {
+    /// `evals` give back and the main line's moves `moves` gives back (the row's main line,
+    /// [`move_texts`]) are marked ([`strip_ply_comments`](Self::strip_ply_comments)).
+    pub(crate) fn annotations_of(
+        &self,
+        tags_rebuild: bool,
+        tags: &[(&[u8], &[u8])],
+        movetext: &[u8],
+        moves: &[MoveText],
+    ) -> Vec<u8> {
         if tags_rebuild {
-            return self.strip_ply_comments(movetext);
+            return self.strip_ply_comments(movetext, moves);
         }
         let mut out = Vec::with_capacity(movetext.len() + 40 * tags.len());
         for (name, value) in tags {
@@ -149,7 +162,7 @@ impl GameRow {
         }
         out.push(b'\n');
         out.extend_from_slice(movetext);
-        self.strip_ply_comments(&out)
+        self.strip_ply_comments(&out, moves)
     }
 
     /// The text of the comments the rebuild writes after the main line's moves, in ply order,
@@ -167,56 +180,117 @@ impl GameRow {
         out
     }
 
-    /// `text` with the comments `{C}` whose text `C` is one the row's columns give back (`C`
-    /// the `k`-th of [`ply_comments`](Self::ply_comments), met in order) each replaced by the
-    /// byte [`COMMENT_MARK`], a ply comment not found (up to [`LOOKAHEAD`] skipped at a time)
-    /// by [`SKIP_MARK`], and the bytes `0x01`..=`0x03` of `text` escaped by [`ESCAPE_MARK`]:
-    /// [`expand_ply_comments`](Self::expand_ply_comments) gives `text` back, byte for byte.
-    pub(crate) fn strip_ply_comments(&self, text: &[u8]) -> Vec<u8> {
-        // A row without `moves` keeps its comments: the position index rebuilds such a row's
-        // game (its only way to the main line) without reading `clocks` and `evals`.
-        let comments = if self.moves.is_some() && (self.clocks.is_some() || self.evals.is_some()) {
-            self.ply_comments()
-        } else {
-            Vec::new()
+    /// `text` with its parts that the row's other columns give back marked (see the [crate
+    /// documentation](crate#annotations)): a comment `{C}` whose text `C` is one the row's
+    /// `clocks` and `evals` give back (`C` the `k`-th of [`ply_comments`](Self::ply_comments),
+    /// met in order) by the byte [`COMMENT_MARK`], a ply comment not found (up to
+    /// [`LOOKAHEAD`] skipped at a time) by [`SKIP_MARK`]; outside comments and variations, the
+    /// next main-line move of `moves` as its SAN by [`MOVE_MARK`], or with its number before
+    /// it (`12. Nf3`, `12... Nf6`) by [`NUMBERED_MOVE_MARK`]; and the bytes `0x01`..=`0x05` of
+    /// `text` escaped by [`ESCAPE_MARK`]: [`expand_ply_comments`](Self::expand_ply_comments)
+    /// gives `text` back, byte for byte.
+    pub(crate) fn strip_ply_comments(&self, text: &[u8], moves: &[MoveText]) -> Vec<u8> {
+        // A row without `moves` keeps its comments and moves: the position index rebuilds such
+        // a row's game (its only way to the main line) without reading `clocks` and `evals`.
+        let (comments, moves) = match self.moves.is_some() {
+            true if self.clocks.is_some() || self.evals.is_some() => (self.ply_comments(), moves),
+            true => (Vec::new(), moves),
+            false => (Vec::new(), &[][..]),
         };
         let mut out = Vec::with_capacity(text.len());
-        let mut k = 0;
+        let push = |out: &mut Vec<u8>, c: u8| {
+            if (COMMENT_MARK..=LAST_MARK).contains(&c) {
+                out.push(ESCAPE_MARK);
+            }
+            out.push(c);
+        };
+        // Ply comments and moves marked so far; the depth of variations.
+        let (mut k, mut m, mut depth) = (0, 0, 0usize);
         let mut i = 0;
         while i < text.len() {
             let c = text[i];
-            if c == b'{' && k < comments.len() {
-                if let Some(len) = text[i + 1..].iter().position(|&b| b == b'}') {
-                    let inner = &text[i + 1..i + 1 + len];
+            // Verbatim to the byte `end` (included), or to the end of the text.
+            let verbatim_to = |end: u8| {
+                text[i + 1..]
+                    .iter()
+                    .position(|&b| b == end)
+                    .map_or(text.len(), |n| i + n + 2)
+            };
+            match c {
+                b'{' => {
+                    let end = verbatim_to(b'}');
+                    // The comment's text, when it is closed.
+                    let inner = (text[end - 1] == b'}' && end > i + 1).then(|| &text[i + 1..end - 1]);
                     let ahead = &comments[k..comments.len().min(k + LOOKAHEAD)];
-                    if let Some(j) = ahead.iter().position(|s| s.as_bytes() == inner) {
-                        out.extend(std::iter::repeat_n(SKIP_MARK, j));
-                        out.push(COMMENT_MARK);
-                        k += j + 1;
-                        i += len + 2;
+                    match inner.and_then(|inner| ahead.iter().position(|s| s.as_bytes() == inner)) {
+                        Some(j) => {
+                            out.extend(std::iter::repeat_n(SKIP_MARK, j));
+                            out.push(COMMENT_MARK);
+                            k += j + 1;
+                        }
+                        None => text[i..end].iter().for_each(|&b| push(&mut out, b)),
+                    }
+                    i = end;
+                    continue;
+                }
+                // A rest-of-line comment, or a tag (in a whole game's text).
+                b';' | b'[' if depth == 0 => {
+                    let end = verbatim_to(if c == b';' { b'\n' } else { b']' });
+                    text[i..end].iter().for_each(|&b| push(&mut out, b));
+                    i = end;
+                    continue;
+                }
+                b'(' => depth += 1,
+                b')' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            let token_start = i == 0 || matches!(text[i - 1], b' ' | b'\n' | b'\r' | b'\t' | b'.' | b')' | b'}');
+            if depth == 0 && token_start {
+                if let Some(next) = moves.get(m) {
+                    let rest = &text[i..];
+                    let whole = |s: &str| {
+                        rest.starts_with(s.as_bytes())
+                            && rest
+                                .get(s.len())
+                                .is_none_or(|&b| !(b.is_ascii_alphanumeric() || b"=+#-".contains(&b)))
+                    };
+                    let mark = if whole(&next.numbered) {
+                        Some((NUMBERED_MOVE_MARK, next.numbered.len()))
+                    } else if whole(&next.san) {
+                        Some((MOVE_MARK, next.san.len()))
+                    } else {
+                        None
+                    };
+                    if let Some((mark, len)) = mark {
+                        out.push(mark);
+                        m += 1;
+                        i += len;
                         continue;
                     }
                 }
             }
-            if (COMMENT_MARK..=ESCAPE_MARK).contains(&c) {
-                out.push(ESCAPE_MARK);
-            }
-            out.push(c);
+            push(&mut out, c);
             i += 1;
         }
         out
     }
 
     /// The bytes `stripped` (an `annotations` value as bytes) with its marks expanded: the
-    /// inverse of [`strip_ply_comments`](Self::strip_ply_comments); an error when a mark has no
-    /// ply comment left or the text ends on an escape (not written by an export).
-    pub(crate) fn expand_ply_comments(&self, stripped: &[u8]) -> Result<Vec<u8>, RebuildError> {
-        if !stripped.iter().any(|c| (COMMENT_MARK..=ESCAPE_MARK).contains(c)) {
+    /// inverse of [`strip_ply_comments`](Self::strip_ply_comments), the moves decoded from
+    /// `moves` in `code` when there is a move mark; an error when a mark has no ply comment or
+    /// move left, the text ends on an escape (neither written by an export), or the moves do
+    /// not decode.
+    pub(crate) fn expand_ply_comments(&self, stripped: &[u8], code: MovesCode) -> Result<Vec<u8>, RebuildError> {
+        if !stripped.iter().any(|c| (COMMENT_MARK..=LAST_MARK).contains(c)) {
             return Ok(stripped.to_vec());
         }
         let comments = self.ply_comments();
-        let mut out = Vec::with_capacity(stripped.len() + 32 * comments.len());
-        let (mut k, mut bytes) = (0, stripped.iter());
+        let moves = match stripped.iter().any(|&c| c == MOVE_MARK || c == NUMBERED_MOVE_MARK) {
+            true => self.main_line_texts(code)?,
+            false => Vec::new(),
+        };
+        let mut out = Vec::with_capacity(stripped.len() + 32 * comments.len() + 8 * moves.len());
+        let (mut k, mut m, mut bytes) = (0, 0, stripped.iter());
         let error = |reason: &str| RebuildError::Annotations {
             reason: reason.to_string(),
         };
@@ -233,12 +307,54 @@ impl GameRow {
                     }
                     k += 1;
                 }
+                MOVE_MARK | NUMBERED_MOVE_MARK => {
+                    let next = moves
+                        .get(m)
+                        .ok_or_else(|| error("more move marks than the row's main line has moves"))?;
+                    let text = if c == MOVE_MARK { &next.san } else { &next.numbered };
+                    out.extend_from_slice(text.as_bytes());
+                    m += 1;
+                }
                 ESCAPE_MARK => out.push(*bytes.next().ok_or_else(|| error("ends on an escape byte (0x03)"))?),
                 c => out.push(c),
             }
         }
         Ok(out)
     }
+
+    /// The [`move_texts`] of the row's main line, decoded from `moves` in `code`.
+    fn main_line_texts(&self, code: MovesCode) -> Result<Vec<MoveText>, RebuildError> {
+        let plies = usize::try_from(self.plies).map_err(|_| RebuildError::Plies(self.plies))?;
+        let variant = self.other_tags.iter().rev().find(|(n, _)| n == "Variant");
+        let start = start_position(self.start_fen.as_deref(), variant.map(|(_, v)| v.as_str()))?;
+        let bytes = self.moves.as_deref().ok_or(RebuildError::NullMove)?;
+        let moves = code
+            .decode(&start, bytes, plies)
+            .map_err(|reason| RebuildError::Moves { code, reason })?;
+        Ok(move_texts(&start, &moves))
+    }
+}
+
+/// A main-line move as `annotations` marks it: its SAN (with `+`/`#`), and its number and SAN
+/// (`12. Nf3` for White, `12... Nf6` for Black; the number is the position's full-move number).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct MoveText {
+    san: String,
+    numbered: String,
+}
+
+/// The [`MoveText`]s of `moves` played from `start`.
+pub(crate) fn move_texts(start: &Position, moves: &[Move]) -> Vec<MoveText> {
+    let mut pos = start.clone();
+    let mut out = Vec::with_capacity(moves.len());
+    for &m in moves {
+        let san = san_of(&pos, m).to_string();
+        let dots = if pos.turn() == Color::White { "." } else { "..." };
+        let numbered = format!("{}{dots} {san}", pos.fullmove_number());
+        pos.play_unchecked(m);
+        out.push(MoveText { san, numbered });
+    }
+    out
 }
 
 /// In `annotations`: the next comment the row's `clocks` and `evals` give back (see the [crate
@@ -246,8 +362,15 @@ impl GameRow {
 pub(crate) const COMMENT_MARK: u8 = 0x01;
 /// In `annotations`: the next comment the row's `clocks` and `evals` give back is not there.
 pub(crate) const SKIP_MARK: u8 = 0x02;
-/// In `annotations`: the next byte is itself (a `0x01`, `0x02` or `0x03` of the input).
+/// In `annotations`: the next byte is itself (a `0x01` to `0x05` of the input).
 pub(crate) const ESCAPE_MARK: u8 = 0x03;
+/// In `annotations` (version 3 on): the next main-line move, its SAN.
+pub(crate) const MOVE_MARK: u8 = 0x04;
+/// In `annotations` (version 3 on): the next main-line move, its number and SAN (`12. Nf3`,
+/// `12... Nf6`).
+pub(crate) const NUMBERED_MOVE_MARK: u8 = 0x05;
+/// The last byte that is a mark (escaped when the input has it).
+pub(crate) const LAST_MARK: u8 = NUMBERED_MOVE_MARK;
 /// How many ply comments a comment of the input is compared with: the next one and those after
 /// it (a comment the columns do not give back, a clock with a fraction, is skipped).
 const LOOKAHEAD: usize = 8;

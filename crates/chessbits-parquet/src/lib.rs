@@ -24,7 +24,7 @@
 //! | `plies` | int32, not null | the number of moves of the main line | never |
 //! | `clock_deltas` | list\<int32\> | per ply of the main line, the clock as a delta ([`clock_deltas`]): the first clock of each side as is, every later one as the side's previous clock minus it (the seconds it fell: time used less the increment, negative when the increment was more). A clock is the first `%clk` command in the comments after that move whose value [`chessbits::pgn::parse_clock`] reads (`h:mm:ss` or `m:ss`, unsigned, minutes and seconds below 60), in whole seconds (the fraction dropped). See [Clocks](#clocks) for the clocks back in SQL | the list: no ply has a clock; an item: that ply has none (`[%clk -0:00:01]`, `[%clk 0:61:00]` are none) |
 //! | `evals` | list\<int32\> | per ply, the first `%eval` after the move that [`chessbits::pgn::Eval::parse`] reads: centipawns from White's view (`[%eval -1.5]` is −150; digits past the hundredths cut off), or a mate as `±(100000 − n)` (see [`mate_score`]) | the list: no ply has an eval; an item: that ply has none |
-//! | `annotations` | utf8 | what the other columns cannot give back (see [Annotations](#annotations)): the movetext as in the file, or the whole game (tags as written, a blank line, the movetext; it then starts with `[`) when its tags do not come back as written, in either the clock and eval comments the columns give back left out (a byte `0x01` each) | the row's columns rebuild the game exactly (most lichess games) |
+//! | `annotations` | utf8 | what the other columns cannot give back (see [Annotations](#annotations)): the movetext as in the file, or the whole game (tags as written, a blank line, the movetext; it then starts with `[`) when its tags do not come back as written, in either the clock and eval comments and the main line's moves the columns give back left out (a mark byte each) | the row's columns rebuild the game exactly (most lichess games) |
 //! | `start_fen` | utf8 | the FEN of the start position (from the `[FEN]` tag, normalised) | the game starts from the standard position |
 //! | `other_tags` | map\<utf8, utf8\> | every other tag, name → value, in the file's order (`Date`, `Round`, `FEN`, `Variant`, `Annotator`, ...; a second tag of a column's name too; a tag of a number, date or time column whose text is not the one the column writes back, and any later tag of that name) | never (an empty map) |
 //! | `non_utf8` | bool, not null | some tag (name or value) or the movetext was not UTF-8 | never |
@@ -44,11 +44,13 @@
 //! hold ASCII only).
 //!
 //! The file's key-value metadata names the schema version: `chessbits.export_version`
-//! ([`EXPORT_VERSION_KEY`]) is `2` ([`EXPORT_VERSION`]). Version 1 (files without the entry) had
-//! `movetext` in every row, no `annotations`, the clocks themselves in a column `clocks` (read
-//! as such), and stored a number, date or time tag whose
-//! text was not canonical as null (dropped) or rewritten; [`ExportReader`] reads both, and
-//! refuses a newer version with [`ReadError::Version`], which names it.
+//! ([`EXPORT_VERSION_KEY`]) is `3` ([`EXPORT_VERSION`]). Version 2 had the same columns, but
+//! its `annotations` kept the main line's moves as text (its bytes `0x04` and `0x05` are the
+//! input's: [`rows_from_batch`] escapes them when the batch's schema metadata says version 2).
+//! Version 1 (files without the entry) had `movetext` in every row, no `annotations`, the
+//! clocks themselves in a column `clocks` (read as such), and stored a number, date or time tag
+//! whose text was not canonical as null (dropped) or rewritten; [`ExportReader`] reads all
+//! three, and refuses a newer version with [`ReadError::Version`], which names it.
 //!
 //! Decoding `moves` (Rust; the Python package will wrap the same):
 //!
@@ -122,15 +124,21 @@
 //! them), NAGs, variations, result. What is not kept is the formatting: line breaks, move
 //! numbers, SAN spelled otherwise (`Ng1f3` comes back as `Nf3`), the spacing between tokens.
 //!
-//! In `annotations`, the comments the columns give back are left out: reading the text from the
-//! start, a comment `{C}` whose `C` is the text the rebuild writes for a main-line ply that has
-//! one (` [%eval E] [%clk C] `, either alone; the plies in order, the next one or one of the 7
-//! after it) is the byte `0x01`; each such ply passed over (its comment not found: a clock with
-//! a fraction, other spacing) is `0x02` before it; and a `0x01`, `0x02` or `0x03` of the input
-//! is `0x03` and itself. The rebuild writes each `0x01` back as `{C}` of the next such ply, so
-//! the text comes back byte for byte. In SQL, `replace(annotations, chr(1), '{}')` gives a
-//! readable movetext (with empty comments where the clocks and evals were). A row whose
-//! `moves` is null keeps its comments (only escapes).
+//! In `annotations`, what the columns give back is left out: reading the text from the start,
+//! a comment `{C}` whose `C` is the text the rebuild writes for a main-line ply that has one
+//! (` [%eval E] [%clk C] `, either alone; the plies in order, the next one or one of the 7 after
+//! it) is the byte `0x01`; each such ply passed over (its comment not found: a clock with a
+//! fraction, other spacing) is `0x02` before it. Outside comments and variations (and tag
+//! pairs, `;` comments), the next main-line move, where the text has it as this crate writes
+//! its SAN (`Nf3`, `exd8=Q+`, `O-O`) at the start of a token and not followed by a letter, digit
+//! or `=+#-`, is `0x04`, or `0x05` when it comes with its number as lichess writes it (`12.
+//! Nf3`, `12... Nf6`: the full-move number of the position before the move, one space); after
+//! a move written otherwise (`Ng1f3`) the moves stay text. A byte `0x01` to `0x05` of the input
+//! is `0x03` and itself. The rebuild writes each `0x01` back as `{C}` of the next such ply and
+//! each `0x04`/`0x05` as the next main-line move (decoded from `moves`), so the text comes back
+//! byte for byte; an analysed lichess game's `annotations` is then little more than its NAGs
+//! (`\x05 \x01 \x05?! \x01 ...`). A row whose `moves` is null keeps its comments and moves
+//! (only escapes).
 //!
 //! # Clocks
 //!
@@ -162,9 +170,14 @@
 //! pandas issue 55400);
 //! games that cannot be read go, byte for byte, to `_rejected.pgn`, with `_rejected.tsv` saying
 //! where they came from and why. Files are zstd-compressed, written in row groups of
-//! [`ExportOptions::row_group_size`] games; the items of `evals` are plain, the other columns
-//! dictionary-encoded where that pays (the `parquet` crate's default), `clock_deltas` and
-//! `annotations` among them.
+//! [`ExportOptions::row_group_size`] games. Encodings by measurement (BENCHMARKS.md): `Site`,
+//! `UTCTime` and the items of `evals` plain; `White`, `Black` and `moves`
+//! `DELTA_LENGTH_BYTE_ARRAY`; `WhiteElo`, `BlackElo` and `plies` `DELTA_BINARY_PACKED`; the
+//! others dictionary-encoded where that pays (the `parquet` crate's default), `clock_deltas`
+//! and `annotations` among them (all read by pyarrow, polars, DuckDB and Spark 3.5/4). Row-group
+//! statistics (minimum, maximum, nulls; strings cut to 16 bytes) are written for the ratings,
+//! rating differences, `plies`, `UTCDate` and `UTCTime` only; there is no page index (rows in
+//! input order leave page minima and maxima nothing to prune).
 
 mod annotations;
 mod batch;
@@ -190,8 +203,10 @@ pub const EXPORT_VERSION_KEY: &str = "chessbits.export_version";
 
 /// The schema version this crate writes, and the newest it reads: 1 had `movetext` in every
 /// row, no `annotations` and `clocks`; 2 has `annotations`, `clock_deltas`, and `movetext`
-/// only when asked for.
-pub const EXPORT_VERSION: u32 = 2;
+/// only when asked for; 3 marks the main line's moves in `annotations` too (bytes `0x04` and
+/// `0x05`, which version 2 kept as text: [`rows_from_batch`] reads a version-2 batch's as
+/// such).
+pub const EXPORT_VERSION: u32 = 3;
 pub use parts::{is_export_dir, part_files, PartFile};
 pub use read::{export_version, moves_code_of, rows_from_batch, ExportGame, ExportReader, ReadError};
 pub use rebuild::{clock_text, eval_text, start_position, RebuildError, TAG_ORDER};

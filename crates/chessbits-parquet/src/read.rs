@@ -82,8 +82,8 @@ impl std::error::Error for ReadError {}
 /// assert_eq!(export_version(None), Ok(1));
 /// let kv = vec![KeyValue::new(EXPORT_VERSION_KEY.to_string(), "2".to_string())];
 /// assert_eq!(export_version(Some(&kv)), Ok(2));
-/// let kv = vec![KeyValue::new(EXPORT_VERSION_KEY.to_string(), "3".to_string())];
-/// assert_eq!(export_version(Some(&kv)), Err("3".to_string()));
+/// let kv = vec![KeyValue::new(EXPORT_VERSION_KEY.to_string(), "4".to_string())];
+/// assert_eq!(export_version(Some(&kv)), Err("4".to_string()));
 /// ```
 pub fn export_version(key_value_metadata: Option<&Vec<KeyValue>>) -> Result<u32, String> {
     let entry = key_value_metadata
@@ -206,6 +206,20 @@ pub fn rows_from_batch(batch: &RecordBatch) -> Result<Vec<GameRow>, String> {
     let (mut termination, mut time_control, mut start_fen) =
         (texts("Termination")?, texts("TimeControl")?, texts("start_fen")?);
     let (utc_time, mut movetext, mut annotations) = (texts("UTCTime")?, texts("movetext")?, texts("annotations")?);
+    // Version 2 marked no moves: its `0x04` and `0x05` bytes are the input's, escaped here as
+    // version 3 escapes them.
+    if batch
+        .schema()
+        .metadata()
+        .get(EXPORT_VERSION_KEY)
+        .is_some_and(|v| v == "2")
+    {
+        for text in annotations.iter_mut().flatten() {
+            if text.contains(['\u{4}', '\u{5}']) {
+                *text = text.replace('\u{4}', "\u{3}\u{4}").replace('\u{5}', "\u{3}\u{5}");
+            }
+        }
+    }
     let (white_elo, black_elo) = (int16s("WhiteElo")?, int16s("BlackElo")?);
     let (white_diff, black_diff) = (int16s("WhiteRatingDiff")?, int16s("BlackRatingDiff")?);
     // `clock_deltas` (version 2 on); `clocks` as the clocks themselves (version 1, or a table

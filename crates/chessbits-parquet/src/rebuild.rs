@@ -373,10 +373,10 @@ impl GameRow {
     /// starts with `[`), else the row's tags and the movetext it holds.
     /// Its clock and eval comments (left out of `annotations`, see the [crate
     /// documentation](crate#annotations)) come back from `clocks` and `evals`.
-    fn to_pgn_with_annotations(&self, annotations: &str) -> Result<Vec<u8>, RebuildError> {
+    fn to_pgn_with_annotations(&self, annotations: &str, code: MovesCode) -> Result<Vec<u8>, RebuildError> {
         let mut stripped = Vec::with_capacity(annotations.len());
         self.push_field_text(&mut stripped, annotations, "annotations");
-        let text = self.expand_ply_comments(&stripped)?;
+        let text = self.expand_ply_comments(&stripped, code)?;
         if !annotations.starts_with('[') {
             let mut out = self.pgn_tag_lines();
             out.extend_from_slice(&text);
@@ -394,7 +394,7 @@ impl GameRow {
     /// of at most 80 columns, a blank line after).
     pub fn to_pgn(&self, code: MovesCode) -> Result<Vec<u8>, RebuildError> {
         if let Some(annotations) = &self.annotations {
-            return self.to_pgn_with_annotations(annotations);
+            return self.to_pgn_with_annotations(annotations, code);
         }
         let mut out = Vec::new();
         // Writing to a Vec cannot fail.

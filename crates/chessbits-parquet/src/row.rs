@@ -278,7 +278,12 @@ impl GameRow {
         }
         let tags_rebuild = row.tags_rebuild(&raw_tags);
         if !(tags_rebuild && row.movetext_rebuilds(movetext)) {
-            let bytes = row.annotations_of(tags_rebuild, &raw_tags, movetext);
+            // Only these rows need the moves' SAN.
+            let texts = match row.moves {
+                Some(_) => crate::annotations::move_texts(start, moves),
+                None => Vec::new(),
+            };
+            let bytes = row.annotations_of(tags_rebuild, &raw_tags, movetext, &texts);
             let text = decode_text(&bytes);
             // Decoded as Latin-1 exactly when it is not UTF-8.
             if matches!(text, Cow::Owned(_)) {

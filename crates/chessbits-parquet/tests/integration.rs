@@ -9,4 +9,5 @@ mod blocks;
 mod export;
 mod fidelity;
 mod fuzz_regressions;
+mod move_marks;
 mod rebuild;

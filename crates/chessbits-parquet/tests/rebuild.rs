@@ -16,7 +16,7 @@ use common::pgn_files;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 /// The parsed games of a PGN text that the reader accepts (the export's rows), in order.
-fn games(pgn: &[u8]) -> Vec<GameTree> {
+pub(crate) fn games(pgn: &[u8]) -> Vec<GameTree> {
     let mut reader = PgnReader::new(pgn);
     let mut out = Vec::new();
     while let Some(game) = reader.read_owned_game().unwrap() {
@@ -26,7 +26,7 @@ fn games(pgn: &[u8]) -> Vec<GameTree> {
 }
 
 /// Exports `pgn` into `dir` with `options` and reads every game back rebuilt.
-fn export_and_rebuild(pgn: &[u8], dir: &Path, options: ExportOptions) -> Vec<Result<Vec<u8>, RebuildError>> {
+pub(crate) fn export_and_rebuild(pgn: &[u8], dir: &Path, options: ExportOptions) -> Vec<Result<Vec<u8>, RebuildError>> {
     let mut exporter = ParquetExporter::create(dir, options).unwrap();
     let source = exporter.add_source("input.pgn");
     exporter.add_pgn(source, pgn).unwrap();
@@ -35,7 +35,7 @@ fn export_and_rebuild(pgn: &[u8], dir: &Path, options: ExportOptions) -> Vec<Res
 }
 
 /// The rows of every part file of the export in `dir`, in part order.
-fn export_rows(dir: &Path) -> Vec<GameRow> {
+pub(crate) fn export_rows(dir: &Path) -> Vec<GameRow> {
     let mut rows = Vec::new();
     for part in part_files(dir).unwrap() {
         let file = fs::File::open(&part.path).unwrap();
@@ -111,7 +111,9 @@ fn tags_out_of_the_rebuild_order_come_back_as_written() {
     // Not the order the columns give (`Event` first): `annotations` holds the whole game.
     assert_eq!(text, format!("{pgn}\n"));
     let row = &export_rows(&out)[0];
-    assert_eq!(row.annotations.as_deref(), Some(pgn.trim_end()));
+    // ... its moves marked (0x05: a move with its number, 0x04: a move).
+    let marked = pgn.trim_end().replace("1. e4 e5", "\u{5} \u{4}");
+    assert_eq!(row.annotations.as_deref(), Some(marked.as_str()));
     // The columns still hold the tags.
     assert_eq!((row.event.as_deref(), row.white_elo), (Some("e"), Some(1500)));
 }
@@ -402,9 +404,9 @@ fn a_newer_export_version_is_refused_by_name() {
     let kv = builder.metadata().file_metadata().key_value_metadata().unwrap();
     assert!(kv
         .iter()
-        .any(|e| e.key == "chessbits.export_version" && e.value.as_deref() == Some("2")));
+        .any(|e| e.key == "chessbits.export_version" && e.value.as_deref() == Some("3")));
     let batches: Vec<_> = builder.build().unwrap().map(Result::unwrap).collect();
-    for version in ["3", "two"] {
+    for version in ["4", "two"] {
         let newer = dir.path().join(format!("v{version}"));
         rewrite(&batches, &newer, |_| true, Some(version));
         let items: Vec<_> = ExportReader::open(&newer).unwrap().collect();
@@ -461,9 +463,8 @@ fn annotations_are_kept_unless_the_columns_give_the_movetext_back() {
     let originals = games(pgn.as_bytes());
     assert_eq!((rows.len(), originals.len()), (cases.len(), cases.len()));
     for (i, (movetext, kept)) in cases.iter().enumerate() {
-        // The comment the columns give back is left out (0x01), the other one kept.
-        let expected = kept.then(|| movetext.replacen("{ [%clk 0:05:00] } {", "\u{1} {", 1));
-        assert_eq!(rows[i].annotations, expected, "{movetext}");
+        // What they hold is pinned by the tests below and in `move_marks`.
+        assert_eq!(rows[i].annotations.is_some(), *kept, "{movetext}");
         let back = GameTree::from_pgn(rebuilt[i].as_ref().unwrap()).unwrap();
         assert!(originals[i] == back, "{movetext}");
     }
@@ -485,9 +486,10 @@ fn annotations_leave_out_the_clock_and_eval_comments() {
     let row = &export_rows(&out)[0];
     assert_eq!(row.clocks, Some(vec![Some(180), Some(180), Some(178), Some(177)]));
     // Plies 0, 1 and 3 are marks (0x01), ply 2 (its clock had a fraction) is skipped (0x02)
-    // and kept as written; the input's 0x01..0x03 are escaped (0x03 before each).
-    let expected = "1. e4 \u{1} 1... e5?! \u{1} { Inaccuracy. \u{3}\u{1}\u{3}\u{2}\u{3}\u{3} } ( 1... c5 \
-                    { [%clk 0:03:00] } ) 2. Nf3 { [%eval 0.8] [%clk 0:02:58.5] } 2... Nc6 \u{2}\u{1} 1-0";
+    // and kept as written; the input's 0x01..0x03 are escaped (0x03 before each); the main
+    // line's numbered moves are marks too (0x05), the variation's move is not.
+    let expected = "\u{5} \u{1} \u{5}?! \u{1} { Inaccuracy. \u{3}\u{1}\u{3}\u{2}\u{3}\u{3} } ( 1... c5 \
+                    { [%clk 0:03:00] } ) \u{5} { [%eval 0.8] [%clk 0:02:58.5] } \u{5} \u{2}\u{1} 1-0";
     assert_eq!(row.annotations.as_deref(), Some(expected));
     // A mark the row's clocks and evals do not give, or a text that ends on an escape, is an
     // error, not a panic or a silent guess.

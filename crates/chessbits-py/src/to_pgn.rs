@@ -16,7 +16,7 @@ use crate::ChessbitsError;
 /// the tags (the tag columns and other_tags, in the lichess database's order), SetUp/FEN from
 /// start_fen, the main line decoded from `moves`, a `{ [%eval E] [%clk C] }` comment after each
 /// move that has an eval or a clock, and the result (the Result column when it is 1-0, 0-1 or
-/// 1/2-1/2, else `*`). For an export (version 2) every row gives a game equal to the input's as
+/// 1/2-1/2, else `*`). For an export (version 2 or 3) every row gives a game equal to the input's as
 /// python-chess reads it: tags, main line, clocks, evals, comments, NAGs, variations, result. A
 /// row of a version-1 export whose `moves` is null (a null move in the main line) is written
 /// from its tags and its `movetext` when the table has that column.

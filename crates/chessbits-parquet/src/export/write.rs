@@ -10,9 +10,9 @@ use std::sync::mpsc::{sync_channel, Receiver};
 
 use arrow_schema::SchemaRef;
 use parquet::arrow::ArrowWriter;
-use parquet::basic::{Compression, ZstdLevel};
+use parquet::basic::{Compression, Encoding, ZstdLevel};
 use parquet::file::metadata::KeyValue;
-use parquet::file::properties::WriterProperties;
+use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::schema::types::ColumnPath;
 
 use super::chunk::{Chunk, Pending};
@@ -27,6 +27,11 @@ use crate::{EXPORT_VERSION, EXPORT_VERSION_KEY};
 /// The Parquet path of the items of the list column `name`.
 fn list_items(name: &str) -> ColumnPath {
     ColumnPath::new(vec![name.to_string(), "list".to_string(), "item".to_string()])
+}
+
+/// The Parquet path of the `other_tags` map's `keys` or `values`.
+fn map_items(name: &str) -> ColumnPath {
+    ColumnPath::new(vec!["other_tags".to_string(), "entries".to_string(), name.to_string()])
 }
 
 /// The writing thread: starts the parsing stage, writes its rows and rejected games.
@@ -63,6 +68,58 @@ impl Worker {
             // `clock_deltas` (a few distinct small values) are smallest in a dictionary, the
             // default; evaluations are smallest plain.
             .set_column_dictionary_enabled(list_items("evals"), false)
+            // Row-group statistics only, cut to 16 bytes: the page-level ones (a column index)
+            // and the offset index prune nothing in rows kept in input order, and were a fifth
+            // of a small file (1.5 kB, and 64-byte minima and maxima in the footer).
+            .set_statistics_enabled(EnabledStatistics::Chunk)
+            .set_offset_index_disabled(true)
+            .set_statistics_truncate_length(Some(16))
+            // Encodings by measurement (bytes a game on 438 lichess games, BENCHMARKS.md):
+            // values that rarely repeat are smaller without a dictionary; names and move codes
+            // with their lengths apart; ratings and ply counts as deltas.
+            .set_column_dictionary_enabled(ColumnPath::from("Site"), false)
+            .set_column_dictionary_enabled(ColumnPath::from("UTCTime"), false)
+            .set_column_dictionary_enabled(ColumnPath::from("White"), false)
+            .set_column_encoding(ColumnPath::from("White"), Encoding::DELTA_LENGTH_BYTE_ARRAY)
+            .set_column_dictionary_enabled(ColumnPath::from("Black"), false)
+            .set_column_encoding(ColumnPath::from("Black"), Encoding::DELTA_LENGTH_BYTE_ARRAY)
+            .set_column_dictionary_enabled(ColumnPath::from("moves"), false)
+            .set_column_encoding(ColumnPath::from("moves"), Encoding::DELTA_LENGTH_BYTE_ARRAY)
+            .set_column_dictionary_enabled(ColumnPath::from("WhiteElo"), false)
+            .set_column_encoding(ColumnPath::from("WhiteElo"), Encoding::DELTA_BINARY_PACKED)
+            .set_column_dictionary_enabled(ColumnPath::from("BlackElo"), false)
+            .set_column_encoding(ColumnPath::from("BlackElo"), Encoding::DELTA_BINARY_PACKED)
+            .set_column_dictionary_enabled(ColumnPath::from("plies"), false)
+            .set_column_encoding(ColumnPath::from("plies"), Encoding::DELTA_BINARY_PACKED);
+        // Minima and maxima select row groups only where rows come in the order of the column
+        // (dates and times, in a file's order) or where a range means something (ratings,
+        // plies); in names, coded moves, texts and lists, in input order, they select nothing.
+        let no_statistics = [
+            "Event",
+            "Site",
+            "White",
+            "Black",
+            "Result",
+            "WhiteTitle",
+            "BlackTitle",
+            "ECO",
+            "Opening",
+            "Termination",
+            "TimeControl",
+            "movetext",
+            "moves",
+            "annotations",
+            "start_fen",
+            "non_utf8",
+        ]
+        .map(ColumnPath::from)
+        .into_iter()
+        .chain(["clock_deltas", "evals", "latin1_fields"].map(list_items))
+        .chain(["keys", "values"].map(map_items));
+        let props = no_statistics
+            .fold(props, |props, column| {
+                props.set_column_statistics_enabled(column, EnabledStatistics::None)
+            })
             .set_created_by(format!("chessbits-parquet {}", env!("CARGO_PKG_VERSION")))
             // Also a file-level entry, for readers that do not decode the Arrow schema.
             .set_key_value_metadata(Some(vec![
