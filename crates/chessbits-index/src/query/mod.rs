@@ -401,6 +401,16 @@ impl Index {
             .collect()
     }
 
+    /// Writes [`wide_positions_of_file`](Self::wide_positions_of_file) as the Parquet file
+    /// `out` (what another tool hands to [`crate::seal()`]); returns its rows.
+    pub fn write_wide_positions(&self, file: usize, out: &Path) -> Result<u64, IndexError> {
+        let batch = self.wide_positions_of_file(file)?;
+        let mut writer = crate::model::create_writer(out, batch.schema(), true)?;
+        writer.write(&batch).map_err(|e| IndexError::parquet(out, e))?;
+        writer.close().map_err(|e| IndexError::parquet(out, e))?;
+        Ok(batch.num_rows() as u64)
+    }
+
     /// The rows of positions file `file` in the wide layout ([`positions::wide_schema`]),
     /// sorted by key, game, ply, `solo` as the file has it (on the first ply of its game at its
     /// key): each row's full key, plies and moves recovered by replaying its game. What
