@@ -13,12 +13,12 @@
 //! One row per game and distinct key: a game that stands in a position twice has one row (its
 //! plies come from replay). Sorted by `key_prefix`, `key_rank`, `game` (that is, by the full
 //! key, then game). Encodings: `key_prefix`, `key_rank` and `game` are `DELTA_BINARY_PACKED`
-//! without a dictionary, zstd-compressed; pages of [`PAGE_ROWS`](super::PAGE_ROWS) rows with
+//! without a dictionary, zstd-compressed; pages of 4,096 rows with
 //! page statistics and page indexes.
 //!
 //! **Key bits.** A file of *n* rows (before one row per game and key is kept: every ply counts)
 //! gets *K* = min(63, max(8, ⌈log2 n⌉ + [`EXTRA_KEY_BITS`])) unless the build was told
-//! otherwise ([`crate::BuildOptions::key_bits`], for tests). The sorted prefixes then differ by
+//! otherwise ([`crate::IndexBuilder::set_key_bits`], for tests). The sorted prefixes then differ by
 //! about 2^4 from row to row and take ~6 bits a row; a query key shares its prefix with another
 //! key of the file with probability ~n / 2^K ≈ 1/16, and that costs one more replay.
 //!

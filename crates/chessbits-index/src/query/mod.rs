@@ -30,7 +30,10 @@ use table::TableFile;
 
 /// Per game number: the plies where a game stands in a position, and the move it played at the
 /// first.
-pub(crate) type Hits = BTreeMap<u64, (Vec<u32>, Option<String>)>;
+pub(crate) type Hits = BTreeMap<u64, Plies>;
+
+/// The plies where a game stands in a position and the move it played at the first.
+pub(crate) type Plies = (Vec<u32>, Option<String>);
 
 /// An open index.
 ///
@@ -261,7 +264,7 @@ impl Index {
         &self,
         key: PositionKey,
         rows: &[GameRow],
-    ) -> Result<Vec<(Vec<u32>, Option<String>)>, IndexError> {
+    ) -> Result<Vec<Plies>, IndexError> {
         rows.iter()
             .map(|row| {
                 replay::replay(row, &self.games_path())?.at(key.0).ok_or_else(|| {

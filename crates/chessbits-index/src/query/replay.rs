@@ -23,7 +23,7 @@ pub(crate) struct Replayed {
 impl Replayed {
     /// The plies where the game stands in `key` (ascending) and the move it played at the first
     /// (UCI; `None` where the game ended); `None` when it never does.
-    pub fn at(&self, key: u128) -> Option<(Vec<u32>, Option<String>)> {
+    pub fn at(&self, key: u128) -> Option<super::Plies> {
         let plies: Vec<u32> = (0..self.keys.len())
             .filter(|&p| self.keys[p] == key)
             .map(|p| p as u32)
