@@ -82,11 +82,9 @@ const FUZZ_PGN: &str = include_str!("../../../fuzz/src/index_games.pgn");
 /// a run of `0x51` bytes written at offset 0x51 (its first page of keys, `DELTA_BYTE_ARRAY`), its
 /// page checksums made right, made the `parquet` crate panic in a query ("attempt to add with
 /// overflow" in `arrow/decoder/delta_byte_array.rs`). Pages are read through
-/// `chessbits_parquet::footer::without_panics`: the queries give errors, no panic.
+/// `chessbits_parquet::footer::without_panics`: the queries give errors, no panic. Since format 3
+/// the same bytes are written into the first key page of the explorer file (see below).
 #[test]
-#[ignore = "format 3: the fuzz input's positions file has no byte-array key page any more, and the \
-            crafted bytes do not hit one in the explorer file (its key page is zstd-compressed, not \
-            stored raw); to be re-crafted (docs/index-format-3.md)"]
 fn a_crafted_key_page_is_an_error() {
     use chessbits_index::{BuildOptions, ExploreOptions, Index, IndexBuilder, SearchOptions, SourceInfo};
     let dir = tempfile::tempdir().unwrap();
@@ -98,7 +96,10 @@ fn a_crafted_key_page_is_an_error() {
     };
     let mut builder = IndexBuilder::create(&out, options).unwrap();
     builder
-        .add_reader(FUZZ_PGN.as_bytes(), SourceInfo::named("games.pgn"))
+        .add_reader(
+            format!("{FUZZ_PGN}\n{FUZZ_PGN}").as_bytes(),
+            SourceInfo::named("games.pgn"),
+        )
         .unwrap();
     builder.finish().unwrap();
     let mut files = Vec::new();
@@ -106,6 +107,9 @@ fn a_crafted_key_page_is_an_error() {
     files.sort();
     // The fuzz target's file 8 was the positions file; since format 3 its keys are int64
     // prefixes, and the explorer file is the one that starts with a `DELTA_BYTE_ARRAY` key page.
+    // Each game is added twice, so that every position has explorer rows and its key page holds
+    // distinct random keys, which zstd stores raw as the positions file's were: the crafted
+    // bytes reach the page decoder unchanged.
     assert_eq!(files[8 % files.len()], "positions/part-00000.parquet");
     let name = "explorer/part-00000.parquet";
     let path = out.join(name);
