@@ -79,7 +79,10 @@ TABLE_SCHEMAS = {
         _long("game"), _int("source"), _long("offset"), _long("length"), _long("line"), _int("plies"),
         _text("white"), _text("black"), _int("white_elo", True), _int("black_elo", True),
         _text("result", False), _text("date"), _text("time_control"), _text("speed"),
-        _text("event"), _text("site"), _text("fen")]),
+        _text("event"), _text("site"), _text("fen"),
+        # Format 3: what replays the game (its moves in the entropy code, their number, the start).
+        T.StructField("replay_moves", T.BinaryType(), False), _int("replay_plies"), _text("start_fen"),
+        T.StructField("chess960", T.BooleanType(), False)]),
     "positions": T.StructType([
         T.StructField("key", T.BinaryType(), False), _long("game"), _int("ply"), _text("uci")]),
     "explorer": T.StructType([
@@ -87,7 +90,9 @@ TABLE_SCHEMAS = {
         _text("month"), _long("white"), _long("draws"), _long("black"), _long("rated"),
         _long("rating_sum"), _text("last_date"), _long("last_game")]),
 }
-# The positions table as written: the rows of export_records plus `solo` (see mark_solo).
+# The positions table as written: the rows of export_records plus `solo` (see mark_solo): the
+# wide rows (one per ply, full keys), which `chessbits.seal_index` rewrites in format 3's layout
+# (key prefix, rank, game, solo: crates/chessbits-index/src/model/positions.rs).
 WRITTEN_SCHEMAS = dict(TABLE_SCHEMAS, positions=T.StructType(
     TABLE_SCHEMAS["positions"].fields + [T.StructField("solo", T.BooleanType(), False)]))
 TABLES = ["games", "positions", "explorer"]

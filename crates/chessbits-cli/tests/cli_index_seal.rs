@@ -35,11 +35,15 @@ fn export_and_index(dir: &Path) -> (String, String) {
 fn tables_only(index: &Path, out: &Path) {
     for table in ["explorer", "positions", "games"] {
         fs::create_dir_all(out.join(table)).unwrap();
-        fs::copy(
-            index.join(table).join("part-00000.parquet"),
-            out.join(table).join("part-00000-5d1e-c000.zstd.parquet"),
-        )
-        .unwrap();
+        let to = out.join(table).join("part-00000-5d1e-c000.zstd.parquet");
+        if table == "positions" {
+            // Another tool writes the wide positions rows (full keys, one row per ply); the
+            // index stores key prefixes since format 3, and the seal narrows the wide rows.
+            let opened = chessbits_index::Index::open(index).unwrap();
+            opened.write_wide_positions(0, &to).unwrap();
+            continue;
+        }
+        fs::copy(index.join(table).join("part-00000.parquet"), to).unwrap();
     }
 }
 

@@ -24,6 +24,9 @@ pub enum IndexError {
     /// A file is not what the index expects (a missing column, a key of the wrong length, a
     /// checksum that does not match, an unknown format version).
     Format { path: PathBuf, reason: String },
+    /// An index of another format version (its manifest's `version`): format 2 and older
+    /// indexes must be rebuilt (`chessbits index build`); see `docs/index-format-3.md`.
+    Version { path: PathBuf, version: u64, reads: u64 },
     /// The output exists and is not an empty directory.
     Exists { path: PathBuf },
     /// A query's position or moves are not a legal position or move sequence.
@@ -73,6 +76,11 @@ impl fmt::Display for IndexError {
             IndexError::Format { path, reason } => {
                 write!(f, "{}: not a chessbits index file: {reason}", path.display())
             }
+            IndexError::Version { path, version, reads } => write!(
+                f,
+                "{}: an index of format version {version}, which this build does not read (it reads version {reads}): rebuild it with `chessbits index build`",
+                path.display()
+            ),
             IndexError::Exists { path } => write!(f, "{}: exists and is not an empty directory", path.display()),
             IndexError::Query(reason) => f.write_str(reason),
             IndexError::Input { path, reason } => write!(f, "{}: {reason}", path.display()),

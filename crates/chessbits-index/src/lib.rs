@@ -38,7 +38,7 @@
 //! INDEX/manifest.json              the files below, with rows, bytes and CRC-32 (crate::manifest)
 //! INDEX/*/.part-NNNNN.parquet.crc   each file's page checksums (crate::checksums)
 //! INDEX/explorer/part-NNNNN.parquet   move table rows of positions of 2+ games, sorted by key (model::explorer)
-//! INDEX/positions/part-NNNNN.parquet  one row per position of every game, sorted by key (model::positions)
+//! INDEX/positions/part-NNNNN.parquet  per key prefix, the games that stand in the position, sorted by prefix (model::positions)
 //! INDEX/games/part-NNNNN.parquet      one row per game (model::games)
 //! INDEX/sources/part-NNNNN.parquet    the input files (model::sources)
 //! INDEX/top_games/part-NNNNN.parquet  the listed games of popular positions, sorted by key (model::top_games)
@@ -47,21 +47,21 @@
 //!
 //! The `key` column is the 128-bit [position key](key) as 16 big-endian bytes. The explorer
 //! table has no rows for a position that one decided game reaches: the `positions` row of that
-//! game with `solo` true stands for it (format 2; see [`model::positions`]). In DuckDB, the move
-//! table of a position is
+//! game with `solo` true stands for it (format 2; see [`model::positions`]). Since format 3 the
+//! `positions` table holds a key *prefix* per row (one row per game and key), and a query
+//! checks its candidates by replaying the moves that the `games` table stores. In DuckDB, the
+//! move table of a position reached by two or more decided games is
 //!
 //! ```sql
-//! SELECT uci, sum(white), sum(draws), sum(black) FROM (
-//!   SELECT uci, white, draws, black FROM read_parquet('INDEX/explorer/*.parquet')
-//!   WHERE key = from_hex('463b96181691fc9c...')   -- PositionKey's 32 hex digits
-//!   UNION ALL
-//!   SELECT p.uci, (g.result = '1-0')::BIGINT, (g.result = '1/2-1/2')::BIGINT, (g.result = '0-1')::BIGINT
-//!   FROM read_parquet('INDEX/positions/*.parquet') p JOIN read_parquet('INDEX/games/*.parquet') g USING (game)
-//!   WHERE p.key = from_hex('463b96181691fc9c...') AND p.solo)
+//! SELECT uci, sum(white), sum(draws), sum(black) FROM read_parquet('INDEX/explorer/*.parquet')
+//! WHERE key = from_hex('463b96181691fc9c...')   -- PositionKey's 32 hex digits
 //! GROUP BY uci;
 //! ```
 //!
-//! (a row with a null `uci` counts the games that ended in the position).
+//! (a row with a null `uci` counts the games that ended in the position). A position of one
+//! decided game has no explorer rows: its candidates are the `positions` rows with
+//! `key_prefix = key >> (128 - K)` and `solo`, and which of them is the position (and the move
+//! played there) takes a replay of the game's `replay_moves`, which SQL cannot do.
 //!
 //! A game's result is the library's one rule ([`chessbits::pgn::GameResult::declared`]): the
 //! movetext's result token, else (for `*` or none) the `Result` tag. A date whose year is past

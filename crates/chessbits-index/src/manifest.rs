@@ -34,10 +34,12 @@ use crate::error::IndexError;
 /// The manifest's file name in the index directory.
 pub const MANIFEST: &str = "manifest.json";
 
-/// The format version this build writes and reads (the `version` field). Version 2 (the
-/// `positions` table's `solo` column; the `explorer` table without keys of one game) replaced
-/// version 1: an index of version 1 is refused with a message to rebuild it.
-pub const VERSION: u64 = 2;
+/// The format version this build writes and reads (the `version` field). Version 3 (the
+/// `positions` table by key prefix, one row per game and key, verified by replaying the moves
+/// that the `games` table now holds) replaced version 2 (the `positions` table's `solo` column;
+/// the `explorer` table without keys of one game), which replaced version 1: an index of
+/// another version is refused with [`IndexError::Version`], which says to rebuild it.
+pub const VERSION: u64 = 3;
 
 /// The key function the files are sorted by (see [`crate::key`]).
 pub const KEY_NAME: &str = "chessbits-position-key-1";
@@ -97,11 +99,12 @@ impl Manifest {
         }
         match value["version"].as_u64() {
             Some(VERSION) => {}
-            Some(old) if old < VERSION => {
-                return Err(bad(&format!(
-                    "an index of format version {old}, which this build no longer reads (it reads \
-                     version {VERSION}): rebuild it with `chessbits index build`"
-                )))
+            Some(other) => {
+                return Err(IndexError::Version {
+                    path: path.clone(),
+                    version: other,
+                    reads: VERSION,
+                })
             }
             _ => return Err(bad(&format!("unknown `version` (this build reads version {VERSION})"))),
         }

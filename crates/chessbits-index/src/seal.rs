@@ -11,7 +11,11 @@
 //!   null (the reader does not care about the flag, only about the values);
 //! - `explorer` is sorted by `key` within each file and `positions` by `key`, `game`, `ply`
 //!   (the reader looks a key up in every file, as after `index add`, so files may overlap); keys
-//!   are 16 bytes;
+//!   are 16 bytes; `positions` files hold the wide rows
+//!   ([`wide_schema`](crate::model::positions::wide_schema): `key`, `game`, `ply`, `uci`,
+//!   `solo`, one row per ply), which the seal rewrites in the table's layout (format 3: key
+//!   prefix, rank, game, `solo`; see [`crate::model::positions`]) after computing `top_games`
+//!   from them;
 //! - `games` numbers its rows: row `i` of the table, across its files in name order, is game
 //!   `i`, and there are as many games as the export has rows.
 //!
@@ -187,13 +191,28 @@ pub fn seal_with_sources(dir: &Path, sources: Vec<SourceRow>) -> Result<SealSumm
     let games_files: Vec<&Path> = games_files.iter().map(PathBuf::as_path).collect();
     let positions_files: Vec<String> = manifest.files("positions").iter().map(|f| f.file.clone()).collect();
     let mut top_rows = 0;
+    let mut positions_rows = 0;
     for (i, positions) in positions_files.iter().enumerate() {
         let name = format!("top_games/part-{i:05}.parquet");
-        let rows = top_games::top_games_of_positions(&dir.join(positions), &games_files, &dir.join(&name))?;
+        let wide = dir.join(positions);
+        let rows = top_games::top_games_of_positions(&wide, &games_files, &dir.join(&name))?;
         let entry = file_entry(dir, &name, rows)?;
         summary.bytes += entry.bytes;
         top_rows += rows;
         manifest.files_mut("top_games").push(entry);
+        // The wide rows become the table's (crate::model::positions): one per key and game, by
+        // key prefix; what the file held is replaced.
+        let narrow = dir.join("positions").join(format!(".seal-narrow-{i:05}.parquet"));
+        let rows = positions::narrow_file(&wide, &narrow, None)?;
+        fs::rename(&narrow, &wide).map_err(|e| IndexError::io(&narrow, e))?;
+        let entry = file_entry(dir, positions, rows)?;
+        let old = &mut manifest.files_mut("positions")[i];
+        summary.bytes = summary.bytes - old.bytes + entry.bytes;
+        *old = entry;
+        positions_rows += rows;
+    }
+    if let Some(rows) = summary.rows.iter_mut().find(|(table, _)| *table == "positions") {
+        rows.1 = positions_rows;
     }
     summary.rows.push(("top_games", top_rows));
     // The explorer_summary table: one file per explorer file (crate::model::explorer_summary).
@@ -247,7 +266,7 @@ struct PartFile {
 fn table_schema(table: &str) -> SchemaRef {
     match table {
         "explorer" => explorer::schema(),
-        "positions" => positions::schema(),
+        "positions" => positions::wide_schema(),
         _ => games::schema(),
     }
 }

@@ -113,10 +113,9 @@ fn explorer_sums(index: &Path) -> Sums {
     // The keys of one decided game have no explorer rows: their `solo` positions rows stand for
     // them, with the game's counts (the union the crate documents for DuckDB).
     let mut solo = Vec::new();
-    for entry in opened.manifest().files("positions") {
-        let file = File::open(index.join(&entry.file)).unwrap();
-        for batch in ParquetRecordBatchReaderBuilder::try_new(file).unwrap().build().unwrap() {
-            let batch = batch.unwrap();
+    // The rows with full keys and moves (format 3 stores key prefixes; replay recovers them).
+    for batch in opened.wide_positions().unwrap() {
+        {
             let col = |name: &str| batch.column_by_name(name).unwrap().clone();
             let (key, game, uci, flag) = (col("key"), col("game"), col("uci"), col("solo"));
             let key = key.as_any().downcast_ref::<BinaryArray>().unwrap();

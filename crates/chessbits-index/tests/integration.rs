@@ -8,6 +8,7 @@ mod common;
 mod damage;
 mod explorer_summary;
 mod footer;
+mod format3;
 mod fuzz_regressions;
 mod game_tags;
 mod golden;

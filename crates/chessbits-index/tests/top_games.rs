@@ -134,7 +134,14 @@ fn top_games_of_positions_writes_the_built_file() {
     let index = build_parts(&temp.path().join("index"), &[&[synthetic]]);
     let file = |table: &str| index.dir().join(&index.manifest().files(table)[0].file);
     let out = temp.path().join("top.parquet");
-    let rows = top_games_of_positions(&file("positions"), &[&file("games")], &out).unwrap();
+    // It reads the wide positions rows (what another tool writes; format 3 stores prefixes).
+    let wide = temp.path().join("wide.parquet");
+    let batch = index.wide_positions_of_file(0).unwrap();
+    let mut writer =
+        parquet::arrow::ArrowWriter::try_new(std::fs::File::create(&wide).unwrap(), batch.schema(), None).unwrap();
+    writer.write(&batch).unwrap();
+    writer.close().unwrap();
+    let rows = top_games_of_positions(&wide, &[&file("games")], &out).unwrap();
     assert!(rows > 0);
     assert_eq!(rows, index.manifest().files("top_games")[0].rows);
     assert_eq!(read_parquet(&out), read_parquet(&file("top_games")));

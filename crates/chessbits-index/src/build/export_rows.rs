@@ -527,7 +527,7 @@ impl ExportRows {
                     (row_from_tags(tag_iter, plies, result, id.game), None)
                 }
             };
-            let row = GameRow {
+            let mut row = GameRow {
                 source: id.source,
                 offset: id.row,
                 length: 0,
@@ -535,7 +535,14 @@ impl ExportRows {
                 ..row
             };
             if let Some((start, moves)) = game {
-                game_records(&start, &moves, &row, &mut out.positions, &mut out.explorer, &mut seen);
+                game_records(
+                    &start,
+                    &moves,
+                    &mut row,
+                    &mut out.positions,
+                    &mut out.explorer,
+                    &mut seen,
+                );
             }
             out.rows.push(row);
         }
@@ -670,7 +677,14 @@ mod tests {
         while let Some(game) = reader.read_game(&mut main_line).unwrap() {
             let game = game.unwrap();
             let mut row = crate::build::records::game_row(&game, rows.len() as u32);
-            game_records(&game.start, &game.moves, &row, &mut positions, &mut explorer, &mut seen);
+            game_records(
+                &game.start,
+                &game.moves,
+                &mut row,
+                &mut positions,
+                &mut explorer,
+                &mut seen,
+            );
             row.offset = rows.len() as u64;
             rows.push(row);
         }

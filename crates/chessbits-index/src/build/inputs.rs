@@ -248,7 +248,7 @@ impl IndexBuilder {
             }
         }
         let chunks = self.pool.install(|| {
-            ok.par_chunks(CHUNK_GAMES)
+            ok.par_chunks_mut(CHUNK_GAMES)
                 .map(|chunk| {
                     let mut out = RowRecords::default();
                     let mut seen = KeySet::default();
@@ -256,7 +256,7 @@ impl IndexBuilder {
                         game_records(
                             &game.start,
                             &game.moves,
-                            &game.row,
+                            &mut game.row,
                             &mut out.positions,
                             &mut out.explorer,
                             &mut seen,

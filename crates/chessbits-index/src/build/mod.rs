@@ -137,6 +137,8 @@ pub struct IndexBuilder {
     base: Option<(Manifest, u32)>,
     lock: Option<File>,
     started: std::time::Instant,
+    /// The positions file's key bits when set by [`IndexBuilder::set_key_bits`].
+    key_bits: Option<u32>,
 }
 
 impl IndexBuilder {
@@ -265,7 +267,15 @@ impl IndexBuilder {
             base,
             lock: None,
             started: std::time::Instant::now(),
+            key_bits: None,
         })
+    }
+
+    /// Sets the positions file's key bits *K* (1..=63; see [`positions`]) instead of the
+    /// number the row count gives. For tests: few bits make keys share prefixes, which queries
+    /// must tell apart by replay.
+    pub fn set_key_bits(&mut self, bits: u32) {
+        self.key_bits = Some(bits.clamp(1, 63));
     }
 
     /// The temporary directory the index is built in (removed when the builder is dropped
@@ -414,12 +424,16 @@ impl IndexBuilder {
         let summary_path = dir.join(file("explorer_summary"));
         let first = u32::try_from(first_game).map_err(|_| too_many_games(&self.out))?;
         let game_keys = &self.game_keys;
+        let key_bits = self
+            .key_bits
+            .unwrap_or_else(|| positions::key_bits_for(self.summary.positions));
         let (written_positions, written_explorer) = self.pool.install(|| {
             rayon::join(
                 || -> Result<(u64, u64), IndexError> {
                     let mut top = TopGamesWriter::create(&top_games_path, game_keys, first)?;
-                    let mut writer = TableWriter::create(&positions_path, positions::schema(), positions::to_batch)?;
+                    let mut writer = positions::PositionsWriter::create(&positions_path, key_bits)?;
                     let mut marker = positions::SoloMarker::default();
+                    let mut failed = Ok(());
                     let decided = |game: u32| {
                         game.checked_sub(first)
                             .and_then(|i| game_keys.get(i as usize))
@@ -427,10 +441,20 @@ impl IndexBuilder {
                     };
                     positions.drain(|r| {
                         top.push(r.key, r.game, r.ply as u32, || uci_text(r.mv).map(str::to_string))?;
-                        marker.push(r, decided(r.game), &mut |r, solo| writer.push(r, solo));
-                        writer.flush_full()
+                        let mut push = |r: PositionRecord, solo| {
+                            if failed.is_ok() {
+                                failed = writer.push(r.key, r.game, solo);
+                            }
+                        };
+                        marker.push(r, decided(r.game), &mut push);
+                        std::mem::replace(&mut failed, Ok(()))
                     })?;
-                    marker.end_key(&mut |r, solo| writer.push(r, solo));
+                    marker.end_key(&mut |r, solo| {
+                        if failed.is_ok() {
+                            failed = writer.push(r.key, r.game, solo);
+                        }
+                    });
+                    failed?;
                     Ok((writer.finish()?, top.finish()?))
                 },
                 || -> Result<(u64, u64), IndexError> {
@@ -650,11 +674,11 @@ fn parse_batch(batch: &RawBatch, name: &str) -> Vec<ParsedBatch> {
             let mut local = 0u32;
             for entry in entries {
                 let result = parse_game(entry, &batch.bytes, name, &mut main_line).map(|game| {
-                    let row = game_row(&game, local);
+                    let mut row = game_row(&game, local);
                     game_records(
                         &game.start,
                         &game.moves,
-                        &row,
+                        &mut row,
                         &mut out.positions,
                         &mut out.explorer,
                         &mut seen,

@@ -6,7 +6,9 @@ use chessbits::position::Position;
 use chessbits::Move;
 
 use crate::key::PositionKey;
-use crate::model::game::{pack_date, packed_month, rating_band, GameRow, Outcome, Speed};
+use chessbits::codec::moves::entropy::{EntropyError, GameEncoder};
+
+use crate::model::game::{pack_date, packed_month, rating_band, GameRow, Outcome, Replay, Speed};
 
 /// No move: the game ended in this position.
 pub(crate) const NO_MOVE: u16 = u16::MAX;
@@ -124,24 +126,31 @@ fn elo(text: &str) -> Option<u16> {
 }
 
 /// Appends the records of a game: `row` says who played and how it ended, `start` and `moves`
-/// (its main line) where it went.
+/// (its main line) where it went. Fills `row.replay` with what replays the positions recorded
+/// (see [`crate::model::game::Replay`]).
 pub(crate) fn game_records(
     start: &Position,
     moves: &[Move],
-    row: &GameRow,
+    row: &mut GameRow,
     positions: &mut Vec<PositionRecord>,
     explorer: &mut Vec<ExplorerRecord>,
     seen: &mut KeySet,
 ) {
+    // A null move (`--`) in the main line: the positions after it are not positions of a game.
+    let mut plies = moves.iter().position(|m| m.is_null()).unwrap_or(moves.len());
+    plies = plies.min(u16::MAX as usize);
+    row.replay = replay_of(start, &moves[..plies]);
+    // The moves are legal (the reader replayed them), so the encoder takes them all; were it
+    // to refuse one, the positions would stop where the stored moves stop.
+    plies = row.replay.plies as usize;
     let outcome = row.outcome();
     let template = explorer_record(row, 0, NO_MOVE);
     seen.clear();
     let mut pos: Position = start.clone();
-    let plies = moves.len().min(u16::MAX as usize);
     for ply in 0..=plies {
         let key = PositionKey::of(&pos).0;
         let mv = match moves.get(ply) {
-            Some(&m) if ply < plies && !m.is_null() => m.bits(),
+            Some(&m) if ply < plies => m.bits(),
             _ => NO_MOVE,
         };
         positions.push(PositionRecord {
@@ -153,18 +162,37 @@ pub(crate) fn game_records(
         if outcome.is_some() && seen.insert(key) {
             explorer.push(ExplorerRecord { key, mv, ..template });
         }
-        match moves.get(ply) {
-            Some(&m) if ply < plies => {
-                if m.is_null() {
-                    // A null move (`--`) in the main line: the positions after it are not
-                    // positions of a game; stop here.
-                    break;
-                }
-                pos.play_unchecked(m);
-            }
-            _ => break,
+        if ply < plies {
+            pos.play_unchecked(moves[ply]);
         }
     }
+}
+
+/// The stored form of `moves` (no null move among them) played from `start`; when the encoder
+/// refuses a move, the moves before it.
+fn replay_of(start: &Position, moves: &[Move]) -> Replay {
+    thread_local! {
+        static ENCODER: std::cell::RefCell<GameEncoder> = std::cell::RefCell::new(GameEncoder::new());
+    }
+    let standard = !start.is_chess960() && start.fen() == Position::startpos().fen();
+    let mut replay = Replay {
+        moves: Vec::new(),
+        plies: moves.len() as u16,
+        start_fen: (!standard).then(|| start.fen()),
+        chess960: start.is_chess960(),
+    };
+    ENCODER.with_borrow_mut(|encoder| {
+        let mut moves = moves;
+        while let Err(e) = encoder.encode_into(start, moves, &mut replay.moves) {
+            let ply = match e {
+                EntropyError::IllegalMove { ply, .. } => ply,
+                _ => 0,
+            };
+            moves = &moves[..ply.min(moves.len().saturating_sub(1))];
+            replay.plies = moves.len() as u16;
+        }
+    });
+    replay
 }
 
 /// The explorer record of game `row` at `key`, playing `mv` there (its counts are zero when the

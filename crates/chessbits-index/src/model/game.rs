@@ -184,6 +184,25 @@ pub struct GameRow {
     pub site: Option<String>,
     /// The start position when it is not the standard one (`[FEN]`).
     pub fen: Option<String>,
+    /// What replays the game's positions (the `games` table's `replay_moves`, `replay_plies`,
+    /// `start_fen` and `chess960` columns); empty when a query did not read them.
+    pub replay: Replay,
+}
+
+/// A game's main line as the index stores it, to replay its positions: the moves before its
+/// first null move (at most 65,535), in the library's entropy code
+/// ([`chessbits::codec::moves::entropy`]), played from `start_fen` (`None`: the standard start).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Replay {
+    /// The entropy code of the moves.
+    pub moves: Vec<u8>,
+    /// How many moves `moves` holds (the decoder must be told; the `replay_plies` column).
+    pub plies: u16,
+    /// The start position as [`Position::fen`](chessbits::position::Position::fen) writes it,
+    /// when it is not the standard one or the game is Chess960.
+    pub start_fen: Option<String>,
+    /// Whether the game is Chess960 (castling as king takes rook).
+    pub chess960: bool,
 }
 
 impl GameRow {

@@ -15,15 +15,19 @@
 //! | `time_control`, `speed` | utf8, null | `TimeControl`, and the speed it gives |
 //! | `event`, `site` | utf8, null | the `Event` and `Site` tags |
 //! | `fen` | utf8, null | the `FEN` tag: the start position when not the standard one |
+//! | `replay_moves` | binary | the main line before its first null move (at most 65,535 moves) in the library's entropy code ([`chessbits::codec::moves::entropy`], as `chessbits export` writes its `moves` column), played from `start_fen`: a query replays it to check the `positions` table's candidates and to find plies and moves (format 3) |
+//! | `replay_plies` | int32 | how many moves `replay_moves` holds (the code does not say) |
+//! | `start_fen` | utf8, null | the start position the moves are played from, as the library writes a FEN (Shredder castling letters for Chess960 rights that X-FEN cannot name); null for the standard start |
+//! | `chess960` | boolean | the game is Chess960 (`[Variant "Chess960"]`): castling is king takes rook |
 
 use std::path::Path;
 use std::sync::Arc;
 
 use arrow_array::builder::{Int32Builder, Int64Builder, StringBuilder};
-use arrow_array::{ArrayRef, Int32Array, Int64Array, RecordBatch, StringArray};
+use arrow_array::{ArrayRef, BinaryArray, BooleanArray, Int32Array, Int64Array, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, SchemaRef};
 
-use super::game::{date_text, pack_date, GameRow, Speed};
+use super::game::{date_text, pack_date, GameRow, Replay, Speed};
 use super::{column, opt_i32, opt_str, schema_ref};
 use crate::error::IndexError;
 
@@ -48,6 +52,10 @@ pub fn schema() -> SchemaRef {
         text("event"),
         text("site"),
         text("fen"),
+        Field::new("replay_moves", DataType::Binary, false),
+        Field::new("replay_plies", DataType::Int32, false),
+        text("start_fen"),
+        Field::new("chess960", DataType::Boolean, false),
     ])
 }
 
@@ -86,6 +94,12 @@ pub(crate) fn to_batch(rows: &[GameRow]) -> RecordBatch {
         text(|r| r.event.clone()),
         text(|r| r.site.clone()),
         text(|r| r.fen.clone()),
+        Arc::new(BinaryArray::from_iter_values(
+            rows.iter().map(|r| r.replay.moves.as_slice()),
+        )),
+        int32(|r| Some(r.replay.plies as i32)),
+        text(|r| r.replay.start_fen.clone()),
+        Arc::new(BooleanArray::from_iter(rows.iter().map(|r| Some(r.replay.chess960)))),
     ];
     RecordBatch::try_new(schema(), columns).expect("columns match the schema")
 }
@@ -102,8 +116,11 @@ pub(crate) const SUMMARY_COLUMNS: [&str; 8] = [
     "speed",
 ];
 
+/// The columns a replay needs (and `game`).
+pub(crate) const REPLAY_COLUMNS: [&str; 5] = ["game", "replay_moves", "replay_plies", "start_fen", "chess960"];
+
 /// Every column.
-pub(crate) const ALL_COLUMNS: [&str; 17] = [
+pub(crate) const ALL_COLUMNS: [&str; 21] = [
     "game",
     "source",
     "offset",
@@ -121,6 +138,10 @@ pub(crate) const ALL_COLUMNS: [&str; 17] = [
     "event",
     "site",
     "fen",
+    "replay_moves",
+    "replay_plies",
+    "start_fen",
+    "chess960",
 ];
 
 /// The rows of `batch`; columns the batch does not have (a projection) are left empty. `game`
@@ -158,6 +179,16 @@ pub(crate) fn from_batch(batch: &RecordBatch, path: &Path, out: &mut Vec<GameRow
         text("site")?,
         text("fen")?,
     );
+    let (moves, moves_plies, start_fen) = (
+        optional("replay_moves")
+            .then(|| column::<BinaryArray>(batch, "replay_moves", path))
+            .transpose()?,
+        int32("replay_plies")?,
+        text("start_fen")?,
+    );
+    let chess960 = optional("chess960")
+        .then(|| column::<BooleanArray>(batch, "chess960", path))
+        .transpose()?;
     let bad = |what: &str| IndexError::Format {
         path: path.to_path_buf(),
         reason: format!("games: a negative or too large `{what}`"),
@@ -191,6 +222,12 @@ pub(crate) fn from_batch(batch: &RecordBatch, path: &Path, out: &mut Vec<GameRow
             event: string(event),
             site: string(site),
             fen: string(fen),
+            replay: Replay {
+                moves: moves.map_or_else(Vec::new, |m| m.value(i).to_vec()),
+                plies: u16::try_from(int32(moves_plies, "replay_plies")?).map_err(|_| bad("replay_plies"))?,
+                start_fen: string(start_fen),
+                chess960: chess960.is_some_and(|c| c.value(i)),
+            },
         });
     }
     Ok(())

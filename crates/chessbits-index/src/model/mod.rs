@@ -6,7 +6,7 @@
 //! | directory | one row per | sorted by | module |
 //! |---|---|---|---|
 //! | `explorer/` | position × move × speed × rating band × month, for positions of two or more games | `key` | [`explorer`] |
-//! | `positions/` | position of a game (every ply of every main line); `solo` marks the positions of one game | `key`, `game`, `ply` | [`positions`] |
+//! | `positions/` | position (by a key prefix) × game that stands in it; `solo` marks the positions of one game | `key_prefix`, `key_rank`, `game` | [`positions`] |
 //! | `games/` | game | `game` | [`games`] |
 //! | `sources/` | input file | `source` | [`sources`] |
 //! | `explorer_summary/` | position × move × speed × rating band, for popular positions (per explorer file) | `key` | [`explorer_summary`] |
@@ -41,7 +41,7 @@ use crate::error::IndexError;
 
 /// The `chessbits.index.format` value in every file's key-value metadata (the manifest's
 /// [`VERSION`](crate::manifest::VERSION)).
-pub const FORMAT_VERSION: &str = "2";
+pub const FORMAT_VERSION: &str = "3";
 
 /// Rows per page of the sorted tables: a lookup decodes about this many rows per column.
 pub(crate) const PAGE_ROWS: usize = 4096;
@@ -53,13 +53,19 @@ pub(crate) fn create_writer(
     schema: SchemaRef,
     sorted_by_key: bool,
 ) -> Result<ArrowWriter<File>, IndexError> {
-    open_writer(path, schema, sorted_by_key, true)
+    open_writer(path, schema, sorted_by_key, true, None)
+}
+
+/// The writer of a `positions` file of `key_bits` key bits ([`positions`]): its footer records
+/// them; the sorted integer columns are delta-coded.
+pub(crate) fn create_positions_writer(path: &Path, key_bits: u32) -> Result<ArrowWriter<File>, IndexError> {
+    open_writer(path, positions::schema(), true, false, Some(key_bits))
 }
 
 /// [`create_writer`] for a small table sorted by key whose columns get no dictionary: a lookup
 /// then decodes its pages only, not each column's dictionary page (up to 1 MiB per column).
 pub(crate) fn create_plain_writer(path: &Path, schema: SchemaRef) -> Result<ArrowWriter<File>, IndexError> {
-    open_writer(path, schema, true, false)
+    open_writer(path, schema, true, false, None)
 }
 
 fn open_writer(
@@ -67,7 +73,15 @@ fn open_writer(
     schema: SchemaRef,
     sorted_by_key: bool,
     dictionary: bool,
+    key_bits: Option<u32>,
 ) -> Result<ArrowWriter<File>, IndexError> {
+    let mut metadata = vec![KeyValue::new(
+        "chessbits.index.format".to_string(),
+        FORMAT_VERSION.to_string(),
+    )];
+    if let Some(bits) = key_bits {
+        metadata.push(KeyValue::new(positions::KEY_BITS_META.to_string(), bits.to_string()));
+    }
     let file = File::create(path).map_err(|e| IndexError::io(path, e))?;
     let mut props = WriterProperties::builder()
         .set_created_by(format!("chessbits-index {}", env!("CARGO_PKG_VERSION")))
@@ -77,10 +91,7 @@ fn open_writer(
         .set_write_batch_size(1024)
         .set_statistics_enabled(EnabledStatistics::Page)
         .set_dictionary_enabled(dictionary)
-        .set_key_value_metadata(Some(vec![KeyValue::new(
-            "chessbits.index.format".to_string(),
-            FORMAT_VERSION.to_string(),
-        )]));
+        .set_key_value_metadata(Some(metadata));
     if sorted_by_key {
         // Sorted keys share their first bytes with the previous row's (all 16 when a key has
         // several rows): prefix coding saves ~5 % of the key column over plain + zstd. Game
@@ -90,7 +101,7 @@ fn open_writer(
         props = props
             .set_column_dictionary_enabled(key.clone(), false)
             .set_column_encoding(key, Encoding::DELTA_BYTE_ARRAY);
-        for name in ["game", "last_game"] {
+        for name in ["game", "last_game", "key_prefix", "key_rank"] {
             props = props
                 .set_column_dictionary_enabled(ColumnPath::from(name), false)
                 .set_column_encoding(ColumnPath::from(name), Encoding::DELTA_BINARY_PACKED);

@@ -7,7 +7,7 @@ use chessbits::notation::san::san_of;
 use chessbits::notation::uci::parse_uci;
 use chessbits::position::Position;
 
-use super::{hits_of, Filters, GameHit, Index};
+use super::{Filters, GameHit, Index};
 use crate::error::IndexError;
 use crate::key::PositionKey;
 use crate::model::game::{date_text, GameRow, Outcome};
@@ -140,7 +140,7 @@ impl Index {
             precomputed && filters.is_empty() && options.top_games <= LISTED && options.recent_games <= LISTED;
         // The player filter needs the games themselves; the others are sums of explorer rows.
         let listed = match filters.player.is_some() || (wants_lists && !from_table) {
-            true => Some(self.filtered_hits(key, filters)?),
+            true => Some(self.filtered_hits(key, filters, filters.player.is_some())?),
             false => None,
         };
         match (&filters.player, &listed) {
@@ -253,7 +253,7 @@ impl Index {
         };
         if let Some(candidates) = candidates {
             (explorer.top_games, explorer.recent_games) =
-                self.pick_games(candidates, options.top_games, options.recent_games)?;
+                self.pick_games(key, candidates, options.top_games, options.recent_games)?;
         }
         Ok(explorer)
     }
@@ -262,6 +262,7 @@ impl Index {
     /// the first `top`; then by date, the first `recent`. The listed games are read whole.
     fn pick_games(
         &self,
+        key: PositionKey,
         mut candidates: Vec<TopGameRow>,
         top: usize,
         recent: usize,
@@ -274,7 +275,22 @@ impl Index {
         wanted.sort_unstable();
         wanted.dedup();
         let whole: BTreeMap<u32, GameRow> = self.game_rows(&wanted)?.into_iter().map(|r| (r.game, r)).collect();
-        let by_game: BTreeMap<u32, TopGameRow> = candidates.into_iter().map(|c| (c.game, c)).collect();
+        let mut by_game: BTreeMap<u32, TopGameRow> = candidates.into_iter().map(|c| (c.game, c)).collect();
+        // Candidates read from the positions table have no plies yet (every game that stands in
+        // the position has one): the picked games' come from their replay.
+        let unknown: Vec<u64> = wanted
+            .iter()
+            .copied()
+            .filter(|&g| by_game.get(&(g as u32)).is_some_and(|c| c.plies.is_empty()))
+            .collect();
+        if !unknown.is_empty() {
+            let rows: Vec<GameRow> = unknown.iter().map(|g| whole[&(*g as u32)].clone()).collect();
+            for (row, (plies, uci)) in rows.iter().zip(self.plies_in(key, &rows)?) {
+                if let Some(c) = by_game.get_mut(&row.game) {
+                    (c.plies, c.uci) = (plies, uci);
+                }
+            }
+        }
         let pick = |games: &[u32]| -> Vec<GameHit> {
             games
                 .iter()
@@ -299,21 +315,20 @@ impl Index {
                 candidates.extend(listed);
                 continue;
             }
-            let mut rows = Vec::new();
-            self.position_rows_of_file(key, file, &mut rows)?;
-            let mut hits = hits_of(rows);
-            let ids: Vec<u64> = hits.keys().copied().collect();
+            let mut ids: Vec<u64> = self.resolve(key, file, false)?.into_iter().map(|c| c.game).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            // Plies and moves are found (by replay) for the picked games only.
             for row in self.game_summaries(&ids)? {
                 if row.outcome().is_none() {
                     continue;
                 }
-                let (plies, uci) = hits.remove(&(row.game as u64)).unwrap_or_default();
                 candidates.push(TopGameRow {
                     game: row.game,
                     rating: row.average_rating(),
                     date: row.date,
-                    plies,
-                    uci,
+                    plies: Vec::new(),
+                    uci: None,
                 });
             }
         }
@@ -322,15 +337,26 @@ impl Index {
     }
 
     /// The games that reached the key's position and pass the filters, in index order.
-    fn filtered_hits(&self, key: PositionKey, filters: &Filters) -> Result<Vec<GameHit>, IndexError> {
-        let hits = self.hits(key)?;
-        let ids: Vec<u64> = hits.keys().copied().collect();
-        let rows = self.game_summaries(&ids)?;
-        Ok(rows
+    /// `with_moves`: each game's plies and move there are found (by replay); else they are left
+    /// empty, for [`pick_games`](Self::pick_games) to find for the picked games.
+    fn filtered_hits(&self, key: PositionKey, filters: &Filters, with_moves: bool) -> Result<Vec<GameHit>, IndexError> {
+        let ids = self.hit_games(key)?;
+        let rows: Vec<GameRow> = self
+            .game_summaries(&ids)?
             .into_iter()
             .filter(|r| filters.admits_game(r))
+            .collect();
+        let mut moves = match with_moves {
+            true => {
+                let kept: Vec<u64> = rows.iter().map(|r| r.game as u64).collect();
+                self.plies_of(key, &kept)?
+            }
+            false => Default::default(),
+        };
+        Ok(rows
+            .into_iter()
             .map(|row| {
-                let (plies, uci) = hits[&(row.game as u64)].clone();
+                let (plies, uci) = moves.remove(&(row.game as u64)).unwrap_or_default();
                 GameHit { row, plies, uci }
             })
             .collect())

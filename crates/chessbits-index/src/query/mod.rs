@@ -6,6 +6,7 @@ mod filters;
 mod json;
 mod pgn_text;
 mod position;
+mod replay;
 mod search;
 mod table;
 
@@ -21,7 +22,7 @@ use crate::error::IndexError;
 use crate::key::PositionKey;
 use crate::manifest::{checksum, Manifest};
 use crate::model::game::GameRow;
-use crate::model::positions::{self, PositionRow};
+use crate::model::positions::{self, key_prefix, Candidate};
 use crate::model::sources::SourceRow;
 use crate::model::top_games::{self, TopGameRow};
 use crate::model::{explorer, explorer_summary, games, sources};
@@ -29,7 +30,10 @@ use table::TableFile;
 
 /// Per game number: the plies where a game stands in a position, and the move it played at the
 /// first.
-pub(crate) type Hits = BTreeMap<u64, (Vec<u32>, Option<String>)>;
+pub(crate) type Hits = BTreeMap<u64, Plies>;
+
+/// The plies where a game stands in a position and the move it played at the first.
+pub(crate) type Plies = (Vec<u32>, Option<String>);
 
 /// An open index.
 ///
@@ -55,6 +59,8 @@ pub struct Index {
     manifest: Manifest,
     explorer: Vec<TableFile>,
     positions: Vec<TableFile>,
+    /// Each positions file's key bits (its footer's, see [`crate::model::positions`]).
+    positions_bits: Vec<u32>,
     games: Vec<TableFile>,
     /// One per positions file (see [`crate::model::top_games`]).
     top_games: Vec<TableFile>,
@@ -89,6 +95,10 @@ impl Index {
             Ok(files)
         };
         let (explorer, positions, games) = (open_table("explorer")?, open_table("positions")?, open_table("games")?);
+        let positions_bits = positions
+            .iter()
+            .map(|f| f.key_bits())
+            .collect::<Result<Vec<u32>, IndexError>>()?;
         let top_games = open_table("top_games")?;
         if top_games.len() != positions.len() {
             return Err(IndexError::format(
@@ -121,6 +131,7 @@ impl Index {
             manifest,
             explorer,
             positions,
+            positions_bits,
             games,
             top_games,
             explorer_summary,
@@ -164,27 +175,116 @@ impl Index {
         Ok(())
     }
 
-    /// The `positions` rows of a key, in order (by game, then ply).
-    pub(crate) fn position_rows(&self, key: PositionKey) -> Result<Vec<PositionRow>, IndexError> {
-        let mut rows = Vec::new();
+    /// The games that stand in the position of `key` (ascending), verified by replay (see
+    /// [`crate::model::positions`]).
+    pub(crate) fn hit_games(&self, key: PositionKey) -> Result<Vec<u64>, IndexError> {
+        let mut games = Vec::new();
         for file in 0..self.positions.len() {
-            self.position_rows_of_file(key, file, &mut rows)?;
+            games.extend(self.resolve(key, file, false)?.into_iter().map(|c| c.game));
         }
-        Ok(rows)
+        games.sort_unstable();
+        games.dedup();
+        Ok(games)
     }
 
-    /// The `positions` rows of a key in the table's file `file`.
-    fn position_rows_of_file(
+    /// The rows of `key`'s position in positions file `file`: its candidates (by key prefix)
+    /// whose full key is `key`, found by replaying one game per key rank until one reaches the
+    /// key. `solo_only`: only the `solo` rows are wanted (the pages without one are skipped, and
+    /// a file without a `solo` candidate answers at once).
+    pub(crate) fn resolve(&self, key: PositionKey, file: usize, solo_only: bool) -> Result<Vec<Candidate>, IndexError> {
+        let (table, bits) = (&self.positions[file], self.positions_bits[file]);
+        let prefix = key_prefix(key.0, bits);
+        let columns = ["key_prefix", "key_rank", "game", "solo"];
+        let read = |solo_only: bool| -> Result<Vec<Candidate>, IndexError> {
+            let mut out = Vec::new();
+            for batch in table.pages_with_prefix(prefix, solo_only.then_some("solo"), &columns)? {
+                positions::candidates_with_prefix(&batch, prefix, solo_only, &table.path, &mut out)?;
+            }
+            Ok(out)
+        };
+        if solo_only && read(true)?.is_empty() {
+            return Ok(Vec::new());
+        }
+        let candidates = read(false)?;
+        let mut open: std::collections::BTreeSet<i32> = candidates.iter().map(|c| c.rank).collect();
+        let mut found = None;
+        while let Some(&rank) = open.first() {
+            // The ranks of a game (ascending: rows come by rank, then game) stand for its
+            // distinct keys of this prefix, in the same order.
+            let game = candidates.iter().find(|c| c.rank == rank).map_or(0, |c| c.game);
+            let ranks: Vec<i32> = candidates.iter().filter(|c| c.game == game).map(|c| c.rank).collect();
+            let row = self
+                .replay_rows(&[game])?
+                .pop()
+                .ok_or_else(|| IndexError::format(&table.path, "a game beyond the games table"))?;
+            let replayed = replay::replay(&row, &self.games_path())?;
+            let keys = replayed.keys_with_prefix(prefix, bits);
+            if keys.len() != ranks.len() {
+                return Err(IndexError::format(
+                    &table.path,
+                    format!(
+                        "game {game} has {} rows of a key prefix where its replay has {} keys",
+                        ranks.len(),
+                        keys.len()
+                    ),
+                ));
+            }
+            match keys.iter().position(|&k| k == key.0) {
+                Some(i) => {
+                    found = Some(ranks[i]);
+                    break;
+                }
+                None => ranks.iter().for_each(|r| {
+                    open.remove(r);
+                }),
+            }
+        }
+        Ok(candidates
+            .into_iter()
+            .filter(|c| Some(c.rank) == found && (c.solo || !solo_only))
+            .collect())
+    }
+
+    /// The rows of the games `ids` (sorted, distinct) with what replays them.
+    fn replay_rows(&self, ids: &[u64]) -> Result<Vec<GameRow>, IndexError> {
+        self.game_columns(ids, &games::REPLAY_COLUMNS)
+    }
+
+    /// A path for errors about the games table's moves.
+    fn games_path(&self) -> PathBuf {
+        self.games
+            .first()
+            .map_or_else(|| self.dir.join("games"), |f| f.path.clone())
+    }
+
+    /// Per game of `rows` (read with the replay columns, as [`game_rows`](Self::game_rows)
+    /// reads them), the plies where it stands in `key` and the move it played at the first. A
+    /// game that never does is a format error: the positions table said it does.
+    pub(crate) fn plies_in(
         &self,
         key: PositionKey,
-        file: usize,
-        rows: &mut Vec<PositionRow>,
-    ) -> Result<(), IndexError> {
-        let file = &self.positions[file];
-        for batch in file.pages_with_key(key.0, &["key", "game", "ply", "uci"])? {
-            positions::rows_with_key(&batch, key.0, &file.path, rows)?;
-        }
-        Ok(())
+        rows: &[GameRow],
+    ) -> Result<Vec<Plies>, IndexError> {
+        rows.iter()
+            .map(|row| {
+                replay::replay(row, &self.games_path())?.at(key.0).ok_or_else(|| {
+                    IndexError::format(
+                        &self.games_path(),
+                        format!(
+                            "game {} does not reach the position the positions table names",
+                            row.game
+                        ),
+                    )
+                })
+            })
+            .collect()
+    }
+
+    /// [`plies_in`](Self::plies_in) for the games `ids` (sorted, distinct), by game.
+    pub(crate) fn plies_of(&self, key: PositionKey, ids: &[u64]) -> Result<Hits, IndexError> {
+        let rows = self.replay_rows(ids)?;
+        let plies = self.plies_in(key, &rows)?;
+        Ok(ids.iter().copied().zip(plies).collect())
     }
 
     /// The `top_games` rows of a key in the table's file `file` (that of positions file `file`).
@@ -226,19 +326,16 @@ impl Index {
 
     /// The explorer rows that the `explorer` table leaves out for `key`: one per `solo` row of
     /// the `positions` table (see [`crate::model::positions`]), made from its game's row as the
-    /// build would have made it.
+    /// build would have made it, with the move its replay gives.
     fn solo_explorer_rows(&self, key: PositionKey) -> Result<Vec<explorer::ExplorerRow>, IndexError> {
-        let mut solo = Vec::new();
-        for file in &self.positions {
-            for batch in file.flagged_pages_with_key(key.0, "solo", &["key", "game", "ply", "uci", "solo"])? {
-                positions::solo_rows_with_key(&batch, key.0, &file.path, &mut solo)?;
-            }
+        let mut ids = Vec::new();
+        for file in 0..self.positions.len() {
+            ids.extend(self.resolve(key, file, true)?.into_iter().map(|c| c.game));
         }
-        if solo.is_empty() {
+        if ids.is_empty() {
             return Ok(Vec::new());
         }
-        solo.sort_by_key(|r| r.game);
-        let ids: Vec<u64> = solo.iter().map(|r| r.game).collect();
+        ids.sort_unstable();
         if ids.windows(2).any(|w| w[0] == w[1]) {
             let path = self
                 .positions
@@ -247,20 +344,14 @@ impl Index {
             return Err(IndexError::format(&path, "two `solo` rows of one game at one key"));
         }
         let games = self.game_summaries(&ids)?;
-        Ok(solo
-            .into_iter()
-            .zip(&games)
-            .map(|(r, game)| {
+        let moves = self.plies_of(key, &ids)?;
+        Ok(games
+            .iter()
+            .map(|game| {
                 let record = crate::build::records::explorer_record(game, key.0, crate::build::records::NO_MOVE);
-                explorer::row_of_record(&record, r.uci)
+                explorer::row_of_record(&record, moves[&(game.game as u64)].1.clone())
             })
             .collect())
-    }
-
-    /// The games that stand in the position of `key`: per game, its plies there and the move it
-    /// played at the first.
-    pub(crate) fn hits(&self, key: PositionKey) -> Result<Hits, IndexError> {
-        Ok(hits_of(self.position_rows(key)?))
     }
 
     /// The rows of the games `ids` (sorted, distinct), in that order. An id the index does not
@@ -303,6 +394,84 @@ impl Index {
         Ok(out)
     }
 
+    /// The positions files in the wide layout of format 2 and of an index built elsewhere
+    /// ([`positions::wide_schema`]: `key`, `game`, `ply`, `uci`, `solo`; one row per ply),
+    /// one batch per file, in the manifest's order (see
+    /// [`wide_positions_of_file`](Self::wide_positions_of_file)).
+    pub fn wide_positions(&self) -> Result<Vec<arrow_array::RecordBatch>, IndexError> {
+        (0..self.positions.len())
+            .map(|f| self.wide_positions_of_file(f))
+            .collect()
+    }
+
+    /// Writes [`wide_positions_of_file`](Self::wide_positions_of_file) as the Parquet file
+    /// `out` (what another tool hands to [`crate::seal()`]); returns its rows.
+    pub fn write_wide_positions(&self, file: usize, out: &Path) -> Result<u64, IndexError> {
+        let batch = self.wide_positions_of_file(file)?;
+        let mut writer = crate::model::create_writer(out, batch.schema(), true)?;
+        writer.write(&batch).map_err(|e| IndexError::parquet(out, e))?;
+        writer.close().map_err(|e| IndexError::parquet(out, e))?;
+        Ok(batch.num_rows() as u64)
+    }
+
+    /// The rows of positions file `file` in the wide layout ([`positions::wide_schema`]),
+    /// sorted by key, game, ply, `solo` as the file has it (on the first ply of its game at its
+    /// key): each row's full key, plies and moves recovered by replaying its game. What
+    /// [`crate::seal()`] takes from another tool, and full keys for tools that cannot replay.
+    pub fn wide_positions_of_file(&self, file: usize) -> Result<arrow_array::RecordBatch, IndexError> {
+        use crate::build::records::{PositionRecord, NO_MOVE};
+        let (table, bits) = (&self.positions[file], self.positions_bits[file]);
+        let mut by_game: BTreeMap<u64, Vec<(i64, i32, bool)>> = BTreeMap::new();
+        for batch in table.all_rows(&["key_prefix", "key_rank", "game", "solo"])? {
+            let prefixes = crate::model::column::<arrow_array::Int64Array>(&batch, "key_prefix", &table.path)?;
+            let ranks = crate::model::column::<arrow_array::Int32Array>(&batch, "key_rank", &table.path)?;
+            let games = crate::model::column::<arrow_array::Int64Array>(&batch, "game", &table.path)?;
+            let solo = crate::model::column::<arrow_array::BooleanArray>(&batch, "solo", &table.path)?;
+            for i in 0..batch.num_rows() {
+                let game =
+                    u64::try_from(games.value(i)).map_err(|_| IndexError::format(&table.path, "a negative game"))?;
+                by_game
+                    .entry(game)
+                    .or_default()
+                    .push((prefixes.value(i), ranks.value(i), solo.value(i)));
+            }
+        }
+        let ids: Vec<u64> = by_game.keys().copied().collect();
+        let mut rows = Vec::new();
+        for (row, game) in self.replay_rows(&ids)?.iter().zip(&ids) {
+            let replayed = replay::replay(row, &self.games_path())?;
+            let mut stored = by_game.remove(game).unwrap_or_default();
+            stored.sort_unstable();
+            for group in stored.chunk_by(|a, b| a.0 == b.0) {
+                let keys = replayed.keys_with_prefix(group[0].0, bits);
+                if keys.len() != group.len() {
+                    return Err(IndexError::format(
+                        &table.path,
+                        format!("game {game}: its rows of a key prefix and its replay disagree"),
+                    ));
+                }
+                for (&key, &(_, _, solo)) in keys.iter().zip(group) {
+                    for (i, ply) in (0..replayed.keys.len())
+                        .filter(|&p| replayed.keys[p] == key)
+                        .enumerate()
+                    {
+                        let mv = replayed.moves.get(ply).map_or(NO_MOVE, |m| m.bits());
+                        let record = PositionRecord {
+                            key,
+                            game: *game as u32,
+                            ply: ply as u16,
+                            mv,
+                        };
+                        rows.push((record, solo && i == 0));
+                    }
+                }
+            }
+        }
+        rows.sort_unstable_by_key(|r| r.0);
+        let (records, solo): (Vec<PositionRecord>, Vec<bool>) = rows.into_iter().unzip();
+        Ok(positions::to_wide_batch(&records, &solo))
+    }
+
     /// The PGN text of a game, exactly as it stands in its source file (the source must not
     /// have changed since it was indexed).
     pub fn game_text(&self, row: &GameRow) -> Result<Vec<u8>, IndexError> {
@@ -314,14 +483,4 @@ impl Index {
         })?;
         pgn_text::read_game_text(source, row)
     }
-}
-
-/// Per game, the plies of `rows` (a key's positions rows in order) and the move at the first.
-fn hits_of(rows: Vec<PositionRow>) -> Hits {
-    let mut hits = Hits::new();
-    for row in rows {
-        let entry = hits.entry(row.game).or_insert_with(|| (Vec::new(), row.uci.clone()));
-        entry.0.push(row.ply);
-    }
-    hits
 }

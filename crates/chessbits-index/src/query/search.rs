@@ -55,15 +55,19 @@ impl Index {
     /// sorted and paged as `options` say.
     pub fn search(&self, pos: &Position, options: &SearchOptions) -> Result<SearchResult, IndexError> {
         let key = PositionKey::of(pos);
-        let hits = self.hits(key)?;
-        let ids: Vec<u64> = hits.keys().copied().collect();
-        let to_hit = |row: crate::model::game::GameRow| {
-            let (plies, uci) = hits[&(row.game as u64)].clone();
-            GameHit { row, plies, uci }
+        let ids = self.hit_games(key)?;
+        // The plies and moves of the page's games come from their replay (format 3).
+        let to_hits = |rows: Vec<crate::model::game::GameRow>| -> Result<Vec<GameHit>, IndexError> {
+            let plies = self.plies_in(key, &rows)?;
+            Ok(rows
+                .into_iter()
+                .zip(plies)
+                .map(|(row, (plies, uci))| GameHit { row, plies, uci })
+                .collect())
         };
         if options.filters.is_empty() && options.sort == SortOrder::Index {
             let page: Vec<u64> = ids.iter().copied().skip(options.offset).take(options.limit).collect();
-            let games = self.game_rows(&page)?.into_iter().map(to_hit).collect();
+            let games = to_hits(self.game_rows(&page)?)?;
             return Ok(SearchResult {
                 key,
                 total: ids.len() as u64,
@@ -88,7 +92,7 @@ impl Index {
         wanted.sort_unstable();
         let whole: std::collections::BTreeMap<u32, crate::model::game::GameRow> =
             self.game_rows(&wanted)?.into_iter().map(|r| (r.game, r)).collect();
-        let games = page.iter().map(|g| to_hit(whole[g].clone())).collect();
+        let games = to_hits(page.iter().map(|g| whole[g].clone()).collect())?;
         Ok(SearchResult { key, total, games })
     }
 }

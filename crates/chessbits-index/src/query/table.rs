@@ -78,31 +78,30 @@ impl TableFile {
         })
     }
 
+    /// The key bits *K* of a `positions` file (its footer's `chessbits.positions.key_bits`).
+    pub fn key_bits(&self) -> Result<u32, IndexError> {
+        crate::model::positions::key_bits_of(self.meta.metadata().file_metadata(), &self.path)
+    }
+
     /// The rows whose `key` (column 0, sorted) may equal `key`: whole pages, to be filtered by
     /// the caller. Only `columns` are read.
     pub fn pages_with_key(&self, key: u128, columns: &[&str]) -> Result<Vec<RecordBatch>, IndexError> {
-        self.pages_with_key_where(key, None, columns)
+        self.pages_where(Lookup::Bytes(key.to_be_bytes()), None, columns)
     }
 
-    /// [`pages_with_key`](Self::pages_with_key), less the pages where the boolean column `flag`
-    /// is false on every row (by its page statistics; where the file has none, no page is left
-    /// out): the rows to filter for `flag` true.
-    pub fn flagged_pages_with_key(
+    /// The rows whose `key_prefix` (column 0 of a `positions` file, sorted int64) may equal
+    /// `prefix`: whole pages, to be filtered by the caller; with `flag`, less the pages where
+    /// that boolean column is false on every row.
+    pub fn pages_with_prefix(
         &self,
-        key: u128,
-        flag: &str,
-        columns: &[&str],
-    ) -> Result<Vec<RecordBatch>, IndexError> {
-        self.pages_with_key_where(key, Some(flag), columns)
-    }
-
-    fn pages_with_key_where(
-        &self,
-        key: u128,
+        prefix: i64,
         flag: Option<&str>,
         columns: &[&str],
     ) -> Result<Vec<RecordBatch>, IndexError> {
-        let key = key.to_be_bytes();
+        self.pages_where(Lookup::Int(prefix), flag, columns)
+    }
+
+    fn pages_where(&self, key: Lookup, flag: Option<&str>, columns: &[&str]) -> Result<Vec<RecordBatch>, IndexError> {
         let schema = self.meta.metadata().file_metadata().schema_descr();
         let flag = flag.and_then(|name| (0..schema.num_columns()).find(|&c| schema.column(c).name() == name));
         let metadata = self.meta.metadata();
@@ -112,7 +111,7 @@ impl TableFile {
             let n = group.num_rows() as usize;
             if let Some(stats) = group.column(0).statistics()
                 && let (Some(min), Some(max)) = (stats.min_bytes_opt(), stats.max_bytes_opt())
-                && (key.as_slice() < min || key.as_slice() > max)
+                && key.outside(min, max)
             {
                 continue;
             }
@@ -145,48 +144,28 @@ impl TableFile {
 
     /// The row ranges of row group `group` (of `n` rows) whose pages may hold `key`: from the
     /// page index where the file has one, else the whole group.
-    fn pages_of_group(&self, group: usize, key: &[u8; 16], n: usize) -> Vec<Range<usize>> {
+    fn pages_of_group(&self, group: usize, key: &Lookup, n: usize) -> Vec<Range<usize>> {
         let metadata = self.meta.metadata();
         let (Some(columns), Some(offsets)) = (metadata.column_index(), metadata.offset_index()) else {
             return std::iter::once(0..n).collect();
         };
-        let (Some(ColumnIndexMetaData::BYTE_ARRAY(index)), Some(offsets)) = (
+        let (Some(index), Some(offsets)) = (
             columns.get(group).and_then(|c| c.first()),
             offsets.get(group).and_then(|o| o.first()),
         ) else {
             return std::iter::once(0..n).collect();
         };
-        let pages = offsets.page_locations();
-        let first_row = |p: usize| match pages.get(p) {
-            Some(page) => (page.first_row_index.max(0) as usize).min(n),
-            None => n,
-        };
-        let mut ranges: Vec<Range<usize>> = Vec::new();
-        // The key column is sorted: the pages that may hold the key are consecutive. Find the
-        // first page whose max is not below the key, and go on while a page's min is not above.
-        let below = |p: usize| index.max_value(p).is_none_or(|max| max < key.as_slice());
-        let (mut start, mut end) = (0, pages.len());
-        while start < end {
-            let mid = (start + end) / 2;
-            match below(mid) {
-                true => start = mid + 1,
-                false => end = mid,
+        match (index, key) {
+            (ColumnIndexMetaData::BYTE_ARRAY(index), Lookup::Bytes(key)) => {
+                let page = |p: usize| (index.min_value(p), index.max_value(p), index.is_null_page(p));
+                pages_holding(offsets.page_locations(), n, key.as_slice(), page)
             }
+            (ColumnIndexMetaData::INT64(index), Lookup::Int(key)) => {
+                let page = |p: usize| (index.min_value(p), index.max_value(p), index.is_null_page(p));
+                pages_holding(offsets.page_locations(), n, key, page)
+            }
+            _ => std::iter::once(0..n).collect(),
         }
-        for p in start..pages.len() {
-            match (index.min_value(p), index.max_value(p)) {
-                (Some(min), _) if min > key.as_slice() => break,
-                (Some(_), Some(max)) if max < key.as_slice() => continue,
-                (None, _) | (_, None) if index.is_null_page(p) => continue,
-                _ => {}
-            }
-            let range = first_row(p)..first_row(p + 1);
-            match ranges.last_mut() {
-                Some(last) if last.end == range.start => last.end = range.end,
-                _ => ranges.push(range),
-            }
-        }
-        ranges
     }
 
     /// The row ranges of row group `group` (of `n` rows) whose pages of the boolean column
@@ -316,6 +295,65 @@ impl TableFile {
         })
         .map_err(|e| IndexError::parquet(&self.path, e))
     }
+}
+
+/// What a lookup looks for in column 0: a 16-byte key, or a `positions` file's key prefix.
+enum Lookup {
+    Bytes([u8; 16]),
+    Int(i64),
+}
+
+impl Lookup {
+    /// Whether the value lies outside the statistics `min..=max` (plain-encoded bytes).
+    fn outside(&self, min: &[u8], max: &[u8]) -> bool {
+        match self {
+            Lookup::Bytes(key) => key.as_slice() < min || key.as_slice() > max,
+            Lookup::Int(key) => match (<[u8; 8]>::try_from(min), <[u8; 8]>::try_from(max)) {
+                (Ok(min), Ok(max)) => *key < i64::from_le_bytes(min) || *key > i64::from_le_bytes(max),
+                _ => false,
+            },
+        }
+    }
+}
+
+/// The row ranges (of a row group of `n` rows) of the pages that may hold `key` in a sorted
+/// column; `page(p)`: page `p`'s min, max, and whether it holds only nulls.
+fn pages_holding<'a, T: PartialOrd + ?Sized + 'a>(
+    pages: &[parquet::file::page_index::offset_index::PageLocation],
+    n: usize,
+    key: &T,
+    page: impl Fn(usize) -> (Option<&'a T>, Option<&'a T>, bool),
+) -> Vec<Range<usize>> {
+    let first_row = |p: usize| match pages.get(p) {
+        Some(page) => (page.first_row_index.max(0) as usize).min(n),
+        None => n,
+    };
+    let mut ranges: Vec<Range<usize>> = Vec::new();
+    // The key column is sorted: the pages that may hold the key are consecutive. Find the
+    // first page whose max is not below the key, and go on while a page's min is not above.
+    let below = |p: usize| page(p).1.is_none_or(|max| max < key);
+    let (mut start, mut end) = (0, pages.len());
+    while start < end {
+        let mid = (start + end) / 2;
+        match below(mid) {
+            true => start = mid + 1,
+            false => end = mid,
+        }
+    }
+    for p in start..pages.len() {
+        match page(p) {
+            (Some(min), _, _) if min > key => break,
+            (Some(_), Some(max), _) if max < key => continue,
+            (None, _, true) | (_, None, true) => continue,
+            _ => {}
+        }
+        let range = first_row(p)..first_row(p + 1);
+        match ranges.last_mut() {
+            Some(last) if last.end == range.start => last.end = range.end,
+            _ => ranges.push(range),
+        }
+    }
+    ranges
 }
 
 /// The rows in both `a` and `b` (each sorted, disjoint ranges).
