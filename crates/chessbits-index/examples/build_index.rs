@@ -32,8 +32,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for (table, files) in chessbits_index::manifest::TABLES.iter().zip(&index.manifest().tables) {
         let (rows, bytes): (u64, u64) = files.iter().fold((0, 0), |(r, b), f| (r + f.rows, b + f.bytes));
         total += bytes;
-        println!("{table:>17}: {rows:>10} rows {bytes:>12} bytes {:>8.1} bytes/game", bytes as f64 / games);
+        println!(
+            "{table:>17}: {rows:>10} rows {bytes:>12} bytes {:>8.1} bytes/game",
+            bytes as f64 / games
+        );
     }
-    println!("{:>17}: {total:>23} bytes {:>8.1} bytes/game", "total", total as f64 / games);
+    println!(
+        "{:>17}: {total:>23} bytes {:>8.1} bytes/game",
+        "total",
+        total as f64 / games
+    );
     Ok(())
 }

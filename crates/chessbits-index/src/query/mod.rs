@@ -260,11 +260,7 @@ impl Index {
     /// Per game of `rows` (read with the replay columns, as [`game_rows`](Self::game_rows)
     /// reads them), the plies where it stands in `key` and the move it played at the first. A
     /// game that never does is a format error: the positions table said it does.
-    pub(crate) fn plies_in(
-        &self,
-        key: PositionKey,
-        rows: &[GameRow],
-    ) -> Result<Vec<Plies>, IndexError> {
+    pub(crate) fn plies_in(&self, key: PositionKey, rows: &[GameRow]) -> Result<Vec<Plies>, IndexError> {
         rows.iter()
             .map(|row| {
                 replay::replay(row, &self.games_path())?.at(key.0).ok_or_else(|| {
