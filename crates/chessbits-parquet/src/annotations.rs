@@ -7,7 +7,7 @@ use chessbits::position::Position;
 use chessbits::Color;
 
 use crate::moves_code::MovesCode;
-use crate::rebuild::{start_position, write_clock, write_eval, RebuildError};
+use crate::rebuild::{write_clock, write_eval, RebuildError};
 use crate::row::GameRow;
 
 impl GameRow {
@@ -324,13 +324,7 @@ impl GameRow {
 
     /// The [`move_texts`] of the row's main line, decoded from `moves` in `code`.
     fn main_line_texts(&self, code: MovesCode) -> Result<Vec<MoveText>, RebuildError> {
-        let plies = usize::try_from(self.plies).map_err(|_| RebuildError::Plies(self.plies))?;
-        let variant = self.other_tags.iter().rev().find(|(n, _)| n == "Variant");
-        let start = start_position(self.start_fen.as_deref(), variant.map(|(_, v)| v.as_str()))?;
-        let bytes = self.moves.as_deref().ok_or(RebuildError::NullMove)?;
-        let moves = code
-            .decode(&start, bytes, plies)
-            .map_err(|reason| RebuildError::Moves { code, reason })?;
+        let (start, moves) = self.main_line(code)?;
         Ok(move_texts(&start, &moves))
     }
 }

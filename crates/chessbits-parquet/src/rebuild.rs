@@ -4,6 +4,7 @@
 use core::fmt;
 use core::fmt::Write;
 
+use chessbits::moves::Move;
 use chessbits::notation::san::san_of;
 use chessbits::pgn::{Comment, GameResult, GameTree, Line, Node, Tag, WriteOptions};
 use chessbits::position::{Position, Validation};
@@ -255,6 +256,19 @@ impl GameRow {
             .unwrap_or(GameResult::Unknown)
     }
 
+    /// The row's start position and main line, decoded from `moves` in `code` (the start from
+    /// `start_fen` and a `Variant` tag).
+    pub(crate) fn main_line(&self, code: MovesCode) -> Result<(Position, Vec<Move>), RebuildError> {
+        let plies = usize::try_from(self.plies).map_err(|_| RebuildError::Plies(self.plies))?;
+        let variant = self.other_tags.iter().rev().find(|(n, _)| n == "Variant");
+        let start = start_position(self.start_fen.as_deref(), variant.map(|(_, v)| v.as_str()))?;
+        let bytes = self.moves.as_deref().ok_or(RebuildError::NullMove)?;
+        let moves = code
+            .decode(&start, bytes, plies)
+            .map_err(|reason| RebuildError::Moves { code, reason })?;
+        Ok((start, moves))
+    }
+
     /// The row's game rebuilt from its columns, `movetext` left unread: [`tags`](Self::tags),
     /// the start position ([`start_position`] of `start_fen` and the last `Variant` of
     /// `other_tags`; a `start_fen` with no `FEN` in `other_tags` adds `SetUp "1"` and `FEN`), the
@@ -280,13 +294,7 @@ impl GameRow {
             let text = self.to_pgn(code)?;
             return GameTree::from_pgn(&text).map_err(|e| RebuildError::Annotations { reason: e.to_string() });
         }
-        let plies = usize::try_from(self.plies).map_err(|_| RebuildError::Plies(self.plies))?;
-        let variant = self.other_tags.iter().rev().find(|(n, _)| n == "Variant");
-        let start = start_position(self.start_fen.as_deref(), variant.map(|(_, v)| v.as_str()))?;
-        let bytes = self.moves.as_deref().ok_or(RebuildError::NullMove)?;
-        let moves = code
-            .decode(&start, bytes, plies)
-            .map_err(|reason| RebuildError::Moves { code, reason })?;
+        let (start, moves) = self.main_line(code)?;
         let tags = self.pgn_tags();
         let mut line = Line::default();
         let mut pos = start.clone();
