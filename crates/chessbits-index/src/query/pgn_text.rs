@@ -94,8 +94,9 @@ fn export_row(path: &Path, n: u64) -> Result<Vec<u8>, IndexError> {
     for batch in reader {
         let batch = batch.map_err(|e| IndexError::input(path, e.to_string()))?;
         if batch.num_rows() > 0 {
-            // The moves are not decoded: any code will do.
-            return Ok(ExportRows::new(&batch, path, Some(Default::default()))?.pgn(0));
+            // The code the file names: the rebuild decodes the moves (export version 3 writes
+            // the main line's moves in `annotations` as marks against them).
+            return Ok(ExportRows::new(&batch, path, None)?.pgn(0));
         }
     }
     Err(IndexError::SourceChanged {
