@@ -111,8 +111,12 @@ fn few_key_bits_give_the_same_answers() {
     // A player of the bundled games, for the repertoire query.
     let player = normal.game_rows(&[0]).unwrap()[0].white.clone();
     let mut compared = 0;
-    for (i, pos) in all.iter().enumerate() {
-        // Every position's move table and search; the heavier answers for every 7th.
+    // Every 12th position's move table and search, the heavier answers for every 84th: each
+    // query of the 10-bit index replays several games (its prefix's other keys), so a sample
+    // (each position's prefix shared; the 1-bit test below covers the extreme).
+    let sample: Vec<&Position> = all.iter().step_by(12).collect();
+    assert!(sample.len() > 40, "{} positions", sample.len());
+    for (i, &pos) in sample.iter().enumerate() {
         if i % 7 == 0 {
             assert_eq!(
                 answers(&few, pos, player.as_deref()),
@@ -141,7 +145,7 @@ fn few_key_bits_give_the_same_answers() {
         }
         compared += 1;
     }
-    assert_eq!(compared, all.len());
+    assert_eq!(compared, sample.len());
     // A position no game reaches: empty in both, whatever shares its prefix.
     let absent = Position::from_fen("8/8/8/3k4/8/3K4/8/7R w - - 0 1").unwrap();
     let found = few.search(&absent, &SearchOptions::default()).unwrap();
@@ -157,7 +161,7 @@ fn one_key_bit_still_answers_exactly() {
     let one = build(&dir.path().join("one"), &files, Some(1));
     let all = positions(&files);
     assert!(all.len() > 50, "{} positions", all.len());
-    for pos in all.iter().step_by(3) {
+    for pos in all.iter().step_by(9) {
         assert_eq!(answers(&one, pos, None), answers(&normal, pos, None), "{}", pos.fen());
     }
 }
