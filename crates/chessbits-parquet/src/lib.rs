@@ -171,10 +171,10 @@
 //! games that cannot be read go, byte for byte, to `_rejected.pgn`, with `_rejected.tsv` saying
 //! where they came from and why. Files are zstd-compressed, written in row groups of
 //! [`ExportOptions::row_group_size`] games. Encodings by measurement (BENCHMARKS.md): `Site`,
-//! `UTCTime` and the items of `evals` plain; `White`, `Black` and `moves`
-//! `DELTA_LENGTH_BYTE_ARRAY`; `WhiteElo`, `BlackElo` and `plies` `DELTA_BINARY_PACKED`; the
-//! others dictionary-encoded where that pays (the `parquet` crate's default), `clock_deltas`
-//! and `annotations` among them (all read by pyarrow, polars, DuckDB and Spark 3.5/4). Row-group
+//! `UTCTime` and the items of `evals` plain; the others dictionary-encoded where that pays (the
+//! `parquet` crate's default), `clock_deltas` and `annotations` among them (all read by
+//! pyarrow, polars, DuckDB and Spark 3.5/4; delta encodings were smaller, but Spark 3.5
+//! misread them). Row-group
 //! statistics (minimum, maximum, nulls; strings cut to 16 bytes) are written for the ratings,
 //! rating differences, `plies`, `UTCDate` and `UTCTime` only; there is no page index (rows in
 //! input order leave page minima and maxima nothing to prune).

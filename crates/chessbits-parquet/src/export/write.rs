@@ -10,7 +10,7 @@ use std::sync::mpsc::{sync_channel, Receiver};
 
 use arrow_schema::SchemaRef;
 use parquet::arrow::ArrowWriter;
-use parquet::basic::{Compression, Encoding, ZstdLevel};
+use parquet::basic::{Compression, ZstdLevel};
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::schema::types::ColumnPath;
@@ -74,23 +74,12 @@ impl Worker {
             .set_statistics_enabled(EnabledStatistics::Chunk)
             .set_offset_index_disabled(true)
             .set_statistics_truncate_length(Some(16))
-            // Encodings by measurement (bytes a game on 438 lichess games, BENCHMARKS.md):
-            // values that rarely repeat are smaller without a dictionary; names and move codes
-            // with their lengths apart; ratings and ply counts as deltas.
+            // Encodings: the writer's defaults (dictionary, else plain) but for values that rarely
+            // repeat. DELTA_LENGTH_BYTE_ARRAY names and move codes and DELTA_BINARY_PACKED
+            // ratings and ply counts were 6 bytes a game smaller, but Spark 3.5's reader misread
+            // a file written so (the Spark example decoded a game against another's ply count).
             .set_column_dictionary_enabled(ColumnPath::from("Site"), false)
-            .set_column_dictionary_enabled(ColumnPath::from("UTCTime"), false)
-            .set_column_dictionary_enabled(ColumnPath::from("White"), false)
-            .set_column_encoding(ColumnPath::from("White"), Encoding::DELTA_LENGTH_BYTE_ARRAY)
-            .set_column_dictionary_enabled(ColumnPath::from("Black"), false)
-            .set_column_encoding(ColumnPath::from("Black"), Encoding::DELTA_LENGTH_BYTE_ARRAY)
-            .set_column_dictionary_enabled(ColumnPath::from("moves"), false)
-            .set_column_encoding(ColumnPath::from("moves"), Encoding::DELTA_LENGTH_BYTE_ARRAY)
-            .set_column_dictionary_enabled(ColumnPath::from("WhiteElo"), false)
-            .set_column_encoding(ColumnPath::from("WhiteElo"), Encoding::DELTA_BINARY_PACKED)
-            .set_column_dictionary_enabled(ColumnPath::from("BlackElo"), false)
-            .set_column_encoding(ColumnPath::from("BlackElo"), Encoding::DELTA_BINARY_PACKED)
-            .set_column_dictionary_enabled(ColumnPath::from("plies"), false)
-            .set_column_encoding(ColumnPath::from("plies"), Encoding::DELTA_BINARY_PACKED);
+            .set_column_dictionary_enabled(ColumnPath::from("UTCTime"), false);
         // Minima and maxima select row groups only where rows come in the order of the column
         // (dates and times, in a file's order) or where a range means something (ratings,
         // plies); in names, coded moves, texts and lists, in input order, they select nothing.
