@@ -233,6 +233,39 @@ pub const TAG_COLUMNS: [&str; 17] = [
     "TimeControl",
 ];
 
+/// The tag columns that hold the tag's own text (utf8): all of [`TAG_COLUMNS`] but the numbers
+/// ([`NUMBER_TAG_COLUMNS`]), `UTCDate` (a date) and `UTCTime` (the time written `hh:mm:ss`).
+///
+/// ```
+/// use chessbits_parquet::{NUMBER_TAG_COLUMNS, TAG_COLUMNS, TEXT_TAG_COLUMNS};
+/// assert_eq!(TEXT_TAG_COLUMNS.len() + NUMBER_TAG_COLUMNS.len() + 2, TAG_COLUMNS.len());
+/// assert!(TEXT_TAG_COLUMNS.contains(&"Opening"));
+/// ```
+pub const TEXT_TAG_COLUMNS: [&str; 11] = [
+    "Event",
+    "Site",
+    "White",
+    "Black",
+    "Result",
+    "WhiteTitle",
+    "BlackTitle",
+    "ECO",
+    "Opening",
+    "Termination",
+    "TimeControl",
+];
+
+/// The tag columns that hold the tag as a number (int16, as in the lichess dataset).
+///
+/// ```
+/// use arrow_schema::DataType;
+/// for name in chessbits_parquet::NUMBER_TAG_COLUMNS {
+///     let schema = chessbits_parquet::schema();
+///     assert_eq!(schema.field_with_name(name).unwrap().data_type(), &DataType::Int16);
+/// }
+/// ```
+pub const NUMBER_TAG_COLUMNS: [&str; 4] = ["WhiteElo", "BlackElo", "WhiteRatingDiff", "BlackRatingDiff"];
+
 /// The `clock_deltas` of `clocks` (a row's clocks, per ply): a ply's clock as is when it is the
 /// first of its side (plies of one parity) that is not null, else the side's last clock before
 /// it minus it (the seconds the clock fell: time used less the increment); null where the clock
@@ -346,24 +379,16 @@ pub fn schema_with(code: MovesCode) -> SchemaRef {
 pub fn schema_of(code: MovesCode, movetext: bool) -> SchemaRef {
     let text = |name: &str| Field::new(name, DataType::Utf8, true);
     let int16 = |name: &str| Field::new(name, DataType::Int16, true);
-    let fields = vec![
-        text("Event"),
-        text("Site"),
-        text("White"),
-        text("Black"),
-        text("Result"),
-        text("WhiteTitle"),
-        text("BlackTitle"),
-        int16("WhiteElo"),
-        int16("BlackElo"),
-        int16("WhiteRatingDiff"),
-        int16("BlackRatingDiff"),
-        Field::new("UTCDate", DataType::Date32, true),
-        text("UTCTime"),
-        text("ECO"),
-        text("Opening"),
-        text("Termination"),
-        text("TimeControl"),
+    // The tag columns, typed by the lists above.
+    let mut fields: Vec<Field> = TAG_COLUMNS
+        .iter()
+        .map(|&name| match name {
+            "UTCDate" => Field::new(name, DataType::Date32, true),
+            _ if NUMBER_TAG_COLUMNS.contains(&name) => int16(name),
+            _ => text(name),
+        })
+        .collect();
+    fields.extend([
         Field::new("moves", DataType::Binary, true).with_metadata(
             [(MOVES_CODE_KEY.to_string(), code.name().to_string())]
                 .into_iter()
@@ -377,8 +402,7 @@ pub fn schema_of(code: MovesCode, movetext: bool) -> SchemaRef {
         Field::new("other_tags", DataType::Map(map_entries(), false), false),
         Field::new("non_utf8", DataType::Boolean, false),
         Field::new("latin1_fields", DataType::List(name_item()), true),
-    ];
-    let mut fields = fields;
+    ]);
     if movetext {
         fields.insert(17, Field::new("movetext", DataType::Utf8, false));
     }

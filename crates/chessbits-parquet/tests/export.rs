@@ -12,13 +12,13 @@ use chessbits::pgn::{GameTree, PgnReader, RawGame};
 use chessbits::position::Position;
 use chessbits_parquet::{
     ExportOptions, ExportSummary, GameRow, MovesCode, ParquetExporter, DEFAULT_PARTITION, MATE_BASE, MOVES_CODE_KEY,
-    TAG_COLUMNS,
+    TAG_COLUMNS, TEXT_TAG_COLUMNS,
 };
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::basic::Encoding;
 
 use crate::common;
-use common::{pgn_files, TEXT_COLUMNS};
+use common::pgn_files;
 
 /// A game of the input: where it came from, its bytes, and what the reader made of it.
 struct Input {
@@ -148,7 +148,7 @@ fn tag<'a>(game: &'a GameTree, name: &str) -> Option<std::borrow::Cow<'a, str>> 
 fn check_row(batch: &RecordBatch, row: usize, input: &Input) {
     let game = input.game.as_ref().unwrap();
     let at = format!("{}:{}", input.source, input.raw.first_line);
-    for name in TEXT_COLUMNS {
+    for name in TEXT_TAG_COLUMNS {
         assert_eq!(
             text(batch, name, row).as_deref(),
             tag(game, name).as_deref(),

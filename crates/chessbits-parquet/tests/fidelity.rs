@@ -8,11 +8,11 @@ use arrow_array::cast::AsArray;
 use arrow_array::types::Int32Type;
 use arrow_array::{Array, RecordBatch};
 use chessbits::pgn::{GameTree, PgnReader};
-use chessbits_parquet::{ExportOptions, GameRow, ParquetExporter, MATE_BASE, TAG_COLUMNS};
+use chessbits_parquet::{ExportOptions, GameRow, ParquetExporter, MATE_BASE, TAG_COLUMNS, TEXT_TAG_COLUMNS};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 use crate::common;
-use common::{pgn_files, TEXT_COLUMNS};
+use common::pgn_files;
 
 /// A game to write: tags (name, value as meant, unescaped) and the movetext, as bytes.
 struct Game {
@@ -83,10 +83,11 @@ fn expected_strings(game: &Game) -> Vec<(String, Vec<u8>)> {
             // A typed column (a number, date, time) holds only the text it writes back: these
             // tests' typed values are not UTF-8, so they go to `other_tags`.
             Some(column)
-                if !seen.contains(name) && (TEXT_COLUMNS.contains(column) || std::str::from_utf8(value).is_ok()) =>
+                if !seen.contains(name)
+                    && (TEXT_TAG_COLUMNS.contains(column) || std::str::from_utf8(value).is_ok()) =>
             {
                 seen.push(name);
-                if TEXT_COLUMNS.contains(column) {
+                if TEXT_TAG_COLUMNS.contains(column) {
                     out.push((column.to_string(), value.to_vec()));
                 }
             }
@@ -138,7 +139,7 @@ fn recovered_strings(batch: &RecordBatch, row: usize) -> Vec<(String, Vec<u8>)> 
         "movetext".to_string(),
         batch.column_by_name("movetext").unwrap().as_string::<i32>().value(row),
     );
-    for column in TEXT_COLUMNS {
+    for column in TEXT_TAG_COLUMNS {
         let array = batch.column_by_name(column).unwrap().as_string::<i32>();
         if array.is_valid(row) {
             push(column.to_string(), array.value(row));

@@ -48,7 +48,7 @@ use arrow_schema::DataType;
 use chessbits::pgn::{GameResult, MainLineGame, MainLineReader, PgnReader};
 use chessbits::position::{Position, Validation};
 use chessbits::Move;
-use chessbits_parquet::{MovesCode, MOVES_CODE_KEY};
+use chessbits_parquet::{MovesCode, MOVES_CODE_KEY, NUMBER_TAG_COLUMNS, TAG_COLUMNS};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 use super::records::{game_records, row_from_tags, ExplorerRecord, KeySet, PositionRecord};
@@ -280,26 +280,6 @@ pub(crate) struct RowRecords {
     pub errors: Vec<String>,
 }
 
-/// The tag columns as text (the ones stored as numbers and dates are converted).
-const TEXT_TAGS: [&str; 13] = [
-    "Event",
-    "Site",
-    "White",
-    "Black",
-    "Result",
-    "WhiteTitle",
-    "BlackTitle",
-    "UTCTime",
-    "ECO",
-    "Opening",
-    "Termination",
-    "TimeControl",
-    "UTCDate",
-];
-
-/// The tag columns stored as numbers.
-const NUMBER_TAGS: [&str; 4] = ["WhiteElo", "BlackElo", "WhiteRatingDiff", "BlackRatingDiff"];
-
 /// The columns of an export batch, in the types this module reads them in.
 pub(crate) struct ExportRows {
     /// Per tag column that the batch has: its name and its values as text.
@@ -333,14 +313,12 @@ impl ExportRows {
             Ok(cast(name, &DataType::Utf8)?.map(|a| a.as_string::<i32>().clone()))
         };
         let mut tags = Vec::new();
-        for name in NUMBER_TAGS {
-            if let Some(a) = cast(name, &DataType::Int64)? {
-                tags.push((name, number_text(a.as_primitive::<Int64Type>())));
-            }
-        }
-        for name in TEXT_TAGS {
+        for name in TAG_COLUMNS {
             let values = match name {
                 "UTCDate" => cast(name, &DataType::Date32)?.map(|a| date_text(a.as_primitive::<Date32Type>())),
+                _ if NUMBER_TAG_COLUMNS.contains(&name) => {
+                    cast(name, &DataType::Int64)?.map(|a| number_text(a.as_primitive::<Int64Type>()))
+                }
                 _ => text(name)?,
             };
             if let Some(values) = values {

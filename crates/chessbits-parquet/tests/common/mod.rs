@@ -19,18 +19,3 @@ pub fn pgn_files(dir: &Path) -> Vec<PathBuf> {
     files.sort();
     files
 }
-
-/// The tag columns that hold the tag's text (the others hold a number, a date or a time).
-pub const TEXT_COLUMNS: [&str; 11] = [
-    "Event",
-    "Site",
-    "White",
-    "Black",
-    "Result",
-    "WhiteTitle",
-    "BlackTitle",
-    "ECO",
-    "Opening",
-    "Termination",
-    "TimeControl",
-];
