@@ -33,7 +33,7 @@ target/release/chessbits-engine datagen --out "$dir/data.cbtd" --games "${GAMES:
   --nodes "${NODES:-5000}" --seed "${SEED:-1}" "${threads[@]}"
 target/release/chessbits-train --data "$dir/data.cbtd" -o "$dir/net.nnue" \
   --hidden "${HIDDEN:-128}" --epochs "${EPOCHS:-5}" --lr-decay "${LR_DECAY:-0.6}" \
-  --seed "${SEED:-1}" --csv "$dir/loss.csv" --plot "$dir/loss.png" "${threads[@]}"
+  --seed "${SEED:-1}" --csv "$dir/loss.csv" --plot "$dir/loss.png" --keep-best "${threads[@]}"
 
 "$python" scripts/match.py "$engine" "$engine" --games "${MATCH_GAMES:-100}" \
   --nodes "${MATCH_NODES:-5000}" --a-option "EvalFile=$dir/net.nnue" --pgn "$dir/match-nodes.pgn" \

@@ -46,6 +46,9 @@ struct Cli {
     /// Threads (the result does not depend on it) [default: all cores].
     #[arg(long)]
     threads: Option<usize>,
+    /// Write the network of the epoch with the lowest validation loss, not the last one's.
+    #[arg(long)]
+    keep_best: bool,
     /// Fraction of the games held out for validation.
     #[arg(long, default_value_t = 0.05)]
     validation: f64,
@@ -70,6 +73,7 @@ fn run(cli: Cli) -> Result<(), TrainError> {
         lambda: cli.lambda,
         seed: cli.seed,
         threads: cli.threads.unwrap_or_else(|| TrainConfig::default().threads),
+        keep_best: cli.keep_best,
     };
     config.validate()?;
     if !(0.0..1.0).contains(&cli.validation) {

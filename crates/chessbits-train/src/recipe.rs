@@ -73,7 +73,29 @@ pub fn recipe(config: &TrainConfig, inputs: &RecipeInputs) -> Result<String, Tra
         let _ = writeln!(s, "final train loss: {:.8}", last.train_loss);
         let _ = writeln!(s, "final validation loss: {:.8}", last.validation_loss);
     }
+    if let Some(kept) = kept_epoch(config, inputs.stats) {
+        let _ = writeln!(
+            s,
+            "kept: epoch {} (the lowest validation loss, {:.8}; --keep-best)",
+            kept.epoch, kept.validation_loss
+        );
+    }
     Ok(s)
+}
+
+/// The epoch whose weights [`crate::train::train`] returned when `config.keep_best` is set:
+/// the first with the lowest validation loss (`None` without `keep_best` or validation).
+pub fn kept_epoch<'a>(config: &TrainConfig, stats: &'a [EpochStats]) -> Option<&'a EpochStats> {
+    if !config.keep_best || stats.iter().any(|e| e.validation_loss.is_nan()) {
+        return None;
+    }
+    stats.iter().reduce(|best, e| {
+        if e.validation_loss < best.validation_loss {
+            e
+        } else {
+            best
+        }
+    })
 }
 
 /// Writes `text` to `path`.

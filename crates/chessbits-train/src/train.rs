@@ -34,6 +34,10 @@ pub struct TrainConfig {
     pub seed: u64,
     /// Threads computing gradients (the result does not depend on it).
     pub threads: usize,
+    /// Return the weights of the epoch with the lowest validation loss (the first of equals)
+    /// instead of the last epoch's: a run longer than the data supports then keeps the network
+    /// from before it overfitted. Without validation positions the last epoch's are returned.
+    pub keep_best: bool,
 }
 
 impl Default for TrainConfig {
@@ -47,6 +51,7 @@ impl Default for TrainConfig {
             lambda: 0.75,
             seed: 1,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            keep_best: false,
         }
     }
 }
@@ -230,6 +235,8 @@ pub fn train(
     let mut order: Vec<u32> = (0..train.len() as u32).collect();
     let mut stats = Vec::with_capacity(config.epochs);
     let mut lr = config.lr;
+    // The best epoch so far (keep_best): its validation loss and weights.
+    let mut best: Option<(f64, Params)> = None;
     for epoch in 1..=config.epochs {
         let started = Instant::now();
         // Fisher–Yates with the epoch's own stream: the order depends on the seed and epoch only.
@@ -269,8 +276,12 @@ pub fn train(
             seconds,
         };
         epoch_done(&record);
+        let improves = |b: &Option<(f64, Params)>| b.as_ref().is_none_or(|(loss, _)| record.validation_loss < *loss);
+        if config.keep_best && !validation.is_empty() && improves(&best) {
+            best = Some((record.validation_loss, params.clone()));
+        }
         stats.push(record);
         lr *= config.lr_decay;
     }
-    Ok((params, stats))
+    Ok((best.map_or(params, |(_, p)| p), stats))
 }

@@ -32,6 +32,7 @@ fn a_run_writes_the_network_its_recipe_the_csv_and_the_plot() {
         &p(&csv),
         "--plot",
         &p(&png),
+        "--keep-best",
         "--quiet",
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -51,6 +52,7 @@ fn a_run_writes_the_network_its_recipe_the_csv_and_the_plot() {
         "lambda: 0.75",
         "(768 -> 8)x2 -> 1",
         "final validation loss: 0.",
+        "(the lowest validation loss, 0.",
     ] {
         assert!(recipe.contains(key), "{key} missing from {recipe}");
     }

@@ -176,3 +176,61 @@ fn the_quantised_network_evaluates_like_the_float_one() {
         total / count as f32
     );
 }
+
+#[test]
+fn keep_best_returns_the_epoch_with_the_lowest_validation_loss() {
+    let (_dir, _path, loaded) = dataset(120, 5);
+    // A high learning rate over a few epochs: the validation loss does not fall every epoch.
+    let config = TrainConfig {
+        hidden: 8,
+        epochs: 6,
+        batch: 128,
+        lr: 0.05,
+        threads: 2,
+        ..TrainConfig::default()
+    };
+    let (last, stats) = run(&config, &loaded);
+    let kept = chessbits_train::recipe::kept_epoch(
+        &TrainConfig {
+            keep_best: true,
+            ..config.clone()
+        },
+        &stats,
+    )
+    .unwrap();
+    let (best, best_stats) = run(
+        &TrainConfig {
+            keep_best: true,
+            ..config.clone()
+        },
+        &loaded,
+    );
+    let losses = |s: &[EpochStats]| s.iter().map(|e| (e.train_loss, e.validation_loss)).collect::<Vec<_>>();
+    assert_eq!(
+        losses(&best_stats),
+        losses(&stats),
+        "keep_best changes what is returned, not the training"
+    );
+    assert_ne!(
+        kept.epoch, config.epochs,
+        "the data should make a middle epoch the best: {stats:?}"
+    );
+    let loss = mean_loss(&best, &loaded.validation, config.lambda, 1);
+    assert_eq!(
+        loss.to_bits(),
+        kept.validation_loss.to_bits(),
+        "epoch {} of {stats:?}",
+        kept.epoch
+    );
+    assert!(stats.iter().all(|e| e.validation_loss >= loss));
+    assert_ne!(best.data, last.data);
+    // Run training with the same epochs cut at the kept one: the same weights.
+    let (cut, _) = run(
+        &TrainConfig {
+            epochs: kept.epoch,
+            ..config.clone()
+        },
+        &loaded,
+    );
+    assert_eq!(cut.data, best.data);
+}
