@@ -212,26 +212,69 @@ pub use read::{export_version, moves_code_of, rows_from_batch, ExportGame, Expor
 pub use rebuild::{clock_text, eval_text, start_position, RebuildError, TAG_ORDER};
 pub use row::{mate_score, movetext, GameRow, MATE_BASE};
 
+/// How a tag column holds its tag ([`TAG_COLUMN_KINDS`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TagColumnKind {
+    /// The tag's own text (utf8).
+    Text,
+    /// The tag as a number (int16, as in the lichess dataset).
+    Number,
+    /// The tag as a date (`UTCDate`: date32).
+    Date,
+    /// The tag's time written `hh:mm:ss` (`UTCTime`: utf8).
+    Time,
+}
+
+/// The tags that have a column of their own, in column order, and how each holds its tag (the
+/// one list the schema, [`TAG_COLUMNS`], [`TEXT_TAG_COLUMNS`] and [`NUMBER_TAG_COLUMNS`] come
+/// from).
+///
+/// ```
+/// use chessbits_parquet::{TagColumnKind, TAG_COLUMN_KINDS};
+/// assert_eq!(TAG_COLUMN_KINDS[7], ("WhiteElo", TagColumnKind::Number));
+/// ```
+pub const TAG_COLUMN_KINDS: [(&str, TagColumnKind); 17] = {
+    use TagColumnKind::{Date, Number, Text, Time};
+    [
+        ("Event", Text),
+        ("Site", Text),
+        ("White", Text),
+        ("Black", Text),
+        ("Result", Text),
+        ("WhiteTitle", Text),
+        ("BlackTitle", Text),
+        ("WhiteElo", Number),
+        ("BlackElo", Number),
+        ("WhiteRatingDiff", Number),
+        ("BlackRatingDiff", Number),
+        ("UTCDate", Date),
+        ("UTCTime", Time),
+        ("ECO", Text),
+        ("Opening", Text),
+        ("Termination", Text),
+        ("TimeControl", Text),
+    ]
+};
+
+/// The names of [`TAG_COLUMN_KINDS`] of `kind` (all of them with `None`), in column order; `N`
+/// must be their count (checked when the constant is evaluated).
+const fn tag_columns_of<const N: usize>(kind: Option<TagColumnKind>) -> [&'static str; N] {
+    let mut out = [""; N];
+    let (mut i, mut n) = (0, 0);
+    while i < TAG_COLUMN_KINDS.len() {
+        let (name, k) = TAG_COLUMN_KINDS[i];
+        if kind.is_none() || matches!(kind, Some(want) if want as u8 == k as u8) {
+            out[n] = name;
+            n += 1;
+        }
+        i += 1;
+    }
+    assert!(n == N, "the count of tag columns of a kind");
+    out
+}
+
 /// The tags that have a column of their own, in column order.
-pub const TAG_COLUMNS: [&str; 17] = [
-    "Event",
-    "Site",
-    "White",
-    "Black",
-    "Result",
-    "WhiteTitle",
-    "BlackTitle",
-    "WhiteElo",
-    "BlackElo",
-    "WhiteRatingDiff",
-    "BlackRatingDiff",
-    "UTCDate",
-    "UTCTime",
-    "ECO",
-    "Opening",
-    "Termination",
-    "TimeControl",
-];
+pub const TAG_COLUMNS: [&str; 17] = tag_columns_of(None);
 
 /// The tag columns that hold the tag's own text (utf8): all of [`TAG_COLUMNS`] but the numbers
 /// ([`NUMBER_TAG_COLUMNS`]), `UTCDate` (a date) and `UTCTime` (the time written `hh:mm:ss`).
@@ -239,21 +282,10 @@ pub const TAG_COLUMNS: [&str; 17] = [
 /// ```
 /// use chessbits_parquet::{NUMBER_TAG_COLUMNS, TAG_COLUMNS, TEXT_TAG_COLUMNS};
 /// assert_eq!(TEXT_TAG_COLUMNS.len() + NUMBER_TAG_COLUMNS.len() + 2, TAG_COLUMNS.len());
+/// assert_eq!(TEXT_TAG_COLUMNS[..3], ["Event", "Site", "White"]);
 /// assert!(TEXT_TAG_COLUMNS.contains(&"Opening"));
 /// ```
-pub const TEXT_TAG_COLUMNS: [&str; 11] = [
-    "Event",
-    "Site",
-    "White",
-    "Black",
-    "Result",
-    "WhiteTitle",
-    "BlackTitle",
-    "ECO",
-    "Opening",
-    "Termination",
-    "TimeControl",
-];
+pub const TEXT_TAG_COLUMNS: [&str; 11] = tag_columns_of(Some(TagColumnKind::Text));
 
 /// The tag columns that hold the tag as a number (int16, as in the lichess dataset).
 ///
@@ -264,7 +296,7 @@ pub const TEXT_TAG_COLUMNS: [&str; 11] = [
 ///     assert_eq!(schema.field_with_name(name).unwrap().data_type(), &DataType::Int16);
 /// }
 /// ```
-pub const NUMBER_TAG_COLUMNS: [&str; 4] = ["WhiteElo", "BlackElo", "WhiteRatingDiff", "BlackRatingDiff"];
+pub const NUMBER_TAG_COLUMNS: [&str; 4] = tag_columns_of(Some(TagColumnKind::Number));
 
 /// The `clock_deltas` of `clocks` (a row's clocks, per ply): a ply's clock as is when it is the
 /// first of its side (plies of one parity) that is not null, else the side's last clock before
@@ -379,13 +411,13 @@ pub fn schema_with(code: MovesCode) -> SchemaRef {
 pub fn schema_of(code: MovesCode, movetext: bool) -> SchemaRef {
     let text = |name: &str| Field::new(name, DataType::Utf8, true);
     let int16 = |name: &str| Field::new(name, DataType::Int16, true);
-    // The tag columns, typed by the lists above.
-    let mut fields: Vec<Field> = TAG_COLUMNS
+    // The tag columns, typed by their kinds.
+    let mut fields: Vec<Field> = TAG_COLUMN_KINDS
         .iter()
-        .map(|&name| match name {
-            "UTCDate" => Field::new(name, DataType::Date32, true),
-            _ if NUMBER_TAG_COLUMNS.contains(&name) => int16(name),
-            _ => text(name),
+        .map(|&(name, kind)| match kind {
+            TagColumnKind::Date => Field::new(name, DataType::Date32, true),
+            TagColumnKind::Number => int16(name),
+            TagColumnKind::Text | TagColumnKind::Time => text(name),
         })
         .collect();
     fields.extend([

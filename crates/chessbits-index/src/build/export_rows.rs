@@ -48,7 +48,7 @@ use arrow_schema::DataType;
 use chessbits::pgn::{GameResult, MainLineGame, MainLineReader, PgnReader};
 use chessbits::position::{Position, Validation};
 use chessbits::Move;
-use chessbits_parquet::{MovesCode, MOVES_CODE_KEY, NUMBER_TAG_COLUMNS, TAG_COLUMNS};
+use chessbits_parquet::{MovesCode, TagColumnKind, MOVES_CODE_KEY, TAG_COLUMN_KINDS};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 use super::records::{game_records, row_from_tags, ExplorerRecord, KeySet, PositionRecord};
@@ -313,13 +313,15 @@ impl ExportRows {
             Ok(cast(name, &DataType::Utf8)?.map(|a| a.as_string::<i32>().clone()))
         };
         let mut tags = Vec::new();
-        for name in TAG_COLUMNS {
-            let values = match name {
-                "UTCDate" => cast(name, &DataType::Date32)?.map(|a| date_text(a.as_primitive::<Date32Type>())),
-                _ if NUMBER_TAG_COLUMNS.contains(&name) => {
+        for (name, kind) in TAG_COLUMN_KINDS {
+            let values = match kind {
+                TagColumnKind::Date => {
+                    cast(name, &DataType::Date32)?.map(|a| date_text(a.as_primitive::<Date32Type>()))
+                }
+                TagColumnKind::Number => {
                     cast(name, &DataType::Int64)?.map(|a| number_text(a.as_primitive::<Int64Type>()))
                 }
-                _ => text(name)?,
+                TagColumnKind::Text | TagColumnKind::Time => text(name)?,
             };
             if let Some(values) = values {
                 tags.push((name, values));
