@@ -292,9 +292,10 @@ impl GameRow {
         for (i, &m) in scratch.moves.iter().enumerate() {
             let ply = first_ply + i as u32;
             token.clear();
-            if ply % 2 == 0 || need_number {
+            let white = ply.is_multiple_of(2);
+            if white || need_number {
                 put_u32(token, ply / 2 + 1, 1);
-                token.extend_from_slice(if ply % 2 == 0 { b". " } else { b"... " });
+                token.extend_from_slice(if white { b". " } else { b"... " });
             }
             scratch.san.clear();
             // Writing to a String cannot fail.
