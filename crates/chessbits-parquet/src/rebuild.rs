@@ -407,9 +407,11 @@ impl GameRow {
     /// ```
     /// use chessbits::pgn::PgnReader;
     /// use chessbits_parquet::{GameRow, MovesCode};
-    /// let pgn = b"[White \"Ann\"]\n\n1. e4 { [%clk 0:03:00] } e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0";
+    /// let pgn = b"[White \"Ann\"]\n[Result \"0-1\"]\n\n1. f3 { [%clk 0:03:00] } e5 2. g4 Qh4# 0-1";
     /// let game = PgnReader::new(&pgn[..]).read_owned_game().unwrap().unwrap().unwrap();
-    /// let row = GameRow::from_game(&game, b"");
+    /// let row = GameRow::from_game(&game, chessbits_parquet::movetext(pgn));
+    /// // Written from the columns alone.
+    /// assert_eq!(row.annotations, None);
     /// let mut out = b"before\n".to_vec();
     /// row.write_pgn(MovesCode::default(), &mut out).unwrap();
     /// assert_eq!(out, [&b"before\n"[..], &row.to_game_tree(MovesCode::default()).unwrap().to_pgn()].concat());
