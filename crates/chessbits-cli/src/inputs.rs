@@ -18,7 +18,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 // A path: tests include this file by its path (`#[path = "../src/inputs.rs"]`).
 #[path = "inputs/export.rs"]
 mod export;
-use export::{export_len, is_export_input, ExportInputError, ExportPgn};
+pub(crate) use export::is_export_input;
+use export::{export_len, ExportInputError, ExportPgn};
 
 /// `paths` with every directory replaced by the PGN files and archives below it (any depth;
 /// `.pgn`, `.pgn.gz`, `.pgn.zst` and `.cbits`, case-insensitive), sorted so runs are reproducible; files and `-` (standard

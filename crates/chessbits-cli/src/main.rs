@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 mod archive_cmd;
 mod book_cmd;
 mod codecs_cmd;
+mod convert_export;
 mod dedup;
 mod dedup_cmd;
 mod explore_cmd;

@@ -421,6 +421,10 @@ pub fn convert(
     out_name: &str,
     errors: &mut dyn Write,
 ) -> Result<ConvertSummary, String> {
+    if crate::inputs::is_export_input(file) {
+        // The games rebuilt on every core, most of them not read back: see the module.
+        return crate::convert_export::convert_export(file, options, out, out_name, errors);
+    }
     let name = file.display().to_string();
     let mut summary = ConvertSummary::default();
     for game in PgnReader::new(open_input(file, &ProgressBar::hidden())?).into_games() {

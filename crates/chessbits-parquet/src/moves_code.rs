@@ -4,7 +4,7 @@ use core::cell::RefCell;
 use core::fmt;
 use core::str::FromStr;
 
-use chessbits::codec::moves::entropy::{decode_game, GameEncoder};
+use chessbits::codec::moves::entropy::{GameDecoder, GameEncoder};
 use chessbits::codec::moves::index;
 use chessbits::moves::Move;
 use chessbits::position::Position;
@@ -97,14 +97,48 @@ impl MovesCode {
     /// assert!(MovesCode::IndexByte.decode(&Position::startpos(), &[200], 1).is_err());
     /// ```
     pub fn decode(self, start: &Position, bytes: &[u8], plies: usize) -> Result<Vec<Move>, String> {
-        let moves = match self {
-            MovesCode::Entropy => decode_game(start, bytes, plies).map_err(|e| e.to_string())?,
-            MovesCode::IndexByte => index::decode_game_bytes(start, bytes).map_err(|e| e.to_string())?,
-        };
+        let mut moves = Vec::with_capacity(plies.min(1024));
+        self.decode_into(start, bytes, plies, &mut moves)?;
+        Ok(moves)
+    }
+
+    /// [`decode`](Self::decode) into `moves` (cleared first), which keeps its allocation from
+    /// game to game; the entropy decoder's tables are reused per thread too.
+    ///
+    /// ```
+    /// use chessbits::position::Position;
+    /// use chessbits_parquet::MovesCode;
+    /// let start = Position::startpos();
+    /// let mut moves = Vec::new();
+    /// MovesCode::Entropy.decode_into(&start, &[], 0, &mut moves).unwrap();
+    /// assert!(moves.is_empty());
+    /// assert!(MovesCode::Entropy.decode_into(&start, &[], 3, &mut moves).is_err());
+    /// ```
+    pub fn decode_into(
+        self,
+        start: &Position,
+        bytes: &[u8],
+        plies: usize,
+        moves: &mut Vec<Move>,
+    ) -> Result<(), String> {
+        moves.clear();
+        match self {
+            MovesCode::Entropy => {
+                // One decoder per thread: a new one allocates and zeroes its tables (tens of kB),
+                // a cost comparable to decoding a short game.
+                thread_local! {
+                    static DECODER: RefCell<GameDecoder> = RefCell::new(GameDecoder::new());
+                }
+                DECODER
+                    .with_borrow_mut(|decoder| decoder.decode_into(start, bytes, plies, moves))
+                    .map_err(|e| e.to_string())?;
+            }
+            MovesCode::IndexByte => *moves = index::decode_game_bytes(start, bytes).map_err(|e| e.to_string())?,
+        }
         if moves.len() != plies {
             return Err(format!("{} moves where plies says {plies}", moves.len()));
         }
-        Ok(moves)
+        Ok(())
     }
 }
 

@@ -293,6 +293,10 @@ pub struct ExportGame {
     pub row: u64,
     /// Its PGN ([`GameRow::to_pgn`]), or why the row's columns do not give it.
     pub pgn: Result<Vec<u8>, RebuildError>,
+    /// Whether `pgn` was written from the row's columns alone (its `annotations` is null): the
+    /// text is then what [`GameTree::write_pgn`](chessbits::pgn::GameTree::write_pgn) writes with
+    /// the default options, and reading it back and writing it again gives the same bytes.
+    pub from_columns: bool,
 }
 
 /// Every game of an export directory, rebuilt as PGN from its columns ([`GameRow::to_pgn`]; the
@@ -443,6 +447,7 @@ impl ExportReader {
             // The batch's rows start at the first game's row.
             let row = &rows[(games[k].row - games[0].row) as usize];
             games[k].pgn = Ok(row.to_pgn_with_movetext(&text));
+            games[k].from_columns = false;
         }
         Ok(())
     }
@@ -489,6 +494,7 @@ impl ExportReader {
                             part,
                             row: first + k as u64,
                             pgn: row.to_pgn(code),
+                            from_columns: row.annotations.is_none(),
                         })
                         .collect();
                     self.fill_null_moves(part, &rows, &mut games)?;

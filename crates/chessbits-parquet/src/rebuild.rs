@@ -1,16 +1,20 @@
 //! A game's PGN rebuilt from its row's columns, without `movetext` (see the [crate
 //! documentation](crate#pgn-from-a-row) for the rules).
 
+use core::cell::RefCell;
 use core::fmt;
-use core::fmt::Write;
 
 use chessbits::moves::Move;
 use chessbits::notation::san::san_of;
-use chessbits::pgn::{Comment, GameResult, GameTree, Line, Node, Tag, WriteOptions};
+use chessbits::pgn::{Comment, GameResult, GameTree, Line, Node, Tag};
 use chessbits::position::{Position, Validation};
 
 use crate::moves_code::MovesCode;
-use crate::row::{GameRow, MATE_BASE};
+use crate::row::GameRow;
+
+mod text;
+
+use text::{put_clock, put_date, put_eval, put_rating_diff, put_time, Scratch};
 
 /// The canonical order of tags (the lichess database's): a tag's rank is its place here, a tag
 /// not named here has none.
@@ -121,9 +125,7 @@ pub fn clock_text(seconds: i32) -> String {
 
 /// [`clock_text`] written into `out`.
 pub(crate) fn write_clock(out: &mut String, seconds: i32) {
-    let s = seconds.max(0);
-    // Writing to a String cannot fail.
-    let _ = write!(out, "{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60);
+    put_clock(out, seconds);
 }
 
 /// An `evals` value as lichess writes it: a mate as `#n` / `#-n`, else pawns with up to two
@@ -146,16 +148,7 @@ pub fn eval_text(value: i32) -> String {
 
 /// [`eval_text`] written into `out`.
 pub(crate) fn write_eval(out: &mut String, value: i32) {
-    let sign = if value < 0 { "-" } else { "" };
-    let abs = value.unsigned_abs();
-    // Writing to a String cannot fail.
-    let _ = if abs > (MATE_BASE - 1000) as u32 {
-        write!(out, "#{sign}{}", MATE_BASE as u32 - abs.min(MATE_BASE as u32))
-    } else if (abs % 100).is_multiple_of(10) {
-        write!(out, "{sign}{}.{}", abs / 100, abs % 100 / 10)
-    } else {
-        write!(out, "{sign}{}.{:02}", abs / 100, abs % 100)
-    };
+    put_eval(out, value);
 }
 
 impl GameRow {
@@ -401,47 +394,70 @@ impl GameRow {
     /// written as PGN ([`GameTree::write_pgn`] with the default options: export format, lines
     /// of at most 80 columns, a blank line after).
     pub fn to_pgn(&self, code: MovesCode) -> Result<Vec<u8>, RebuildError> {
-        if let Some(annotations) = &self.annotations {
-            return self.to_pgn_with_annotations(annotations, code);
-        }
         let mut out = Vec::new();
-        // Writing to a Vec cannot fail.
-        let _ = self.to_game_tree(code)?.write_pgn(&mut out, &WriteOptions::default());
+        self.write_pgn(code, &mut out)?;
         Ok(out)
+    }
+
+    /// [`to_pgn`](Self::to_pgn) appended to `out` (which keeps its allocation from game to game;
+    /// on an error it is left as it was). A row without `annotations` is written straight
+    /// into `out`, the moves decoded with buffers each thread reuses, its SAN written as it is
+    /// played: no [`GameTree`] is built.
+    ///
+    /// ```
+    /// use chessbits::pgn::PgnReader;
+    /// use chessbits_parquet::{GameRow, MovesCode};
+    /// let pgn = b"[White \"Ann\"]\n[Result \"0-1\"]\n\n1. f3 { [%clk 0:03:00] } e5 2. g4 Qh4# 0-1";
+    /// let game = PgnReader::new(&pgn[..]).read_owned_game().unwrap().unwrap().unwrap();
+    /// let row = GameRow::from_game(&game, chessbits_parquet::movetext(pgn));
+    /// // Written from the columns alone.
+    /// assert_eq!(row.annotations, None);
+    /// let mut out = b"before\n".to_vec();
+    /// row.write_pgn(MovesCode::default(), &mut out).unwrap();
+    /// assert_eq!(out, [&b"before\n"[..], &row.to_game_tree(MovesCode::default()).unwrap().to_pgn()].concat());
+    /// ```
+    pub fn write_pgn(&self, code: MovesCode, out: &mut Vec<u8>) -> Result<(), RebuildError> {
+        if let Some(annotations) = &self.annotations {
+            out.extend_from_slice(&self.to_pgn_with_annotations(annotations, code)?);
+            return Ok(());
+        }
+        thread_local! {
+            static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+        }
+        SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+            Ok(mut scratch) => self.put_pgn(code, out, &mut scratch),
+            // Not reached (nothing in `put_pgn` writes another game), but not a panic either.
+            Err(_) => self.put_pgn(code, out, &mut Scratch::default()),
+        })
     }
 }
 
 /// Seconds since midnight as `hh:mm:ss`, zero-padded.
 pub(crate) fn time_text(s: i32) -> String {
-    format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+    let mut out = String::new();
+    put_time(&mut out, s);
+    out
 }
 
 /// A rating difference as lichess writes it: `+11`, `-4`, `+0`.
 pub(crate) fn rating_diff(v: i16) -> String {
-    match v {
-        v if v < 0 => v.to_string(),
-        v => format!("+{v}"),
-    }
+    let mut out = String::new();
+    put_rating_diff(&mut out, v);
+    out
 }
 
 /// Days since 1970-01-01 as `YYYY.MM.DD` (proleptic Gregorian; Howard Hinnant's
 /// civil_from_days).
 pub(crate) fn date_text(days: i32) -> String {
-    let z = i64::from(days) + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!("{y:04}.{m:02}.{d:02}")
+    let mut out = String::new();
+    put_date(&mut out, days);
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::row::MATE_BASE;
 
     #[test]
     fn dates_and_diffs() {

@@ -85,6 +85,13 @@ fn every_game_rebuilds_equal_to_the_input() {
                 String::from_utf8_lossy(&text)
             );
         }
+        // A row without `annotations` is written straight from its columns: the bytes the
+        // game tree's writer writes.
+        let code = chessbits_parquet::MovesCode::default();
+        for (i, row) in rows.iter().enumerate().filter(|(_, r)| r.annotations.is_none()) {
+            let tree = row.to_game_tree(code).unwrap_or_else(|e| panic!("{name} row {i}: {e}"));
+            assert!(row.to_pgn(code).unwrap() == tree.to_pgn(), "{name} row {i}");
+        }
         total += originals.len();
         annotated += file_annotated;
         if name.contains("lichess") {
@@ -498,5 +505,72 @@ fn annotations_leave_out_the_clock_and_eval_comments() {
         odd.annotations = Some(annotations.to_string());
         let error = odd.to_pgn(chessbits_parquet::MovesCode::default()).unwrap_err();
         assert!(matches!(error, RebuildError::Annotations { .. }), "{error}");
+    }
+}
+
+/// Rows made by hand (tags in every merge order, escapes, Latin-1, a start with Black to move,
+/// long games that wrap, clocks and evals on some plies): `to_pgn` writes what the game tree's
+/// writer writes for them.
+#[test]
+fn rows_are_written_as_the_tree_writer_writes_them() {
+    let pgn = b"[FEN \"r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 3 37\"]\n\n37... O-O 38. O-O-O Rf2 39. Rd2 Rxd2 40. Kxd2 Kg7 \
+                41. Rh7+ Kxh7 42. Ke3 Kg6 43. Kf4 Kf6 44. Ke4 Ke6 45. Kd4 Kd6 46. Kc4 Kc6 47. Kb4 Kb6 *";
+    let game = PgnReader::new(&pgn[..]).read_owned_game().unwrap().unwrap().unwrap();
+    // Its movetext left out: the row is written from its columns alone.
+    let base = GameRow {
+        annotations: None,
+        ..GameRow::from_game(&game, b"")
+    };
+    assert!(base.plies > 20);
+    let code = chessbits_parquet::MovesCode::default();
+    let plies = base.plies as usize;
+    let mut rows = Vec::new();
+    for (k, others) in [
+        vec![],
+        vec![("Round", "3"), ("Date", "2024.01.02")],
+        vec![("Annotator", "me"), ("Date", "x")],
+        vec![("Zed", "z"), ("Custom", "c\"q\\")],
+        vec![
+            ("White", "second"),
+            ("Event", "again"),
+            ("FEN", "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 3 37"),
+        ],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut row = base.clone();
+        row.other_tags = others.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect();
+        row.event = Some("Rated \"Blitz\" \\ game".into());
+        row.white = (k % 2 == 0).then(|| "Ann".into());
+        row.black_elo = Some(-7);
+        row.white_rating_diff = Some(0);
+        row.black_rating_diff = (k > 2).then_some(-12);
+        row.utc_date = Some(19_782 + k as i32);
+        row.utc_time = Some(3723);
+        row.result = Some(["1-0", "0-1", "1/2-1/2", "*", "?"][k].into());
+        row.clocks = (k != 1).then(|| (0..plies).map(|p| (p % 3 != 0).then_some(3600 - p as i32)).collect());
+        row.evals = (k != 2).then(|| {
+            (0..plies)
+                .map(|p| (p % 2 == 0).then_some(p as i32 * 37 - 500))
+                .collect()
+        });
+        rows.push(row);
+    }
+    // Latin-1 values.
+    let mut latin1 = rows[1].clone();
+    latin1.white = Some("M\u{fc}ller".into());
+    latin1.non_utf8 = true;
+    latin1.latin1_fields = vec!["White".into()];
+    rows.push(latin1);
+    for (i, row) in rows.iter().enumerate() {
+        let tree = row.to_game_tree(code).unwrap();
+        let text = row.to_pgn(code).unwrap();
+        assert!(
+            text == tree.to_pgn(),
+            "row {i}:\n{:?}\n{:?}",
+            String::from_utf8_lossy(&text),
+            String::from_utf8_lossy(&tree.to_pgn())
+        );
     }
 }
