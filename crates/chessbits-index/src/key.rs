@@ -28,7 +28,7 @@ use std::fmt;
 
 use chessbits::codec::moves::entropy::sample::SplitMix64;
 use chessbits::position::Position;
-use chessbits::types::Color;
+use chessbits::types::{Color, Piece};
 use std::ops::ControlFlow;
 
 /// The seed of the SplitMix64 stream that fills the second hash's table.
@@ -51,14 +51,18 @@ pub struct PositionKey(pub u128);
 impl PositionKey {
     /// The key of `pos`.
     pub fn of(pos: &Position) -> PositionKey {
-        let mut polyglot = pos.key();
         let mut second = 0u64;
         for (sq, piece) in pos.board().pieces() {
             second ^= TABLE[piece.index() * 64 + sq.index()];
         }
-        for rook in pos.castling().rooks() {
-            second ^= TABLE[CASTLING + rook.index()];
-        }
+        PositionKey::with_board_hash(pos, second ^ castling_hash(pos))
+    }
+
+    /// The key of `pos` given the second hash of its pieces and castling rights (`board`):
+    /// what the en passant square and the side to move add.
+    fn with_board_hash(pos: &Position, board: u64) -> PositionKey {
+        let mut polyglot = pos.key();
+        let mut second = board;
         if let Some(ep) = pos.ep_square() {
             if has_legal_en_passant(pos) {
                 second ^= TABLE[EN_PASSANT + ep.file().index()];
@@ -111,6 +115,50 @@ impl fmt::Display for PositionKey {
     }
 }
 
+/// The second hash's castling part: a number per castling rook's square.
+fn castling_hash(pos: &Position) -> u64 {
+    pos.castling()
+        .rooks()
+        .into_iter()
+        .fold(0, |hash, rook| hash ^ TABLE[CASTLING + rook.index()])
+}
+
+/// Keys of the positions of one game, in order: the same keys as [`PositionKey::of`], but the
+/// second hash's piece part is updated from the squares whose pieces changed since the last
+/// position (a move changes two to four), not summed over the whole board again. Works for any
+/// sequence of positions; it is only faster when they follow each other.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct KeyTracker {
+    /// The squares of each piece (by [`Piece::index`]) that `pieces_hash` covers.
+    pieces: [u64; 12],
+    pieces_hash: u64,
+    /// The castling rights `castling_hash` covers (`None` before the first position).
+    castling: Option<chessbits::types::CastlingRights>,
+    castling_hash: u64,
+}
+
+impl KeyTracker {
+    /// The key of `pos` (equal to [`PositionKey::of`]).
+    pub fn key(&mut self, pos: &Position) -> PositionKey {
+        let board = pos.board();
+        for (i, known) in self.pieces.iter_mut().enumerate() {
+            let piece = Piece::from_index(i).expect("12 pieces");
+            let now = board.by_piece(piece).0;
+            let mut changed = now ^ *known;
+            *known = now;
+            while changed != 0 {
+                self.pieces_hash ^= TABLE[i * 64 + changed.trailing_zeros() as usize];
+                changed &= changed - 1;
+            }
+        }
+        if self.castling != Some(pos.castling()) {
+            self.castling = Some(pos.castling());
+            self.castling_hash = castling_hash(pos);
+        }
+        PositionKey::with_board_hash(pos, self.pieces_hash ^ self.castling_hash)
+    }
+}
+
 /// Whether the side to move has a legal en passant capture.
 fn has_legal_en_passant(pos: &Position) -> bool {
     pos.try_for_each_legal_move(|m| match m.is_en_passant() {
@@ -153,6 +201,38 @@ mod tests {
         assert_eq!(SplitMix64::new(0).next_u64(), 0xe220_a839_7b1d_cdaf);
         let mut rng = SplitMix64::new(SECOND_SEED);
         assert!(TABLE.iter().all(|&n| n == rng.next_u64()));
+    }
+
+    #[test]
+    fn tracker_gives_the_keys_of_of() {
+        // Random games (captures, promotions, castling, en passant) from the standard and a
+        // Chess960 start, and a jump to an unrelated position.
+        let mut rng = SplitMix64::new(7);
+        let starts = [
+            Position::startpos(),
+            Position::from_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9").unwrap(),
+        ];
+        let mut checked = 0;
+        for game in 0..200 {
+            let mut tracker = KeyTracker::default();
+            let mut pos = starts[game % 2].clone();
+            for _ in 0..300 {
+                assert_eq!(tracker.key(&pos), PositionKey::of(&pos), "{}", pos.fen());
+                checked += 1;
+                let mut moves = Vec::new();
+                let _ = pos.try_for_each_legal_move(|m| {
+                    moves.push(m);
+                    ControlFlow::<()>::Continue(())
+                });
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[(rng.next_u64() % moves.len() as u64) as usize]);
+            }
+            let other = Position::from_fen("8/8/8/8/3pP3/8/8/k3K3 b - e3 0 1").unwrap();
+            assert_eq!(tracker.key(&other), PositionKey::of(&other));
+        }
+        assert!(checked > 10_000);
     }
 
     #[test]

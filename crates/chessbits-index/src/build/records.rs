@@ -5,7 +5,7 @@ use chessbits::pgn::{GameResult, MainLineGame};
 use chessbits::position::Position;
 use chessbits::Move;
 
-use crate::key::PositionKey;
+use crate::key::KeyTracker;
 use chessbits::codec::moves::entropy::{EntropyError, GameEncoder};
 
 use crate::model::game::{pack_date, packed_month, rating_band, GameRow, Outcome, Replay, Speed};
@@ -147,8 +147,9 @@ pub(crate) fn game_records(
     let template = explorer_record(row, 0, NO_MOVE);
     seen.clear();
     let mut pos: Position = start.clone();
+    let mut keys = KeyTracker::default();
     for ply in 0..=plies {
-        let key = PositionKey::of(&pos).0;
+        let key = keys.key(&pos).0;
         let mv = match moves.get(ply) {
             Some(&m) if ply < plies => m.bits(),
             _ => NO_MOVE,

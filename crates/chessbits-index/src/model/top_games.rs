@@ -285,17 +285,23 @@ impl<'a> TopGamesWriter<'a> {
 
     /// Writes the rows of the key that ends.
     fn end_key(&mut self) -> Result<(), IndexError> {
+        let decided = std::mem::take(&mut self.decided);
+        let key = self.key.take();
+        self.game = None;
+        let key = match key {
+            Some(key) if decided > THRESHOLD => key,
+            _ => {
+                // Nearly every key is listed by nobody: its lists are emptied in place, and the
+                // next key fills the same allocations (taking them cost two per key).
+                self.top.entries.clear();
+                self.recent.entries.clear();
+                return Ok(());
+            }
+        };
         let (top, recent) = (
             std::mem::take(&mut self.top.entries),
             std::mem::take(&mut self.recent.entries),
         );
-        let decided = std::mem::take(&mut self.decided);
-        let key = self.key.take();
-        self.game = None;
-        let Some(key) = key else { return Ok(()) };
-        if decided <= THRESHOLD {
-            return Ok(());
-        }
         let mut rows: Vec<Listed> = Vec::with_capacity(2 * LISTED);
         for (rank, (_, row)) in top.into_iter().enumerate() {
             rows.push(Listed {
