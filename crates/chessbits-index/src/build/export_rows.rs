@@ -705,8 +705,14 @@ mod tests {
         assert_eq!(parts.len(), 1);
         assert_eq!(parts[0].moves_code, code);
         let file = File::open(&parts[0].info.path).unwrap();
-        let reader = ParquetRecordBatchReaderBuilder::try_new(file).unwrap().build().unwrap();
-        let batches: Vec<RecordBatch> = reader.map(|b| b.unwrap()).collect();
+        // With the file's schema metadata (the moves code, export version 4), as pyarrow's
+        // batches have it: Arrow's Rust reader gives it to the builder's schema only.
+        let builder = ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
+        let schema = builder.schema().clone();
+        let reader = builder.build().unwrap();
+        let batches: Vec<RecordBatch> = reader
+            .map(|b| b.unwrap().with_schema(schema.clone()).unwrap())
+            .collect();
         arrow_select_concat(&batches)
     }
 
