@@ -109,9 +109,10 @@ def main():
     except ImportError:
         sys.exit("the chessbits Python package is not installed (scripts/python_package.sh): "
                  "the games are rebuilt from their rows with chessbits.to_pgn")
-    # The code the `moves` field names (the dataset reader may drop field metadata: entropy,
-    # the export's default, then).
-    code = (table.schema.field("moves").metadata or {}).get(b"chessbits.moves_code", b"entropy").decode()
+    # The code the file names (export version 4: the schema's metadata, from the file's
+    # key-value entry; versions 1 to 3 the `moves` field's too), else entropy, the default.
+    named = {**(table.schema.metadata or {}), **(table.schema.field("moves").metadata or {})}
+    code = named.get(b"chessbits.moves_code", b"entropy").decode()
     for row, text in zip(rows, chessbits.to_pgn(table, moves_code=code)):
         row["_game"] = chess.pgn.read_game(io.StringIO(text))
     chess960 = [any(k == "Variant" and "960" in v for k, v in r["other_tags"]) for r in rows]

@@ -43,8 +43,8 @@ pub struct ExportArgs {
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
     /// The code of the `moves` column: `entropy` (smallest, ~3.2 bits a move) or `index` (one
-    /// byte a move, the index in the legal move list: fastest). The column's metadata
-    /// `chessbits.moves_code` names it.
+    /// byte a move, the index in the legal move list: fastest). The file's key-value
+    /// metadata `chessbits.moves_code` names it.
     #[arg(long, default_value = "entropy", value_parser = ["entropy", "index", "index-byte"])]
     pub moves_codec: String,
     /// zstd level of the Parquet pages: 1 (fastest, pyarrow's default) to 22 (smallest).

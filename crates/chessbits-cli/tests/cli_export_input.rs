@@ -151,7 +151,7 @@ fn exports_with_and_without_movetext_give_back_the_input_games() {
         let kv = builder.metadata().file_metadata().key_value_metadata().unwrap();
         assert!(kv
             .iter()
-            .any(|e| e.key == "chessbits.export_version" && e.value.as_deref() == Some("3")));
+            .any(|e| e.key == "chessbits.export_version" && e.value.as_deref() == Some("4")));
         let back = run(&["pgn", "convert", s(&out), "--to", "san"]);
         assert!(back == want, "{name}: the games differ");
     }

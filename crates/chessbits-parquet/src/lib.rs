@@ -20,7 +20,7 @@
 //! | `UTCTime` | utf8 | the `UTCTime` tag as `hh:mm:ss` (zero-padded: `1:2:3` is `01:02:03`). The dataset's column is a Parquet TIME (pyarrow's time32), which Spark cannot read (3.5 and 4.x stop with `Illegal Parquet type: INT32 (TIME(MILLIS,false))` on every query), so ours holds the tag's text: a dataset value `t` is `t.strftime("%H:%M:%S")` here, and `CAST("UTCTime" AS TIME)` (DuckDB) or `datetime.time.fromisoformat` (Python) turns ours into the dataset's; as text it sorts in time order | no tag, or not a valid time (hours 0–23, minutes 0–59, seconds 0–60) written `hh:mm:ss` |
 //! | `ECO`, `Opening`, `Termination`, `TimeControl` | utf8 | the tag's value | no such tag |
 //! | `movetext` | utf8, not null | only with [`ExportOptions::movetext`], after `TimeControl`: the movetext as in the file, from the first token after the tags to the last one (the result token included), comments, variations and line breaks as written | never |
-//! | `moves` | binary | the main line in a move code of the library, from the start position: the entropy code ([`chessbits::codec::moves::entropy`]) by default, or one byte a move (see [`MovesCode`]); the field's metadata `chessbits.moves_code` names it | the main line has a null move (`--`), which the codes cannot hold |
+//! | `moves` | binary | the main line in a move code of the library, from the start position: the entropy code ([`chessbits::codec::moves::entropy`]) by default, or one byte a move (see [`MovesCode`]); the file's key-value metadata `chessbits.moves_code` names it (the field's metadata too in versions 1 to 3) | the main line has a null move (`--`), which the codes cannot hold |
 //! | `plies` | int32, not null | the number of moves of the main line | never |
 //! | `clock_deltas` | list\<int32\> | per ply of the main line, the clock as a delta ([`clock_deltas`]): the first clock of each side as is, every later one as the side's previous clock minus it (the seconds it fell: time used less the increment, negative when the increment was more). A clock is the first `%clk` command in the comments after that move whose value [`chessbits::pgn::parse_clock`] reads (`h:mm:ss` or `m:ss`, unsigned, minutes and seconds below 60), in whole seconds (the fraction dropped). See [Clocks](#clocks) for the clocks back in SQL | the list: no ply has a clock; an item: that ply has none (`[%clk -0:00:01]`, `[%clk 0:61:00]` are none) |
 //! | `evals` | list\<int32\> | per ply, the first `%eval` after the move that [`chessbits::pgn::Eval::parse`] reads: centipawns from White's view (`[%eval -1.5]` is −150; digits past the hundredths cut off), or a mate as `±(100000 − n)` (see [`mate_score`]) | the list: no ply has an eval; an item: that ply has none |
@@ -44,7 +44,11 @@
 //! hold ASCII only).
 //!
 //! The file's key-value metadata names the schema version: `chessbits.export_version`
-//! ([`EXPORT_VERSION_KEY`]) is `3` ([`EXPORT_VERSION`]). Version 2 had the same columns, but
+//! ([`EXPORT_VERSION_KEY`]) is `4` ([`EXPORT_VERSION`]). Version 3 had the same columns and
+//! values, with the Arrow schema embedded (`ARROW:schema`), so the moves code was also the
+//! `moves` field's metadata; version 4 has no Arrow schema (the Parquet types say the same:
+//! int16 ratings, date32 `UTCDate`, lists and a map) and names the code in the file's
+//! key-value metadata alone ([`moves_code_of`] reads either). Version 2 had the same columns, but
 //! its `annotations` kept the main line's moves as text (its bytes `0x04` and `0x05` are the
 //! input's: [`rows_from_batch`] escapes them when the batch's schema metadata says version 2).
 //! Version 1 (files without the entry) had `movetext` in every row, no `annotations`, the
@@ -94,7 +98,7 @@
 //! - **Start**: `start_fen` (Chess960 when the last `Variant` of `other_tags` names it); the
 //!   `FEN` and `SetUp` tags are those of `other_tags`, and when `start_fen` is set but
 //!   `other_tags` has no `FEN`, `[SetUp "1"]` and `[FEN start_fen]` are added.
-//! - **Moves**: the main line decoded from `moves` in the code its field's metadata names,
+//! - **Moves**: the main line decoded from `moves` in the code the file names,
 //!   written in SAN, as [`chessbits::pgn::GameTree::write_pgn`] writes (lines of at most 80
 //!   columns, `12...` after a comment).
 //! - **Clocks and evals**: after a move with a clock or an eval, one comment as lichess writes
@@ -171,10 +175,12 @@
 //! games that cannot be read go, byte for byte, to `_rejected.pgn`, with `_rejected.tsv` saying
 //! where they came from and why. Files are zstd-compressed, written in row groups of
 //! [`ExportOptions::row_group_size`] games. Encodings by measurement (BENCHMARKS.md): `Site`,
-//! `UTCTime` and the items of `evals` plain; the others dictionary-encoded where that pays (the
-//! `parquet` crate's default), `clock_deltas` and `annotations` among them (all read by
-//! pyarrow, polars, DuckDB and Spark 3.5/4; delta encodings were smaller, but Spark 3.5
-//! misread them). Row-group
+//! `UTCTime`, `White`, `Black`, `moves` and the items of `evals` plain; `WhiteElo`, `BlackElo`
+//! and `plies` `DELTA_BINARY_PACKED`; the others dictionary-encoded where that pays (the
+//! `parquet` crate's default), `clock_deltas` and `annotations` among them (all read, value for
+//! value, by pyarrow, pandas, polars, DuckDB and Spark 3.5.3, 3.5.9 and 4:
+//! `scripts/reader_matrix.sh`). Not `DELTA_LENGTH_BYTE_ARRAY`, smaller for names and moves:
+//! Spark 3.5.3 misreads it (SPARK-52240). No embedded Arrow schema. Row-group
 //! statistics (minimum, maximum, nulls; strings cut to 16 bytes) are written for the ratings,
 //! rating differences, `plies`, `UTCDate` and `UTCTime` only; there is no page index (rows in
 //! input order leave page minima and maxima nothing to prune).
@@ -205,8 +211,9 @@ pub const EXPORT_VERSION_KEY: &str = "chessbits.export_version";
 /// row, no `annotations` and `clocks`; 2 has `annotations`, `clock_deltas`, and `movetext`
 /// only when asked for; 3 marks the main line's moves in `annotations` too (bytes `0x04` and
 /// `0x05`, which version 2 kept as text: [`rows_from_batch`] reads a version-2 batch's as
-/// such).
-pub const EXPORT_VERSION: u32 = 3;
+/// such); 4 has the same columns as 3 without the embedded Arrow schema (the moves code in the
+/// file's key-value metadata only).
+pub const EXPORT_VERSION: u32 = 4;
 pub use parts::{is_export_dir, part_files, PartFile};
 pub use read::{export_version, moves_code_of, rows_from_batch, ExportGame, ExportReader, ReadError};
 pub use rebuild::{clock_text, eval_text, start_position, RebuildError, TAG_ORDER};

@@ -82,8 +82,8 @@ impl std::error::Error for ReadError {}
 /// assert_eq!(export_version(None), Ok(1));
 /// let kv = vec![KeyValue::new(EXPORT_VERSION_KEY.to_string(), "2".to_string())];
 /// assert_eq!(export_version(Some(&kv)), Ok(2));
-/// let kv = vec![KeyValue::new(EXPORT_VERSION_KEY.to_string(), "4".to_string())];
-/// assert_eq!(export_version(Some(&kv)), Err("4".to_string()));
+/// let kv = vec![KeyValue::new(EXPORT_VERSION_KEY.to_string(), "5".to_string())];
+/// assert_eq!(export_version(Some(&kv)), Err("5".to_string()));
 /// ```
 pub fn export_version(key_value_metadata: Option<&Vec<KeyValue>>) -> Result<u32, String> {
     let entry = key_value_metadata
@@ -98,21 +98,33 @@ pub fn export_version(key_value_metadata: Option<&Vec<KeyValue>>) -> Result<u32,
     }
 }
 
-/// The code a `moves` field's metadata names ([`MOVES_CODE_KEY`]); the default code when the
-/// schema has no `moves` column (no row then has moves).
+/// The code of a schema's `moves` column ([`MOVES_CODE_KEY`]): named by the field's metadata
+/// (export versions 1 to 3, from the embedded Arrow schema), else by the schema's (the file's
+/// key-value metadata, which Arrow's Parquet readers put there: version 4 has only that); the
+/// default code when the schema has no `moves` column (no row then has moves).
 ///
 /// ```
-/// use chessbits_parquet::{moves_code_of, schema_with, MovesCode};
+/// use std::collections::HashMap;
+/// use arrow_schema::{DataType, Field, Schema};
+/// use chessbits_parquet::{moves_code_of, schema_with, MovesCode, MOVES_CODE_KEY};
 /// assert_eq!(moves_code_of(&schema_with(MovesCode::IndexByte)), Ok(MovesCode::IndexByte));
+/// let file_level = HashMap::from([(MOVES_CODE_KEY.to_string(), "index-byte".to_string())]);
+/// let schema = Schema::new(vec![Field::new("moves", DataType::Binary, true)]);
+/// assert!(moves_code_of(&schema).is_err());
+/// assert_eq!(moves_code_of(&schema.with_metadata(file_level)), Ok(MovesCode::IndexByte));
 /// ```
 pub fn moves_code_of(schema: &Schema) -> Result<MovesCode, String> {
     let Ok(field) = schema.field_with_name("moves") else {
         return Ok(MovesCode::default());
     };
-    match field.metadata().get(MOVES_CODE_KEY) {
+    match field
+        .metadata()
+        .get(MOVES_CODE_KEY)
+        .or_else(|| schema.metadata().get(MOVES_CODE_KEY))
+    {
         Some(name) => name.parse::<MovesCode>().map_err(|e| format!("column `moves`: {e}")),
         None => Err(format!(
-            "column `moves` does not name its code (field metadata `{MOVES_CODE_KEY}`)"
+            "column `moves` does not name its code (field or file metadata `{MOVES_CODE_KEY}`)"
         )),
     }
 }

@@ -95,9 +95,28 @@ fn read_back(dir: &Path) -> Vec<(PathBuf, Vec<RecordBatch>, usize)> {
         .into_iter()
         .map(|path| {
             let builder = ParquetRecordBatchReaderBuilder::try_new(File::open(&path).unwrap()).unwrap();
-            assert_eq!(builder.schema().fields(), chessbits_parquet::schema().fields());
+            // The schema's fields, as the Parquet types give them (no embedded Arrow schema: the
+            // `moves` field's metadata is the file's, in the schema's metadata).
+            let plain = |fields: &arrow_schema::Fields| -> Vec<arrow_schema::Field> {
+                fields
+                    .iter()
+                    .map(|f| f.as_ref().clone().with_metadata(Default::default()))
+                    .collect()
+            };
+            assert_eq!(
+                plain(builder.schema().fields()),
+                plain(chessbits_parquet::schema().fields())
+            );
+            assert!(builder.schema().metadata().contains_key(MOVES_CODE_KEY));
             let groups = builder.metadata().num_row_groups();
-            let batches = builder.build().unwrap().map(Result::unwrap).collect();
+            // Batches with the file's schema metadata (the moves code), which Arrow's reader
+            // gives the builder's schema but not the batches'.
+            let schema = builder.schema().clone();
+            let batches = builder
+                .build()
+                .unwrap()
+                .map(|b| b.unwrap().with_schema(schema.clone()).unwrap())
+                .collect();
             (path.strip_prefix(dir).unwrap().to_path_buf(), batches, groups)
         })
         .collect()
@@ -440,12 +459,15 @@ fn index_byte_moves_code() {
         export(&inputs, &out, options);
         let builder =
             ParquetRecordBatchReaderBuilder::try_new(File::open(out.join("part-0.parquet")).unwrap()).unwrap();
-        let field = builder.schema().field_with_name("moves").unwrap().clone();
-        assert_eq!(field.metadata()[MOVES_CODE_KEY], code.name());
+        // The code is a file-level entry (no embedded Arrow schema, `ARROW:schema`, to give the
+        // field metadata), which Arrow's reader puts in the schema's metadata.
+        assert_eq!(builder.schema().metadata()[MOVES_CODE_KEY], code.name());
+        assert_eq!(chessbits_parquet::moves_code_of(builder.schema()), Ok(code));
         let kv = builder.metadata().file_metadata().key_value_metadata().unwrap();
         assert!(kv
             .iter()
             .any(|e| e.key == MOVES_CODE_KEY && e.value.as_deref() == Some(code.name())));
+        assert!(!kv.iter().any(|e| e.key == "ARROW:schema"));
         // Clock deltas go through a dictionary, evaluations are plain.
         let group = builder.metadata().row_group(0);
         for (path, dictionary) in [("clock_deltas.list.item", true), ("evals.list.item", false)] {
@@ -461,6 +483,27 @@ fn index_byte_moves_code() {
                 dictionary,
                 "{path}: {encodings:?}"
             );
+        }
+        // Ratings and ply counts as deltas; names and moves plain, never
+        // DELTA_LENGTH_BYTE_ARRAY, which PySpark 3.5.3 misreads (SPARK-52240).
+        for (path, want) in [
+            ("WhiteElo", Encoding::DELTA_BINARY_PACKED),
+            ("BlackElo", Encoding::DELTA_BINARY_PACKED),
+            ("plies", Encoding::DELTA_BINARY_PACKED),
+            ("White", Encoding::PLAIN),
+            ("Black", Encoding::PLAIN),
+            ("moves", Encoding::PLAIN),
+        ] {
+            let column = group
+                .columns()
+                .iter()
+                .find(|c| c.column_path().string() == path)
+                .unwrap();
+            let encodings: Vec<Encoding> = column.encodings().collect();
+            assert!(encodings.contains(&want), "{path}: {encodings:?}");
+            for unwanted in [Encoding::RLE_DICTIONARY, Encoding::DELTA_LENGTH_BYTE_ARRAY] {
+                assert!(!encodings.contains(&unwanted), "{path}: {encodings:?}");
+            }
         }
         let batches: Vec<RecordBatch> = builder.build().unwrap().map(Result::unwrap).collect();
         columns.push(batches);

@@ -66,7 +66,7 @@ pub fn export_parts<'py>(py: Python<'py>, export_dir: PathBuf) -> PyResult<Bound
 /// give per row its game number, its part's number in export_parts' order and its row in that
 /// part (integer arrays without nulls). `files` names the sources in error messages;
 /// `moves_code` is the code of `moves` (export_parts says it; None: from the field's metadata,
-/// which Spark does not keep).
+/// or the schema's, where pyarrow puts the file's; Spark keeps neither).
 ///
 /// The positions are unsorted; the explorer rows unaggregated: one per game and distinct
 /// position of a decided game. The index's explorer rows are their sums over equal `key`, `uci`,

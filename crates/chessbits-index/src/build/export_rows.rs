@@ -26,10 +26,10 @@
 //! "?"]`, `[UTCDate "2024.??.??"]`, `+1500`) is in `other_tags` as written (export version 2;
 //! version 1 dropped or rewrote it), so the row is the PGN's.
 //!
-//! The moves come from `moves`, decoded in its code ([`MovesCode`], named by the field's
-//! metadata [`MOVES_CODE_KEY`], or given) from `start_fen` (Chess960 when `other_tags` has a
-//! `Variant` that names it); when `moves` is null (a null move in the main line) or absent, the
-//! game is rebuilt as PGN (tags, then `movetext`) and read by the PGN reader, as a PGN build
+//! The moves come from `moves`, decoded in its code ([`MovesCode`], named by the field's or
+//! the file's metadata [`MOVES_CODE_KEY`](chessbits_parquet::MOVES_CODE_KEY), or given) from
+//! `start_fen` (Chess960 when `other_tags` has a `Variant` that names it); when `moves` is null
+//! (a null move in the main line) or absent, the game is rebuilt as PGN (tags, then `movetext`) and read by the PGN reader, as a PGN build
 //! reads it. Without a `movetext` column (the default) the result token is the `Result` tag's
 //! or the one `annotations` holds (the default export, version 2, keeps the movetext there
 //! whenever the columns do not give it back: a null move, a result token the tag does not
@@ -48,7 +48,7 @@ use arrow_schema::DataType;
 use chessbits::pgn::{GameResult, MainLineGame, MainLineReader, PgnReader};
 use chessbits::position::{Position, Validation};
 use chessbits::Move;
-use chessbits_parquet::{MovesCode, TagColumnKind, MOVES_CODE_KEY, TAG_COLUMN_KINDS};
+use chessbits_parquet::{MovesCode, TagColumnKind, TAG_COLUMN_KINDS};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 use super::records::{game_records, row_from_tags, ExplorerRecord, KeySet, PositionRecord};
@@ -68,7 +68,7 @@ pub struct ExportPart {
     pub rows: u64,
     /// The rows of the parts before it: its row `r` is game `base + first_game + r`.
     pub first_game: u64,
-    /// The code of its `moves` column (from the field's metadata).
+    /// The code of its `moves` column (from the field's or the file's metadata).
     pub moves_code: MovesCode,
 }
 
@@ -132,7 +132,7 @@ pub fn export_parts(dir: &Path) -> Result<Vec<ExportPart>, IndexError> {
                 "no column `movetext` or `moves`: not a part file of a Parquet export (chessbits export)",
             ));
         }
-        let moves_code = moves_code_of(schema.field_with_name("moves").ok(), &path)?.unwrap_or_default();
+        let moves_code = moves_code_of(&schema, &path)?.unwrap_or_default();
         let rows = u64::try_from(builder.metadata().file_metadata().num_rows())
             .map_err(|_| IndexError::input(&path, "a negative row count"))?;
         let mut info = SourceInfo::of_file(&path)?;
@@ -149,19 +149,16 @@ pub fn export_parts(dir: &Path) -> Result<Vec<ExportPart>, IndexError> {
     Ok(parts)
 }
 
-/// The code named by the metadata of a `moves` field; `None` when there is no such field.
-fn moves_code_of(field: Option<&arrow_schema::Field>, path: &Path) -> Result<Option<MovesCode>, IndexError> {
-    let Some(field) = field else { return Ok(None) };
-    match field.metadata().get(MOVES_CODE_KEY) {
-        Some(name) => name
-            .parse::<MovesCode>()
-            .map(Some)
-            .map_err(|e| IndexError::input(path, format!("column `moves`: {e}"))),
-        None => Err(IndexError::input(
-            path,
-            format!("column `moves` does not name its code (field metadata `{MOVES_CODE_KEY}`)"),
-        )),
+/// The code of a schema's `moves` column, named by the field's metadata or the schema's (the
+/// file's key-value metadata: export version 4 has no field metadata); `None` when there is no
+/// such column.
+fn moves_code_of(schema: &arrow_schema::Schema, path: &Path) -> Result<Option<MovesCode>, IndexError> {
+    if schema.field_with_name("moves").is_err() {
+        return Ok(None);
     }
+    chessbits_parquet::moves_code_of(schema)
+        .map(Some)
+        .map_err(|e| IndexError::input(path, e))
 }
 
 /// What [`export_records`] makes of a batch of export rows: three batches with the schemas of
@@ -189,7 +186,8 @@ pub struct ExportRecords {
 /// `movetext`, without which a row whose `moves` is null cannot be indexed), and for each row its game number (`game`), its source number (`source`) and its
 /// row in its part file (`row`) (see the [module documentation](self)). `files[source]` names a
 /// source in the error messages. `code` is the code of `moves`; `None` takes it from the field's
-/// metadata ([`MOVES_CODE_KEY`]; [`ExportPart::moves_code`] has it when the batch lost it).
+/// or the schema's metadata ([`MOVES_CODE_KEY`](chessbits_parquet::MOVES_CODE_KEY);
+/// [`ExportPart::moves_code`] has it when the batch lost it).
 ///
 /// A row that cannot be indexed gets its `games` row and an entry in `errors`; the error is for
 /// a batch that is not one of an export (a missing or mistyped column, slices of other
@@ -341,7 +339,7 @@ impl ExportRows {
         }
         let code = match code {
             Some(code) => code,
-            None => moves_code_of(schema.field_with_name("moves").ok(), path)?.unwrap_or_default(),
+            None => moves_code_of(&schema, path)?.unwrap_or_default(),
         };
         let other_tags = match batch.column_by_name("other_tags") {
             None => None,
@@ -687,8 +685,14 @@ mod tests {
         assert_eq!(parts.len(), 1);
         assert_eq!(parts[0].moves_code, code);
         let file = File::open(&parts[0].info.path).unwrap();
-        let reader = ParquetRecordBatchReaderBuilder::try_new(file).unwrap().build().unwrap();
-        let batches: Vec<RecordBatch> = reader.map(|b| b.unwrap()).collect();
+        // With the file's schema metadata (the moves code, export version 4), as pyarrow's
+        // batches have it: Arrow's Rust reader gives it to the builder's schema only.
+        let builder = ParquetRecordBatchReaderBuilder::try_new(file).unwrap();
+        let schema = builder.schema().clone();
+        let reader = builder.build().unwrap();
+        let batches: Vec<RecordBatch> = reader
+            .map(|b| b.unwrap().with_schema(schema.clone()).unwrap())
+            .collect();
         arrow_select_concat(&batches)
     }
 

@@ -68,6 +68,9 @@ fn archive_game(path: &Path, n: u64) -> Result<Vec<u8>, IndexError> {
 fn export_row(path: &Path, n: u64) -> Result<Vec<u8>, IndexError> {
     let file = File::open(path).map_err(|e| IndexError::io(path, e))?;
     let builder = ParquetRecordBatchReaderBuilder::try_new(file).map_err(|e| IndexError::parquet(path, e))?;
+    // The code the file names, from the builder's schema: the batches do not carry the file's
+    // key-value metadata, where export version 4 names it.
+    let code = chessbits_parquet::moves_code_of(builder.schema()).map_err(|e| IndexError::input(path, e))?;
     // Only the row group that holds the row is read, and of it only the row.
     let mut first = 0u64;
     let mut group = None;
@@ -96,7 +99,7 @@ fn export_row(path: &Path, n: u64) -> Result<Vec<u8>, IndexError> {
         if batch.num_rows() > 0 {
             // The code the file names: the rebuild decodes the moves (export version 3 writes
             // the main line's moves in `annotations` as marks against them).
-            return Ok(ExportRows::new(&batch, path, None)?.pgn(0));
+            return Ok(ExportRows::new(&batch, path, Some(code))?.pgn(0));
         }
     }
     Err(IndexError::SourceChanged {

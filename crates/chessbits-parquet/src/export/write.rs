@@ -9,8 +9,9 @@ use std::path::PathBuf;
 use std::sync::mpsc::{sync_channel, Receiver};
 
 use arrow_schema::SchemaRef;
+use parquet::arrow::arrow_writer::ArrowWriterOptions;
 use parquet::arrow::ArrowWriter;
-use parquet::basic::{Compression, ZstdLevel};
+use parquet::basic::{Compression, Encoding, ZstdLevel};
 use parquet::file::metadata::KeyValue;
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::schema::types::ColumnPath;
@@ -22,7 +23,7 @@ use super::options::{ExportOptions, ExportSummary, DEFAULT_PARTITION, MAX_CHUNK}
 use super::parse::Parser;
 use crate::batch::rows_to_batch_with;
 use crate::moves_code::MOVES_CODE_KEY;
-use crate::{EXPORT_VERSION, EXPORT_VERSION_KEY};
+use crate::{EXPORT_VERSION, EXPORT_VERSION_KEY, TEXT_TAG_COLUMNS};
 
 /// The Parquet path of the items of the list column `name`.
 fn list_items(name: &str) -> ColumnPath {
@@ -74,43 +75,40 @@ impl Worker {
             .set_statistics_enabled(EnabledStatistics::Chunk)
             .set_offset_index_disabled(true)
             .set_statistics_truncate_length(Some(16))
-            // Encodings: the writer's defaults (dictionary, else plain) but for values that rarely
-            // repeat. DELTA_LENGTH_BYTE_ARRAY names and move codes and DELTA_BINARY_PACKED
-            // ratings and ply counts were 6 bytes a game smaller, but Spark 3.5's reader misread
-            // a file written so (the Spark example decoded a game against another's ply count).
+            // Encodings by measurement (bytes a game on 438 lichess games, BENCHMARKS.md): values
+            // that rarely repeat (names, sites, times, move codes) are smaller plain than in a
+            // dictionary; ratings and ply counts as deltas (DELTA_BINARY_PACKED). Not
+            // DELTA_LENGTH_BYTE_ARRAY, though smaller still for names and moves: PySpark 3.5.3
+            // misreads it after a null and past the first 4,096 rows of a page (SPARK-52240; a
+            // game's `moves` went with another's `plies`), scripts/reader_matrix.sh checks.
             .set_column_dictionary_enabled(ColumnPath::from("Site"), false)
-            .set_column_dictionary_enabled(ColumnPath::from("UTCTime"), false);
+            .set_column_dictionary_enabled(ColumnPath::from("UTCTime"), false)
+            .set_column_dictionary_enabled(ColumnPath::from("White"), false)
+            .set_column_dictionary_enabled(ColumnPath::from("Black"), false)
+            .set_column_dictionary_enabled(ColumnPath::from("moves"), false);
+        let props = ["WhiteElo", "BlackElo", "plies"]
+            .into_iter()
+            .fold(props, |props, name| {
+                props
+                    .set_column_dictionary_enabled(ColumnPath::from(name), false)
+                    .set_column_encoding(ColumnPath::from(name), Encoding::DELTA_BINARY_PACKED)
+            });
         // Minima and maxima select row groups only where rows come in the order of the column
         // (dates and times, in a file's order) or where a range means something (ratings,
         // plies); in names, coded moves, texts and lists, in input order, they select nothing.
-        let no_statistics = [
-            "Event",
-            "Site",
-            "White",
-            "Black",
-            "Result",
-            "WhiteTitle",
-            "BlackTitle",
-            "ECO",
-            "Opening",
-            "Termination",
-            "TimeControl",
-            "movetext",
-            "moves",
-            "annotations",
-            "start_fen",
-            "non_utf8",
-        ]
-        .map(ColumnPath::from)
-        .into_iter()
-        .chain(["clock_deltas", "evals", "latin1_fields"].map(list_items))
-        .chain(["keys", "values"].map(map_items));
+        let no_statistics = TEXT_TAG_COLUMNS
+            .into_iter()
+            .chain(["movetext", "moves", "annotations", "start_fen", "non_utf8"])
+            .map(ColumnPath::from)
+            .chain(["clock_deltas", "evals", "latin1_fields"].map(list_items))
+            .chain(["keys", "values"].map(map_items));
         let props = no_statistics
             .fold(props, |props, column| {
                 props.set_column_statistics_enabled(column, EnabledStatistics::None)
             })
             .set_created_by(format!("chessbits-parquet {}", env!("CARGO_PKG_VERSION")))
-            // Also a file-level entry, for readers that do not decode the Arrow schema.
+            // The moves code and the version as file-level entries: there is no embedded Arrow
+            // schema to carry the `moves` field's metadata (see `new_writer`).
             .set_key_value_metadata(Some(vec![
                 KeyValue::new(MOVES_CODE_KEY.to_string(), options.moves_code.name().to_string()),
                 KeyValue::new(EXPORT_VERSION_KEY.to_string(), EXPORT_VERSION.to_string()),
@@ -172,7 +170,7 @@ impl Worker {
                 Some(writer) => writer,
                 None => {
                     let file = self.new_file(key)?;
-                    let writer = ArrowWriter::try_new(file, self.schema.clone(), Some(self.props.clone()))?;
+                    let writer = self.new_writer(file)?;
                     self.writers.entry(key).or_insert(writer)
                 }
             };
@@ -187,6 +185,17 @@ impl Worker {
             }
         }
         Ok(())
+    }
+
+    /// The Parquet writer of a new part file, without the embedded Arrow schema (`ARROW:schema`,
+    /// 2.3 kB a file, 5 bytes a game on 438 games): the Parquet schema's logical types give
+    /// every reader the same Arrow types (int16 ratings, date32, map, lists), and the moves
+    /// code is a file-level entry, which Arrow readers put in the schema's metadata.
+    fn new_writer(&self, file: BufWriter<File>) -> Result<ArrowWriter<BufWriter<File>>, ExportError> {
+        let options = ArrowWriterOptions::new()
+            .with_properties(self.props.clone())
+            .with_skip_arrow_metadata(true);
+        Ok(ArrowWriter::try_new_with_options(file, self.schema.clone(), options)?)
     }
 
     /// Creates the file of a partition.
@@ -253,7 +262,7 @@ impl Worker {
         if self.writers.is_empty() && !self.partition {
             // An export of no games is still a table: one file with the schema and no rows.
             let file = self.new_file((None, None))?;
-            let writer = ArrowWriter::try_new(file, self.schema.clone(), Some(self.props.clone()))?;
+            let writer = self.new_writer(file)?;
             self.writers.insert((None, None), writer);
         }
         for (_, writer) in std::mem::take(&mut self.writers) {
