@@ -447,7 +447,7 @@ impl Worker {
         };
         let opening = EcoTable::lichess().classify_keys(game.keys());
 
-        let date = civil_date(time / 86_400);
+        let date = civil_date_of(time / 86_400);
         let clock = time % 86_400;
         let kind = if rated { "Rated" } else { "Casual" };
         let id = corpus.site_id(i);
@@ -543,18 +543,9 @@ fn result_of(winner: Option<Color>) -> &'static str {
     }
 }
 
-/// `YYYY.MM.DD` of a day number since 1970-01-01 (Hinnant's `civil_from_days`).
-fn civil_date(days: u64) -> String {
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}.{month:02}.{day:02}")
+/// `YYYY.MM.DD` of a day number since 1970-01-01.
+fn civil_date_of(days: u64) -> String {
+    chessbits_parquet::date_text(i32::try_from(days).expect("synthetic dates are before year 5 million"))
 }
 
 #[cfg(test)]
@@ -563,10 +554,10 @@ mod tests {
 
     #[test]
     fn dates_and_weights() {
-        assert_eq!(civil_date(0), "1970.01.01");
-        assert_eq!(civil_date(EPOCH_START / 86_400), "2021.01.01");
-        assert_eq!(civil_date((EPOCH_START + SPAN) / 86_400 - 1), "2024.12.31");
-        assert_eq!(civil_date(19_782), "2024.02.29");
+        assert_eq!(civil_date_of(0), "1970.01.01");
+        assert_eq!(civil_date_of(EPOCH_START / 86_400), "2021.01.01");
+        assert_eq!(civil_date_of((EPOCH_START + SPAN) / 86_400 - 1), "2024.12.31");
+        assert_eq!(civil_date_of(19_782), "2024.02.29");
         assert_eq!(line_weight(1), 1024);
         assert_eq!(line_weight(8), 1024);
         assert_eq!(line_weight(12), 512);

@@ -216,7 +216,7 @@ pub const EXPORT_VERSION_KEY: &str = "chessbits.export_version";
 pub const EXPORT_VERSION: u32 = 4;
 pub use parts::{is_export_dir, part_files, PartFile};
 pub use read::{export_version, moves_code_of, rows_from_batch, ExportGame, ExportReader, ReadError};
-pub use rebuild::{clock_text, eval_text, start_position, RebuildError, TAG_ORDER};
+pub use rebuild::{clock_text, date_text, eval_text, start_position, RebuildError, TAG_ORDER};
 pub use row::{mate_score, movetext, GameRow, MATE_BASE};
 
 /// How a tag column holds its tag ([`TAG_COLUMN_KINDS`]).

@@ -14,7 +14,7 @@ use crate::row::GameRow;
 
 mod text;
 
-use text::{put_clock, put_date, put_eval, put_rating_diff, put_time, Scratch};
+use text::{put_clock, put_date, put_eval, put_rating_diff, put_raw_tag, put_time, Scratch};
 
 /// The canonical order of tags (the lichess database's): a tag's rank is its place here, a tag
 /// not named here has none.
@@ -347,11 +347,7 @@ impl GameRow {
     fn pgn_tag_lines(&self) -> Vec<u8> {
         let mut out = Vec::new();
         for tag in self.pgn_tags() {
-            out.push(b'[');
-            out.extend_from_slice(tag.name());
-            out.extend_from_slice(b" \"");
-            out.extend_from_slice(tag.raw_value());
-            out.extend_from_slice(b"\"]\n");
+            put_raw_tag(&mut out, tag.name(), tag.raw_value());
         }
         if !out.is_empty() {
             out.push(b'\n');
@@ -447,8 +443,13 @@ pub(crate) fn rating_diff(v: i16) -> String {
 }
 
 /// Days since 1970-01-01 as `YYYY.MM.DD` (proleptic Gregorian; Howard Hinnant's
-/// civil_from_days).
-pub(crate) fn date_text(days: i32) -> String {
+/// civil_from_days): how a `UTCDate` column's value comes back as the tag's text.
+///
+/// ```
+/// assert_eq!(chessbits_parquet::date_text(0), "1970.01.01");
+/// assert_eq!(chessbits_parquet::date_text(19_782), "2024.02.29");
+/// ```
+pub fn date_text(days: i32) -> String {
     let mut out = String::new();
     put_date(&mut out, days);
     out

@@ -127,6 +127,17 @@ pub(crate) fn put_rating_diff(out: &mut impl Sink, v: i16) {
     put_u32(out, u32::from(v.unsigned_abs()), 1);
 }
 
+/// A tag line whose value is already escaped as PGN writes it (a [`Tag`]'s raw value).
+///
+/// [`Tag`]: chessbits::pgn::Tag
+pub(super) fn put_raw_tag(out: &mut Vec<u8>, name: &[u8], raw_value: &[u8]) {
+    out.push(b'[');
+    out.extend_from_slice(name);
+    out.extend_from_slice(b" \"");
+    out.extend_from_slice(raw_value);
+    out.extend_from_slice(b"\"]\n");
+}
+
 /// `[name "value"]` and a line break, `"` and `\` of the value escaped.
 fn put_tag(out: &mut Vec<u8>, name: &[u8], value: &[u8]) {
     out.push(b'[');
@@ -186,11 +197,7 @@ impl GameRow {
         let before = out.len();
         if self.non_utf8 {
             for tag in self.pgn_tags() {
-                out.push(b'[');
-                out.extend_from_slice(tag.name());
-                out.extend_from_slice(b" \"");
-                out.extend_from_slice(tag.raw_value());
-                out.extend_from_slice(b"\"]\n");
+                put_raw_tag(out, tag.name(), tag.raw_value());
             }
         } else {
             // The ranks of `other_tags` as `tags` gives them: one without a rank takes the rank
