@@ -470,13 +470,12 @@ fn index_byte_moves_code() {
         assert!(!kv.iter().any(|e| e.key == "ARROW:schema"));
         // Clock deltas go through a dictionary, evaluations are plain.
         let group = builder.metadata().row_group(0);
+        let encodings_of = |path: &str| -> Vec<Encoding> {
+            let column = group.columns().iter().find(|c| c.column_path().string() == path);
+            column.unwrap().encodings().collect()
+        };
         for (path, dictionary) in [("clock_deltas.list.item", true), ("evals.list.item", false)] {
-            let column = group
-                .columns()
-                .iter()
-                .find(|c| c.column_path().string() == path)
-                .unwrap();
-            let encodings: Vec<Encoding> = column.encodings().collect();
+            let encodings = encodings_of(path);
             assert!(encodings.contains(&Encoding::PLAIN), "{path}: {encodings:?}");
             assert_eq!(
                 encodings.contains(&Encoding::RLE_DICTIONARY),
@@ -494,12 +493,7 @@ fn index_byte_moves_code() {
             ("Black", Encoding::PLAIN),
             ("moves", Encoding::PLAIN),
         ] {
-            let column = group
-                .columns()
-                .iter()
-                .find(|c| c.column_path().string() == path)
-                .unwrap();
-            let encodings: Vec<Encoding> = column.encodings().collect();
+            let encodings = encodings_of(path);
             assert!(encodings.contains(&want), "{path}: {encodings:?}");
             for unwanted in [Encoding::RLE_DICTIONARY, Encoding::DELTA_LENGTH_BYTE_ARRAY] {
                 assert!(!encodings.contains(&unwanted), "{path}: {encodings:?}");
