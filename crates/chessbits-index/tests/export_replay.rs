@@ -2,7 +2,8 @@
 //! `replay_plies`, `start_fen`, `chess960`) as one built from the PGN it was exported from, row
 //! by row, whatever the export's moves code: the build takes an entropy-coded `moves` as the
 //! replay's code as it is (the decoder is canonical) and encodes the others. Chess960 games, a
-//! FEN start and a null move in the main line (an export row without `moves`) included.
+//! FEN start and a null move in the main line (an export row without `moves`) included. And the
+//! thread count of a build changes no byte of any of its files.
 
 use crate::common;
 
@@ -126,5 +127,51 @@ fn an_export_gives_the_replays_of_its_pgn() {
             }
             assert_eq!((row, nulls), (from_pgn.len(), 2));
         }
+    }
+}
+
+/// Every file of an index, by its path in the index, and its bytes.
+fn files(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(at) = stack.pop() {
+        for entry in std::fs::read_dir(&at).unwrap() {
+            let path = entry.unwrap().path();
+            match path.is_dir() {
+                true => stack.push(path),
+                false => {
+                    let name = path.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+                    out.insert(name, std::fs::read(&path).unwrap());
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_thread_count_does_not_change_a_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = bundled();
+    let mut built = Vec::new();
+    for threads in [1, 2] {
+        let out = dir.path().join(format!("threads-{threads}"));
+        let options = BuildOptions {
+            threads,
+            // Small: several sorted runs spilled and merged.
+            memory: 1 << 18,
+            force: false,
+        };
+        let mut builder = IndexBuilder::create(&out, options).unwrap();
+        for path in &inputs {
+            builder.add_file(path).unwrap();
+        }
+        builder.finish().unwrap();
+        built.push(files(&out));
+    }
+    assert!(built[0].len() >= 13, "{:?}", built[0].keys());
+    assert_eq!(built[0].keys().collect::<Vec<_>>(), built[1].keys().collect::<Vec<_>>());
+    for (name, bytes) in &built[0] {
+        assert!(built[1][name] == *bytes, "{name} differs");
     }
 }
