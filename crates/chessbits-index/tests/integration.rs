@@ -7,6 +7,7 @@ mod common;
 
 mod damage;
 mod explorer_summary;
+mod export_replay;
 mod footer;
 mod format3;
 mod fuzz_regressions;

@@ -42,15 +42,16 @@ use std::fs::{self, File};
 use std::path::{Path, PathBuf};
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::{Date32Type, Int64Type};
-use arrow_array::{Array, ArrayRef, BinaryArray, MapArray, PrimitiveArray, RecordBatch, StringArray};
+use arrow_array::types::Int64Type;
+use arrow_array::{Array, ArrayRef, BinaryArray, PrimitiveArray, RecordBatch, StringArray};
 use arrow_schema::DataType;
 use chessbits::pgn::{GameResult, MainLineGame, MainLineReader, PgnReader};
 use chessbits::position::{Position, Validation};
 use chessbits::Move;
-use chessbits_parquet::{MovesCode, TagColumnKind, TAG_COLUMN_KINDS};
+use chessbits_parquet::MovesCode;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
+use super::export_tags::ExportTags;
 use super::records::{game_records, row_from_tags, ExplorerRecord, KeySet, PositionRecord};
 use super::{SourceFormat, SourceInfo};
 use crate::error::IndexError;
@@ -280,8 +281,8 @@ pub(crate) struct RowRecords {
 
 /// The columns of an export batch, in the types this module reads them in.
 pub(crate) struct ExportRows {
-    /// Per tag column that the batch has: its name and its values as text.
-    tags: Vec<(&'static str, StringArray)>,
+    /// The tags: the tag columns the batch has and `other_tags`.
+    tags: ExportTags,
     /// `None` when the batch has no `movetext` (see [`ExportRows::pgn`]).
     movetext: Option<StringArray>,
     /// `None` when the batch has no `annotations` (an export of version 1).
@@ -289,8 +290,6 @@ pub(crate) struct ExportRows {
     plies: PrimitiveArray<Int64Type>,
     moves: Option<BinaryArray>,
     start_fen: Option<StringArray>,
-    /// `other_tags`: the map, and its keys and values as text.
-    other_tags: Option<(MapArray, StringArray, StringArray)>,
     code: MovesCode,
     /// The batch, for the rows rebuilt as PGN from their columns.
     batch: RecordBatch,
@@ -310,21 +309,7 @@ impl ExportRows {
         let text = |name: &str| -> Result<Option<StringArray>, IndexError> {
             Ok(cast(name, &DataType::Utf8)?.map(|a| a.as_string::<i32>().clone()))
         };
-        let mut tags = Vec::new();
-        for (name, kind) in TAG_COLUMN_KINDS {
-            let values = match kind {
-                TagColumnKind::Date => {
-                    cast(name, &DataType::Date32)?.map(|a| date_text(a.as_primitive::<Date32Type>()))
-                }
-                TagColumnKind::Number => {
-                    cast(name, &DataType::Int64)?.map(|a| number_text(a.as_primitive::<Int64Type>()))
-                }
-                TagColumnKind::Text | TagColumnKind::Time => text(name)?,
-            };
-            if let Some(values) = values {
-                tags.push((name, values));
-            }
-        }
+        let tags = ExportTags::new(batch, path)?;
         let missing = |name: &str| {
             IndexError::input(
                 path,
@@ -341,26 +326,6 @@ impl ExportRows {
             Some(code) => code,
             None => moves_code_of(&schema, path)?.unwrap_or_default(),
         };
-        let other_tags = match batch.column_by_name("other_tags") {
-            None => None,
-            Some(column) => {
-                let map = column.as_map_opt().ok_or_else(|| {
-                    bad(
-                        "other_tags",
-                        format!("a {} where a map was expected", column.data_type()),
-                    )
-                })?;
-                let keys =
-                    arrow_cast::cast(map.keys(), &DataType::Utf8).map_err(|e| bad("other_tags", e.to_string()))?;
-                let values =
-                    arrow_cast::cast(map.values(), &DataType::Utf8).map_err(|e| bad("other_tags", e.to_string()))?;
-                Some((
-                    map.clone(),
-                    keys.as_string::<i32>().clone(),
-                    values.as_string::<i32>().clone(),
-                ))
-            }
-        };
         Ok(ExportRows {
             tags,
             movetext,
@@ -369,51 +334,8 @@ impl ExportRows {
             plies: plies.as_primitive::<Int64Type>().clone(),
             moves,
             start_fen: text("start_fen")?,
-            other_tags,
             code,
         })
-    }
-
-    /// The tags of row `i` in the order the module documentation gives.
-    pub(crate) fn tags(&self, i: usize) -> Vec<(&str, &str)> {
-        let column = |name: &str| {
-            self.tags
-                .iter()
-                .find(|(n, _)| *n == name)
-                .and_then(|(_, a)| (!a.is_null(i)).then(|| a.value(i)))
-        };
-        let mut other: Vec<(&str, &str)> = Vec::new();
-        if let Some((map, keys, values)) = &self.other_tags
-            && !map.is_null(i)
-        {
-            let offsets = map.value_offsets();
-            for j in offsets[i] as usize..offsets[i + 1] as usize {
-                if !keys.is_null(j) && !values.is_null(j) {
-                    other.push((keys.value(j), values.value(j)));
-                }
-            }
-        }
-        // The roster first, for a readable PGN. A hoisted `Date`/`Round` is the first of its
-        // name, so the order among tags of one name (the last one counts) is kept.
-        let mut tags = Vec::with_capacity(self.tags.len() + other.len());
-        for name in ["Event", "Site"] {
-            tags.extend(column(name).map(|v| (name, v)));
-        }
-        for name in ["Date", "Round"] {
-            if let Some(j) = other.iter().position(|(n, _)| *n == name) {
-                tags.push(other.remove(j));
-            }
-        }
-        for name in ["White", "Black", "Result"] {
-            tags.extend(column(name).map(|v| (name, v)));
-        }
-        for (name, _) in &self.tags {
-            if !matches!(*name, "Event" | "Site" | "White" | "Black" | "Result") {
-                tags.extend(column(name).map(|v| (*name, v)));
-            }
-        }
-        tags.extend(other);
-        tags
     }
 
     /// The movetext of row `i`; `None` when the batch has no `movetext` column or the row's is
@@ -436,7 +358,7 @@ impl ExportRows {
     /// Row `i` as PGN text. An export of version 2 (with `annotations`) or without `movetext`:
     /// the game rebuilt from the row's columns by [`chessbits_parquet::GameRow::to_pgn`] (equal
     /// to the input game; a row that cannot be rebuilt gives its tags and `*`). A version-1
-    /// export: its tags (see [`tags`](Self::tags)), a blank line, the movetext.
+    /// export: its tags (in the order the module documentation gives), a blank line, the movetext.
     pub(crate) fn pgn(&self, i: usize) -> Vec<u8> {
         let movetext = match self.movetext(i) {
             Some(movetext) if self.annotations.is_none() => movetext,
@@ -452,7 +374,7 @@ impl ExportRows {
             }
         };
         let mut out = Vec::new();
-        for (name, value) in self.tags(i) {
+        for (name, value) in self.tags.row(i) {
             out.push(b'[');
             out.extend_from_slice(name.as_bytes());
             out.extend_from_slice(b" \"");
@@ -487,14 +409,14 @@ impl ExportRows {
         let mut seen = KeySet::default();
         let mut reader = MainLineReader::new();
         for (i, id) in (first..).zip(ids) {
-            let tags = self.tags(i);
+            let tags = self.tags.row(i);
             let plies = self.plies.value(i);
             let (row, game) = match self.game(i, &tags, plies, &mut reader) {
-                Ok((start, moves, result)) => {
+                Ok((start, moves, result, coded)) => {
                     let tag_iter = tags.iter().map(|&(n, v)| (n.as_bytes(), Cow::Borrowed(v)));
                     (
                         row_from_tags(tag_iter, moves.len(), result, id.game),
-                        Some((start, moves)),
+                        Some((start, moves, coded)),
                     )
                 }
                 Err(reason) => {
@@ -512,10 +434,11 @@ impl ExportRows {
                 line: 0,
                 ..row
             };
-            if let Some((start, moves)) = game {
+            if let Some((start, moves, coded)) = game {
                 game_records(
                     &start,
                     &moves,
+                    coded,
                     &mut row,
                     &mut out.positions,
                     &mut out.explorer,
@@ -527,14 +450,17 @@ impl ExportRows {
         out
     }
 
-    /// Row `i`'s start position, main line and movetext result, or why it has none.
+    /// Row `i`'s start position, main line and movetext result, and the entropy code of the
+    /// main line when the row has it (its `moves` in [`MovesCode::Entropy`], which decoded to
+    /// it), or why it has none.
+    #[allow(clippy::type_complexity)]
     fn game(
         &self,
         i: usize,
         tags: &[(&str, &str)],
         plies: i64,
         reader: &mut MainLineReader,
-    ) -> Result<(Position, Vec<Move>, GameResult), String> {
+    ) -> Result<(Position, Vec<Move>, GameResult, Option<&[u8]>), String> {
         let plies = usize::try_from(plies).map_err(|_| format!("a negative `plies` ({plies})"))?;
         match &self.moves {
             Some(moves) if !moves.is_null(i) => {
@@ -547,14 +473,20 @@ impl ExportRows {
                 if variant.is_some_and(|(_, v)| chessbits::pgn::is_chess960_variant(v)) {
                     start.set_chess960(true);
                 }
+                let bytes = moves.value(i);
                 let line = self
                     .code
-                    .decode(&start, moves.value(i), plies)
+                    .decode(&start, bytes, plies)
                     .map_err(|e| format!("moves ({}): {e}", self.code))?;
+                // The entropy decoder is canonical (the bytes of a game that decodes are what the
+                // encoder writes for it): the index's replay of this line from this start is
+                // these bytes, so the build need not encode the line again.
+                let coded = (self.code == MovesCode::Entropy).then_some(bytes);
                 Ok((
                     start,
                     line,
                     self.result_text(i).and_then(movetext_result).unwrap_or_default(),
+                    coded,
                 ))
             }
             _ if self.result_text(i).is_none() => {
@@ -568,7 +500,7 @@ impl ExportRows {
                     Ok(Some(Err(error))) => return Err(error.to_string()),
                     Ok(None) | Err(_) => return Err("no game in the movetext".to_string()),
                 };
-                let result = (game.start.clone(), game.moves.clone(), game.result);
+                let result = (game.start.clone(), game.moves.clone(), game.result, None);
                 reader.recycle(game);
                 Ok(result)
             }
@@ -587,49 +519,9 @@ fn movetext_result(movetext: &str) -> Option<GameResult> {
     }
 }
 
-/// Numbers as the text of their tag.
-fn number_text(a: &PrimitiveArray<Int64Type>) -> StringArray {
-    a.iter().map(|v| v.map(|v| v.to_string())).collect()
-}
-
-/// Days since 1970 as `YYYY.MM.DD`.
-fn date_text(a: &PrimitiveArray<Date32Type>) -> StringArray {
-    a.iter()
-        .map(|v| {
-            v.map(|days| {
-                let (y, m, d) = civil_from_days(days as i64);
-                format!("{y:04}.{m:02}.{d:02}")
-            })
-        })
-        .collect()
-}
-
-/// The proleptic Gregorian date of a day number (days since 1970-01-01; Howard Hinnant's
-/// algorithm).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + (m <= 2) as i64;
-    (y, m, d)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn civil_dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(19_723), (2024, 1, 1));
-        assert_eq!(civil_from_days(19_782), (2024, 2, 29));
-        assert_eq!(civil_from_days(-1), (1969, 12, 31));
-    }
 
     #[test]
     fn results_of_movetexts() {
@@ -658,6 +550,7 @@ mod tests {
             game_records(
                 &game.start,
                 &game.moves,
+                None,
                 &mut row,
                 &mut positions,
                 &mut explorer,

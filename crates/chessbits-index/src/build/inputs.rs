@@ -256,6 +256,7 @@ impl IndexBuilder {
                         game_records(
                             &game.start,
                             &game.moves,
+                            None,
                             &mut game.row,
                             &mut out.positions,
                             &mut out.explorer,

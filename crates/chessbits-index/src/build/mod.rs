@@ -4,6 +4,7 @@
 //! appears at its path only when complete (a rename of the finished directory).
 
 pub mod export_rows;
+mod export_tags;
 pub(crate) mod records;
 pub(crate) mod sort;
 mod source;
@@ -678,6 +679,7 @@ fn parse_batch(batch: &RawBatch, name: &str) -> Vec<ParsedBatch> {
                     game_records(
                         &game.start,
                         &game.moves,
+                        None,
                         &mut row,
                         &mut out.positions,
                         &mut out.explorer,

@@ -127,10 +127,14 @@ fn elo(text: &str) -> Option<u16> {
 
 /// Appends the records of a game: `row` says who played and how it ended, `start` and `moves`
 /// (its main line) where it went. Fills `row.replay` with what replays the positions recorded
-/// (see [`crate::model::game::Replay`]).
+/// (see [`crate::model::game::Replay`]). `coded`, when the caller has it, is the entropy code
+/// of all of `moves` played from `start` (an export's `moves` column that decoded to them): it
+/// is the replay's code whenever the replay keeps the whole line, which is then not encoded
+/// again.
 pub(crate) fn game_records(
     start: &Position,
     moves: &[Move],
+    coded: Option<&[u8]>,
     row: &mut GameRow,
     positions: &mut Vec<PositionRecord>,
     explorer: &mut Vec<ExplorerRecord>,
@@ -139,7 +143,15 @@ pub(crate) fn game_records(
     // A null move (`--`) in the main line: the positions after it are not positions of a game.
     let mut plies = moves.iter().position(|m| m.is_null()).unwrap_or(moves.len());
     plies = plies.min(u16::MAX as usize);
-    row.replay = replay_of(start, &moves[..plies]);
+    row.replay = match coded {
+        // No null move and not too long: the replay holds every move, and the code of every
+        // move is `coded` (one encoder, one start position).
+        Some(bytes) if plies == moves.len() => Replay {
+            moves: bytes.to_vec(),
+            ..replay_start(start, plies)
+        },
+        _ => replay_of(start, &moves[..plies]),
+    };
     // The moves are legal (the reader replayed them), so the encoder takes them all; were it
     // to refuse one, the positions would stop where the stored moves stop.
     plies = row.replay.plies as usize;
@@ -175,13 +187,7 @@ fn replay_of(start: &Position, moves: &[Move]) -> Replay {
     thread_local! {
         static ENCODER: std::cell::RefCell<GameEncoder> = std::cell::RefCell::new(GameEncoder::new());
     }
-    let standard = !start.is_chess960() && start.fen() == Position::startpos().fen();
-    let mut replay = Replay {
-        moves: Vec::new(),
-        plies: moves.len() as u16,
-        start_fen: (!standard).then(|| start.fen()),
-        chess960: start.is_chess960(),
-    };
+    let mut replay = replay_start(start, moves.len());
     ENCODER.with_borrow_mut(|encoder| {
         let mut moves = moves;
         while let Err(e) = encoder.encode_into(start, moves, &mut replay.moves) {
@@ -194,6 +200,17 @@ fn replay_of(start: &Position, moves: &[Move]) -> Replay {
         }
     });
     replay
+}
+
+/// A replay of `plies` moves from `start`, its code left empty.
+fn replay_start(start: &Position, plies: usize) -> Replay {
+    let standard = !start.is_chess960() && start.fen() == Position::startpos().fen();
+    Replay {
+        moves: Vec::new(),
+        plies: plies as u16,
+        start_fen: (!standard).then(|| start.fen()),
+        chess960: start.is_chess960(),
+    }
 }
 
 /// The explorer record of game `row` at `key`, playing `mv` there (its counts are zero when the
