@@ -1,12 +1,16 @@
-//! Query latency of an index with the page cache warm: opens it once, then times `explore` and
-//! the first page of `search` over positions drawn from its games (the start position, opening
-//! positions and positions of a single game), and prints p50/p99/max per query kind.
+//! Query latency of an index: opens it once, then times `explore`, the first page of `search`
+//! and a complete search over positions drawn from its games (the start position, positions
+//! after 8 plies, after 20 plies (middlegames, mostly rare) and the last position of a game),
+//! and prints p50/p99/max per query kind.
 //!
 //! ```sh
-//! cargo run --release -p chessbits-index --example latency -- INDEX GAMES.pgn [QUERIES]
+//! cargo run --release -p chessbits-index --example latency -- INDEX GAMES.pgn [QUERIES] [--cold]
 //! ```
 //!
 //! GAMES.pgn: games to draw query positions from (the ones indexed, so that most are found).
+//! With the page cache warm by default; `--cold` drops the page cache before every query
+//! (writes `/proc/sys/vm/drop_caches`, so it needs root; it stops with a message otherwise) and
+//! times fewer queries (at most 20 a kind).
 
 use std::fs::File;
 use std::time::Instant;
@@ -36,9 +40,15 @@ fn main() {
         eprintln!("usage: latency INDEX GAMES.pgn [QUERIES]");
         std::process::exit(2);
     }
-    let queries: usize = args.get(3).map_or(500, |n| n.parse().expect("a number of queries"));
+    let cold = args.iter().any(|a| a == "--cold");
+    let args: Vec<&String> = args.iter().filter(|a| *a != "--cold").collect();
+    let mut queries: usize = args.get(3).map_or(500, |n| n.parse().expect("a number of queries"));
+    if cold {
+        queries = queries.min(20);
+        drop_caches();
+    }
     let opened = Instant::now();
-    let index = Index::open(args[1].as_ref()).expect("an index");
+    let index = Index::open(args[1].as_str().as_ref()).expect("an index");
     println!(
         "open: {:.3} ms, {} games",
         opened.elapsed().as_secs_f64() * 1e3,
@@ -48,8 +58,9 @@ fn main() {
     // Query positions: per game, the position after ply 8 (openings) and the last one (mostly
     // reached by that game only).
     let mut openings = Vec::new();
+    let mut middlegames = Vec::new();
     let mut rare = Vec::new();
-    let mut reader = PgnReader::new(File::open(&args[2]).expect("the PGN file"));
+    let mut reader = PgnReader::new(File::open(args[2]).expect("the PGN file"));
     while let Ok(Some(game)) = reader.read_owned_game() {
         let Ok(game) = game else { continue };
         let mut pos = game.start.clone();
@@ -60,6 +71,9 @@ fn main() {
             pos.play_unchecked(m);
             if ply + 1 == 8 {
                 openings.push(pos.clone());
+            }
+            if ply + 1 == 20 {
+                middlegames.push(pos.clone());
             }
         }
         rare.push(pos);
@@ -81,6 +95,7 @@ fn main() {
     for (name, positions) in [
         ("start position", &start),
         ("after 8 plies", &openings),
+        ("after 20 plies", &middlegames),
         ("last position of a game", &rare),
     ] {
         if positions.is_empty() {
@@ -93,6 +108,9 @@ fn main() {
                 .iter()
                 .take(queries)
                 .map(|pos| {
+                    if cold {
+                        drop_caches();
+                    }
                     let t = Instant::now();
                     query(pos);
                     t.elapsed().as_secs_f64() * 1e3
@@ -117,5 +135,24 @@ fn main() {
             "  search (first page)",
             time(&|pos| drop(index.search(pos, &SearchOptions::default()).expect("search"))),
         );
+        if name != "start position" {
+            // Every game of the position in one page (the start position's would list them all).
+            let all = SearchOptions {
+                limit: usize::MAX,
+                ..SearchOptions::default()
+            };
+            report(
+                "  search (complete)",
+                time(&|pos| drop(index.search(pos, &all).expect("search"))),
+            );
+        }
+    }
+}
+
+/// Empties the page cache (needs root), so that the next query reads the index from disk.
+fn drop_caches() {
+    if let Err(e) = std::fs::write("/proc/sys/vm/drop_caches", "3") {
+        eprintln!("--cold: cannot drop the page cache ({e}); run as root");
+        std::process::exit(2);
     }
 }
