@@ -626,8 +626,9 @@ impl Info {
     /// The part of a move's score that [`Info::move_terms`] gives (1/256 bit), the same integer,
     /// computed from the prepared terms of its role and its square left for every move but
     /// castles, en passant, promotions and moves of a discoverer. `history` is this side's table
-    /// (`from · 64 + to`), `params` the parameter table and `pst_to` the target square tables
-    /// blended for every phase (see [`blended_pst_to`]), both padded to a power of two.
+    /// (`from · 64 + to`, entries capped at 2), `params` the parameter table and `pst_to` the
+    /// target square tables blended for every phase (see [`blended_pst_to`]), both padded to a
+    /// power of two.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub fn fast_move_score<const N: usize, const B: usize>(
@@ -693,7 +694,8 @@ impl Info {
         flat += role.threat_value & -(bit(origin.new_threats, t) as i32);
         let distance = self.near_row[t];
         flat += param(role.near_to + (capture & 1) * 16 + u32::from(distance));
-        let played = u32::from(history[(butterfly & 4095) as usize].min(2));
+        // Capped at 2 by `MoveModel::observe`: no `min` per move.
+        let played = u32::from(history[(butterfly & 4095) as usize]);
         flat += param(HISTORY as u32 + played * 2 + (origin.undo_to == t as u32) as u32);
         16 * flat + blended
     }

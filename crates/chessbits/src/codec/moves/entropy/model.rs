@@ -319,7 +319,8 @@ impl<const LIST: bool> Tally<LIST> {
 pub struct MoveModel {
     last: Option<PlyMemory>,
     own_last: Option<PlyMemory>,
-    /// `[color][from * 64 + to]`: times played in this game, saturating.
+    /// `[color][from * 64 + to]`: times played in this game, capped at 2 (the features count
+    /// 0, 1 and more; the fast scorer reads the entry as it is).
     history: Box<[[u8; 4096]; 2]>,
     /// The entries of `history` that are not zero (`color * 4096 + from * 64 + to`): a reset
     /// clears these instead of 8 KiB.
@@ -405,7 +406,7 @@ impl MoveModel {
         if *slot == 0 {
             self.played.push((side << 12 | index) as u16);
         }
-        *slot = slot.saturating_add(1);
+        *slot = (*slot + 1).min(2);
     }
 
     /// Frequencies of `moves` (the legal moves of `pos`, at most [`MAX_MOVES`]) in list order, and
