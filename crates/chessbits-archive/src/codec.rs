@@ -240,28 +240,16 @@ impl<'a> MoveReader<'a> {
                 index::read_bit_index(pos, MoveListKind::Legal, bits).map_err(|e| Corrupt(format!("moves: {e}")))
             }
             MoveReader::Entropy(model, decoder) => {
-                pos.legal_moves_into(list);
-                if list.is_empty() {
+                let total = model.prepare(pos);
+                if total == 0 {
                     return Err(Corrupt::new("a move where there is no legal move"));
                 }
-                let (freqs, total) = model.frequencies(pos, list);
                 let corrupt = |e| Corrupt(format!("moves: {e}"));
                 let target = decoder.target(total).map_err(corrupt)?;
-                let mut cum = 0;
-                let mut chosen = None;
-                for (index, &freq) in freqs.iter().enumerate() {
-                    if target < cum + freq {
-                        chosen = Some((index, freq));
-                        break;
-                    }
-                    cum += freq;
-                }
-                let (index, freq) = chosen.ok_or_else(|| Corrupt::new("moves: code beyond the last move"))?;
-                decoder.consume(cum, freq).map_err(corrupt)?;
-                let m = list
-                    .get(index)
-                    .copied()
+                let (m, cum, freq) = model
+                    .find(target)
                     .ok_or_else(|| Corrupt::new("moves: code beyond the last move"))?;
+                decoder.consume(cum, freq).map_err(corrupt)?;
                 model.observe(pos, m);
                 Ok(m)
             }

@@ -9,9 +9,10 @@
 //! [`RoleTerms`] once per role (the danger class of every square as three bit planes among them)
 //! and everything that depends on the square left into an [`Origin`] once per moving piece;
 //! castles, en passant, promotions and discovered checks take the generic [`Info::move_terms`],
-//! which the tuner also uses (a test checks both give the same integers). The encoder scores the
-//! generator's target sets directly with [`Info::target_score`], without listing the moves (the
-//! decoder, which needs the list, scores it move by move).
+//! which the tuner also uses (a test checks both give the same integers). The encoder and the
+//! decoder score the generator's target sets directly with [`Info::target_score`], without a
+//! move list to read back (the decoder keeps the moves as they come); `MoveModel::frequencies`,
+//! given a list, scores it move by move.
 //! See the parent module's docs for the feature list and formulas.
 
 use crate::attacks;
@@ -203,6 +204,10 @@ pub(super) struct Info {
     threat_squares: [u64; 6],
     /// The opponent's last target square, 64 if none.
     last_to: usize,
+    /// The king distances to `last_to`, the row of [`DISTANCE`] the fast scorer reads for every
+    /// move, picked once per position (row 0 if there is no last move: the fast scorer's offset
+    /// then points at zero parameters).
+    near_row: &'static [u8; 64],
     /// `NEAR_LAST_TO` plus the offset of the last move's capture flag.
     near_last_to: usize,
     /// Our last move's squares, 64 if none.
@@ -365,6 +370,7 @@ impl Info {
             their_king,
             threat_squares,
             last_to: last.map_or(64, |l| l.to.index()),
+            near_row: &DISTANCE[last.map_or(64, |l| l.to.index()) & 63],
             near_last_to: NEAR_LAST_TO + last.map_or(0, |l| l.capture as usize * 8),
             own_from: own_last.map_or(64, |l| l.from.index()),
             own_to: own_last.map_or(64, |l| l.to.index()),
@@ -620,8 +626,9 @@ impl Info {
     /// The part of a move's score that [`Info::move_terms`] gives (1/256 bit), the same integer,
     /// computed from the prepared terms of its role and its square left for every move but
     /// castles, en passant, promotions and moves of a discoverer. `history` is this side's table
-    /// (`from · 64 + to`), `params` the parameter table and `pst_to` the target square tables
-    /// blended for every phase (see [`blended_pst_to`]), both padded to a power of two.
+    /// (`from · 64 + to`, entries capped at 2), `params` the parameter table and `pst_to` the
+    /// target square tables blended for every phase (see [`blended_pst_to`]), both padded to a
+    /// power of two.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     pub fn fast_move_score<const N: usize, const B: usize>(
@@ -685,9 +692,10 @@ impl Info {
         let danger4 = (bit(planes[0], t) << 2 | bit(planes[1], t) << 3 | bit(planes[2], t) << 4) as u32;
         flat += param(origin.tactics + victim + danger4 + bit(role.check, t) as u32);
         flat += role.threat_value & -(bit(origin.new_threats, t) as i32);
-        let distance = DISTANCE[self.last_to & 63][t];
+        let distance = self.near_row[t];
         flat += param(role.near_to + (capture & 1) * 16 + u32::from(distance));
-        let played = u32::from(history[(butterfly & 4095) as usize].min(2));
+        // Capped at 2 by `MoveModel::observe`: no `min` per move.
+        let played = u32::from(history[(butterfly & 4095) as usize]);
         flat += param(HISTORY as u32 + played * 2 + (origin.undo_to == t as u32) as u32);
         16 * flat + blended
     }

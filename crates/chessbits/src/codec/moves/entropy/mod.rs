@@ -145,7 +145,6 @@ pub mod sample;
 use core::fmt;
 
 use crate::moves::Move;
-use crate::moves::MoveList;
 use crate::position::Position;
 
 use crate::codec::range_coder::{RangeDecoder, RangeEncoder, RangeError};
@@ -311,7 +310,6 @@ impl GameEncoder {
 /// ```
 pub struct GameDecoder {
     model: MoveModel,
-    list: MoveList,
 }
 
 impl Default for GameDecoder {
@@ -333,7 +331,6 @@ impl GameDecoder {
     pub fn new() -> GameDecoder {
         GameDecoder {
             model: MoveModel::new(),
-            list: MoveList::new(),
         }
     }
 
@@ -363,24 +360,13 @@ impl GameDecoder {
         let mut pos = start.clone();
         let mut dec = RangeDecoder::new(bytes);
         for ply in 0..ply_count {
-            pos.legal_moves_into(&mut self.list);
-            if self.list.is_empty() {
+            let total = self.model.prepare(&pos);
+            if total == 0 {
                 return Err(EntropyError::NoLegalMove { ply });
             }
-            let (freqs, total) = self.model.frequencies(&pos, &self.list);
             let target = dec.target(total).map_err(at_ply(ply))?;
-            let mut cum = 0;
-            let mut chosen = None;
-            for (i, &f) in freqs.iter().enumerate() {
-                if target < cum + f {
-                    chosen = Some((i, f));
-                    break;
-                }
-                cum += f;
-            }
-            let (index, freq) = chosen.ok_or(EntropyError::Corrupt { ply })?;
+            let (m, cum, freq) = self.model.find(target).ok_or(EntropyError::Corrupt { ply })?;
             dec.consume(cum, freq).map_err(at_ply(ply))?;
-            let m = self.list.get(index).copied().ok_or(EntropyError::Corrupt { ply })?;
             self.model.observe(&pos, m);
             pos.play_unchecked(m);
             out.push(m);

@@ -261,17 +261,18 @@ fn generic_score(info: &Info, board: &Board, role: Role, m: Move, history: &[u8;
 }
 
 /// Moves scored so far in [`MoveModel::score_sets`]: their number, the best score and the index
-/// of the move looked for.
+/// of the move looked for. With `LIST` the moves themselves are kept too (the decoder's path,
+/// which needs them; it looks for none).
 #[derive(Clone, Copy)]
-struct Tally {
+struct Tally<const LIST: bool> {
     n: usize,
     best: i32,
     index: Option<usize>,
     played: Move,
 }
 
-impl Tally {
-    fn new(played: Move) -> Tally {
+impl<const LIST: bool> Tally<LIST> {
+    fn new(played: Move) -> Tally<LIST> {
         Tally {
             n: 0,
             best: i32::MIN,
@@ -282,11 +283,13 @@ impl Tally {
 
     /// Records the score of the next move, `m`.
     #[inline(always)]
-    fn record(&mut self, scores: &mut [i32; MAX_MOVES], m: Move, score: i32) {
-        if let Some(slot) = scores.get_mut(self.n) {
-            *slot = score;
+    fn record(&mut self, scores: &mut [i32; MAX_MOVES], moves: &mut [Move; MAX_MOVES], m: Move, score: i32) {
+        if self.n < MAX_MOVES {
+            scores[self.n] = score;
             self.best = self.best.max(score);
-            if m == self.played {
+            if LIST {
+                moves[self.n] = m;
+            } else if m == self.played {
                 self.index = Some(self.n);
             }
             self.n += 1;
@@ -316,13 +319,20 @@ impl Tally {
 pub struct MoveModel {
     last: Option<PlyMemory>,
     own_last: Option<PlyMemory>,
-    /// `[color][from * 64 + to]`: times played in this game, saturating.
+    /// `[color][from * 64 + to]`: times played in this game, capped at 2 (the features count
+    /// 0, 1 and more; the fast scorer reads the entry as it is).
     history: Box<[[u8; 4096]; 2]>,
     /// The entries of `history` that are not zero (`color * 4096 + from * 64 + to`): a reset
     /// clears these instead of 8 KiB.
     played: Vec<u16>,
     scores: Box<[i32; MAX_MOVES]>,
     freqs: Box<[u32; MAX_MOVES]>,
+    /// The decoder's path ([`prepare`](MoveModel::prepare)): the legal moves in list order,
+    /// their packed weights (see [`PACKED`]), their number and the shift of their frequencies.
+    moves: Box<[Move; MAX_MOVES]>,
+    packed: Box<[u64; MAX_MOVES]>,
+    prepared: usize,
+    prepared_shift: u32,
     /// Per square left: the score of its terms and the moving piece.
     origin: [(Origin, Role); 64],
     /// Per moving piece: the terms of its role.
@@ -345,6 +355,10 @@ impl MoveModel {
             played: Vec::new(),
             scores: Box::new([0; MAX_MOVES]),
             freqs: Box::new([0; MAX_MOVES]),
+            moves: Box::new([Move::default(); MAX_MOVES]),
+            packed: Box::new([0; MAX_MOVES]),
+            prepared: 0,
+            prepared_shift: 0,
             origin: [(Origin::default(), Role::Pawn); 64],
             roles: [RoleTerms::default(); 6],
         }
@@ -392,7 +406,7 @@ impl MoveModel {
         if *slot == 0 {
             self.played.push((side << 12 | index) as u16);
         }
-        *slot = slot.saturating_add(1);
+        *slot = (*slot + 1).min(2);
     }
 
     /// Frequencies of `moves` (the legal moves of `pos`, at most [`MAX_MOVES`]) in list order, and
@@ -487,7 +501,7 @@ impl MoveModel {
     /// assert_eq!(MoveModel::new().symbol_of(&pos, e5), None);
     /// ```
     pub fn symbol_of(&mut self, pos: &Position, m: Move) -> Option<(u32, u32, u32)> {
-        let (n, best, index) = self.score_sets(pos, m);
+        let (n, best, index) = self.score_sets::<false>(pos, m);
         let index = index?;
         Some(self.symbol_from_scores(n, best, index))
     }
@@ -520,11 +534,12 @@ impl MoveModel {
 
     /// Scores the legal moves of `pos` into `self.scores` in the generator's order, set by set:
     /// the number of moves, the best score and the index of `played` (if legal).
-    fn score_sets(&mut self, pos: &Position, played: Move) -> (usize, i32, Option<usize>) {
+    fn score_sets<const LIST: bool>(&mut self, pos: &Position, played: Move) -> (usize, i32, Option<usize>) {
         let info = Info::new(pos, self.last, self.own_last);
         let board = pos.board();
         let history = &self.history[pos.turn().index() & 1];
         let scores = &mut *self.scores;
+        let moves = &mut *self.moves;
         let origins = &mut self.origin;
         let generic =
             |role: Role, origin: &Origin, m: Move| origin.score + generic_score(&info, board, role, m, history);
@@ -534,7 +549,7 @@ impl MoveModel {
         let mut terms_of = Role::King;
         // Pawns appear in several sets: their origins once, kept in `origins`.
         let mut pawn_origins = 0u64;
-        let mut tally = Tally::new(played);
+        let mut tally = Tally::<LIST>::new(played);
         pos.for_each_legal_set(|set| {
             // A copy per set: kept in registers while the set's moves are scored.
             let mut t = tally;
@@ -547,7 +562,7 @@ impl MoveModel {
                 } => {
                     let origin = origin_of(role, from);
                     if origin.all_slow() {
-                        set.for_each(|m| t.record(scores, m, generic(role, &origin, m)));
+                        set.for_each(|m| t.record(scores, moves, m, generic(role, &origin, m)));
                     } else {
                         if terms_of != role {
                             terms = info.role_terms(role, &TABLE);
@@ -571,7 +586,7 @@ impl MoveModel {
                                     &TABLE,
                                     &PST_TO_BLENDED,
                                 );
-                                t.record(scores, m, origin.score + score);
+                                t.record(scores, moves, m, origin.score + score);
                             }
                         }
                     }
@@ -588,7 +603,7 @@ impl MoveModel {
                         PawnMoveKind::Promotion | PawnMoveKind::PromotionCapture => {
                             set.for_each(|m| {
                                 let origin = origin_of(Role::Pawn, m.from());
-                                t.record(scores, m, generic(Role::Pawn, &origin, m));
+                                t.record(scores, moves, m, generic(Role::Pawn, &origin, m));
                             });
                             tally = t;
                             return;
@@ -619,19 +634,82 @@ impl MoveModel {
                                     &PST_TO_BLENDED,
                                 )
                         };
-                        t.record(scores, m, score);
+                        t.record(scores, moves, m, score);
                     }
                 }
                 MoveSet::Single(m) => {
                     // Castles and en passant.
                     let role = board.role_at(m.from()).unwrap_or(Role::Pawn);
                     let origin = origin_of(role, m.from());
-                    t.record(scores, m, generic(role, &origin, m));
+                    t.record(scores, moves, m, generic(role, &origin, m));
                 }
             }
             tally = t;
         });
         (tally.n, tally.best, tally.index)
+    }
+
+    /// The decoder's first step: lists the legal moves of `pos` (in [`Position::legal_moves`]
+    /// order, see [`prepared_moves`](MoveModel::prepared_moves)) and weighs them, and returns the
+    /// total of their frequencies, 0 if there is no legal move. The frequencies are those of
+    /// [`frequencies`](MoveModel::frequencies) for that list, the same integers; the moves are
+    /// scored set by set as the generator hands them over, as the encoder's
+    /// [`symbol_of`](MoveModel::symbol_of) does, without a list to read back.
+    /// [`find`](MoveModel::find) then gives the move of a target.
+    ///
+    /// ```
+    /// use chessbits::codec::moves::entropy::model::MoveModel;
+    /// use chessbits::position::Position;
+    /// let pos = Position::startpos();
+    /// let mut model = MoveModel::new();
+    /// let total = model.prepare(&pos);
+    /// assert_eq!(model.prepared_moves(), &pos.legal_moves()[..]);
+    /// let mut reference = MoveModel::new();
+    /// let (freqs, all) = reference.frequencies(&pos, &pos.legal_moves());
+    /// assert_eq!(total, all);
+    /// let (m, cum, freq) = model.find(total - 1).unwrap();
+    /// assert_eq!((m, cum, freq), (*pos.legal_moves().last().unwrap(), total - freqs[19], freqs[19]));
+    /// assert_eq!(model.find(total), None);
+    /// ```
+    pub fn prepare(&mut self, pos: &Position) -> u32 {
+        let (n, best, _) = self.score_sets::<true>(pos, Move::default());
+        // One pass: the packed weights, kept for `find`, and their sum, from which the total
+        // follows for the shifts up to 3 (see `PACKED`).
+        let mut sum = 0u64;
+        for (&score, packed) in self.scores[..n].iter().zip(self.packed.iter_mut()) {
+            *packed = packed_weight(best, score);
+            sum += *packed;
+        }
+        let shift = shift(packed_sum(sum), n);
+        self.prepared = n;
+        self.prepared_shift = shift;
+        match scaled_sum(sum, shift) {
+            Some(scaled) => scaled + n as u32,
+            // 16 near-best moves and up: a second pass.
+            None => self.packed[..n].iter().map(|&p| (packed_sum(p) >> shift) + 1).sum(),
+        }
+    }
+
+    /// The legal moves of the position last given to [`prepare`](MoveModel::prepare), in list
+    /// order.
+    pub fn prepared_moves(&self) -> &[Move] {
+        &self.moves[..self.prepared]
+    }
+
+    /// The move of the position last given to [`prepare`](MoveModel::prepare) whose interval
+    /// `[cum, cum + freq)` holds `target`, with `cum` and `freq`; `None` if `target` is not below
+    /// the total.
+    pub fn find(&self, target: u32) -> Option<(Move, u32, u32)> {
+        let shift = self.prepared_shift;
+        let mut cum = 0;
+        for (&m, &packed) in self.moves[..self.prepared].iter().zip(self.packed.iter()) {
+            let freq = (packed_sum(packed) >> shift) + 1;
+            if target < cum + freq {
+                return Some((m, cum, freq));
+            }
+            cum += freq;
+        }
+        None
     }
 
     /// Scores `moves` into `self.scores` (1/256 bit) and returns the best score.
@@ -708,212 +786,5 @@ impl MoveModel {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::moves::MoveList;
-
-    /// The next value of a xorshift generator: random games and weights, the same every run.
-    fn next(seed: &mut u64) -> u64 {
-        *seed ^= *seed << 13;
-        *seed ^= *seed >> 7;
-        *seed ^= *seed << 17;
-        *seed
-    }
-
-    #[test]
-    fn weights_follow_the_curve_octave_by_octave() {
-        for d in 0..300u32 {
-            let expected = if d < 256 {
-                FRAC[(d % 16) as usize] >> (d / 16)
-            } else {
-                0
-            };
-            assert_eq!(weight(16 * d as i32 + 7, 0), expected, "{d}");
-        }
-        assert_eq!(weight(1 << 24, -(1 << 24)), 0);
-    }
-
-    /// The sums of `w >> k` taken from the lanes of packed weights equal the direct sums, for
-    /// every shift the lanes serve and lists of up to `MAX_MOVES` weights.
-    #[test]
-    fn packed_weights_give_the_scaled_sums() {
-        let mut seed = 0x1234_5678_9ABC_DEF1u64;
-        for round in 0..2_000 {
-            next(&mut seed);
-            let n = if round % 100 == 0 {
-                MAX_MOVES
-            } else {
-                1 + (seed % 64) as usize
-            };
-            let ds: Vec<usize> = (0..n).map(|i| ((seed >> (i % 50)) as usize ^ (i * 7)) % 257).collect();
-            let packed: u64 = ds.iter().map(|&d| PACKED[d]).sum();
-            let weights: Vec<u32> = ds.iter().map(|&d| u32::from(WEIGHTS[d])).collect();
-            assert_eq!(packed_sum(packed), weights.iter().sum::<u32>());
-            for shift in 0..=3 {
-                let direct: u32 = weights.iter().map(|&w| w >> shift).sum();
-                assert_eq!(scaled_sum(packed, shift), Some(direct), "{ds:?} {shift}");
-            }
-            assert_eq!(scaled_sum(packed, 4), None);
-        }
-        // All weights at their largest.
-        let packed = PACKED[0] * MAX_MOVES as u64;
-        assert_eq!(scaled_sum(packed, 3), Some((MAX_MOVES as u32) << 12));
-    }
-
-    #[test]
-    fn frac_is_the_rounded_curve() {
-        for (j, &f) in FRAC.iter().enumerate() {
-            let exact = 32768.0 * (-(j as f64) / 16.0).exp2();
-            assert_eq!(f, exact.round() as u32, "{j}");
-        }
-    }
-
-    #[test]
-    fn recorded_terms_reproduce_the_scores() {
-        let pos = Position::from_fen("r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/3P1N2/PPP2PPP/RNBQK2R w KQkq - 1 5").unwrap();
-        let mut moves = MoveList::new();
-        pos.legal_moves_into(&mut moves);
-        let mut model = MoveModel::new();
-        let mut recorded = vec![0i64; moves.len()];
-        model.visit_terms(&pos, &moves, |i, t| {
-            recorded[i] += i64::from(PARAMS[t.param as usize]) * i64::from(t.weight);
-        });
-        model.frequencies(&pos, &moves);
-        for (i, &r) in recorded.iter().enumerate() {
-            assert_eq!(i64::from(model.scores[i]), r, "{}", moves[i]);
-        }
-    }
-
-    /// `symbol` gives what `frequencies` implies, for every move of random games (forced moves,
-    /// shifted totals and all).
-    #[test]
-    fn symbols_match_the_frequencies_in_random_games() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut moves = MoveList::new();
-        let (mut model, mut symbols, mut by_sets) = (MoveModel::new(), MoveModel::new(), MoveModel::new());
-        let (mut checked, mut forced, mut shifted) = (0, 0, 0);
-        // Positions by the shift of their frequencies (4: 4 and more).
-        let mut shifts = [0usize; 5];
-        for _ in 0..100 {
-            let mut pos = Position::startpos();
-            model.reset();
-            symbols.reset();
-            by_sets.reset();
-            for _ in 0..200 {
-                pos.legal_moves_into(&mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                let (freqs, total) = model.frequencies(&pos, &moves);
-                let freqs = freqs.to_vec();
-                let scores = &model.scores[..moves.len()];
-                let best = scores.iter().copied().max().unwrap_or(0);
-                let k = shift(scores.iter().map(|&s| weight(best, s)).sum(), moves.len());
-                shifts[k.min(4) as usize] += 1;
-                forced += usize::from(moves.len() == 1);
-                shifted += usize::from(freqs.iter().any(|&f| f > 1) && freqs.iter().all(|&f| f < FRAC[0] + 1));
-                for index in 0..moves.len() {
-                    let cum = freqs[..index].iter().sum();
-                    assert_eq!(symbols.symbol(&pos, &moves, index), Some((cum, freqs[index], total)));
-                    assert_eq!(by_sets.symbol_of(&pos, moves[index]), Some((cum, freqs[index], total)));
-                    checked += 1;
-                }
-                assert_eq!(symbols.symbol(&pos, &moves, moves.len()), None);
-                next(&mut seed);
-                let m = moves[(seed >> 8) as usize % moves.len()];
-                model.observe(&pos, m);
-                symbols.observe(&pos, m);
-                by_sets.observe(&pos, m);
-                pos.play_unchecked(m);
-            }
-        }
-        assert!(
-            checked > 100_000 && forced > 10 && shifted > 100,
-            "{checked} {forced} {shifted}"
-        );
-        // Every shift the packed lanes serve occurs (4 and more needs 16 moves as likely as
-        // the best: see the next test).
-        assert!(shifts[..4].iter().all(|&count| count > 0), "{shifts:?}");
-    }
-
-    /// Shifts of 4 and more, which take `symbol`'s second pass: lists of one move repeated, so
-    /// that every entry weighs as much as the best.
-    #[test]
-    fn symbols_match_the_frequencies_when_many_moves_tie() {
-        let pos = Position::startpos();
-        let mut legal = MoveList::new();
-        pos.legal_moves_into(&mut legal);
-        for copies in [15, 16, 17, 40, 100, MAX_MOVES] {
-            let mut moves: Vec<Move> = vec![legal[0]; copies];
-            moves.push(legal[1]);
-            let mut model = MoveModel::new();
-            let (freqs, total) = model.frequencies(&pos, &moves);
-            let (freqs, total) = (freqs.to_vec(), total);
-            let n = moves.len().min(MAX_MOVES);
-            assert_eq!(freqs.len(), n);
-            assert!(total <= MAX_TOTAL);
-            let k = shift(model.scores[..n].iter().map(|&s| weight(model.scores[0], s)).sum(), n);
-            assert!(copies < 16 || k >= 4, "{copies} {k}");
-            for index in [0, 1, n / 2, n - 1] {
-                let cum = freqs[..index].iter().sum();
-                assert_eq!(
-                    MoveModel::new().symbol(&pos, &moves, index),
-                    Some((cum, freqs[index], total)),
-                    "{copies} {index}"
-                );
-            }
-        }
-    }
-
-    /// The fast scorer and the generic term list (what the tuner fits) agree on every move of
-    /// random games, where castles, promotions, en passant, discovered checks and repeated moves
-    /// all occur.
-    #[test]
-    fn fast_scores_match_the_terms_in_random_games() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut moves = MoveList::new();
-        let mut model = MoveModel::new();
-        let mut checked = 0;
-        for _ in 0..300 {
-            let mut pos = Position::startpos();
-            model.reset();
-            for _ in 0..160 {
-                pos.legal_moves_into(&mut moves);
-                if moves.is_empty() {
-                    break;
-                }
-                let mut recorded = vec![0i64; moves.len()];
-                model.visit_terms(&pos, &moves, |i, t| {
-                    recorded[i] += i64::from(PARAMS[t.param as usize]) * i64::from(t.weight);
-                });
-                let (freqs, total) = model.frequencies(&pos, &moves);
-                let freqs = freqs.to_vec();
-                for (i, &r) in recorded.iter().enumerate() {
-                    assert_eq!(i64::from(model.scores[i]), r, "{} in {}", moves[i], pos.fen());
-                }
-                // Scored set by set (castles, promotions, en passant and discoverers included):
-                // the same symbols.
-                for (i, &m) in moves.iter().enumerate() {
-                    let symbol = (freqs[..i].iter().sum(), freqs[i], total);
-                    assert_eq!(model.symbol_of(&pos, m), Some(symbol), "{m} in {}", pos.fen());
-                }
-                checked += moves.len();
-                next(&mut seed);
-                // Prefer captures and promotions now and then, so material comes off the board.
-                let tactical: Vec<Move> = moves
-                    .iter()
-                    .copied()
-                    .filter(|m| m.is_capture() || m.is_promotion())
-                    .collect();
-                let m = if !tactical.is_empty() && seed % 3 == 0 {
-                    tactical[(seed >> 8) as usize % tactical.len()]
-                } else {
-                    moves[(seed >> 8) as usize % moves.len()]
-                };
-                model.observe(&pos, m);
-                pos.play_unchecked(m);
-            }
-        }
-        assert!(checked > 500_000, "{checked}");
-    }
-}
+#[path = "model_tests.rs"]
+mod tests;

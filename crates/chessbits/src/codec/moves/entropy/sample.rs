@@ -31,7 +31,7 @@
 //! assert_eq!(sampler.sample(&start, &mut again), Some(moves[0]));
 //! ```
 
-use crate::moves::{Move, MoveList};
+use crate::moves::Move;
 use crate::position::Position;
 
 use super::model::MoveModel;
@@ -147,7 +147,6 @@ impl SplitMix64 {
 /// ```
 pub struct Sampler {
     model: MoveModel,
-    list: MoveList,
 }
 
 impl Default for Sampler {
@@ -161,7 +160,6 @@ impl Sampler {
     pub fn new() -> Sampler {
         Sampler {
             model: MoveModel::new(),
-            list: MoveList::new(),
         }
     }
 
@@ -180,22 +178,14 @@ impl Sampler {
     /// next); `None` if `pos` has no legal move (checkmate or stalemate). One call of
     /// [`SplitMix64::below`] per move drawn, none for a forced move.
     pub fn sample(&mut self, pos: &Position, rng: &mut SplitMix64) -> Option<Move> {
-        pos.legal_moves_into(&mut self.list);
-        let m = match self.list.len() {
-            0 => return None,
-            1 => self.list[0],
-            _ => {
-                let (freqs, total) = self.model.frequencies(pos, &self.list);
-                let mut target = rng.below(u64::from(total)) as u32;
-                let mut index = freqs.len() - 1;
-                for (i, &f) in freqs.iter().enumerate() {
-                    if target < f {
-                        index = i;
-                        break;
-                    }
-                    target -= f;
-                }
-                self.list[index]
+        let total = self.model.prepare(pos);
+        let m = match *self.model.prepared_moves() {
+            [] => return None,
+            [m] => m,
+            [.., last] => {
+                let target = rng.below(u64::from(total)) as u32;
+                // The target is below the total: `find` always finds it.
+                self.model.find(target).map_or(last, |(m, _, _)| m)
             }
         };
         self.model.observe(pos, m);
@@ -215,7 +205,7 @@ impl Sampler {
     /// assert_eq!(sampler.legal_move_count(), 0);
     /// ```
     pub fn legal_move_count(&self) -> usize {
-        self.list.len()
+        self.model.prepared_moves().len()
     }
 }
 
