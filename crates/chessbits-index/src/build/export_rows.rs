@@ -43,7 +43,7 @@ use std::path::{Path, PathBuf};
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::Int64Type;
-use arrow_array::{Array, ArrayRef, BinaryArray, PrimitiveArray, RecordBatch, StringArray};
+use arrow_array::{Array, BinaryArray, PrimitiveArray, RecordBatch, StringArray};
 use arrow_schema::DataType;
 use chessbits::pgn::{GameResult, MainLineGame, MainLineReader, PgnReader};
 use chessbits::position::{Position, Validation};
@@ -51,7 +51,7 @@ use chessbits::Move;
 use chessbits_parquet::MovesCode;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
-use super::export_tags::ExportTags;
+use super::export_tags::{cast_column, ExportTags};
 use super::records::{game_records, row_from_tags, ExplorerRecord, KeySet, PositionRecord};
 use super::{SourceFormat, SourceInfo};
 use crate::error::IndexError;
@@ -299,13 +299,7 @@ impl ExportRows {
     /// Reads the columns of `batch` (`path` names it in errors).
     pub(crate) fn new(batch: &RecordBatch, path: &Path, code: Option<MovesCode>) -> Result<ExportRows, IndexError> {
         let schema = batch.schema();
-        let bad = |name: &str, e: String| IndexError::input(path, format!("column `{name}`: {e}"));
-        let cast = |name: &str, to: &DataType| -> Result<Option<ArrayRef>, IndexError> {
-            batch
-                .column_by_name(name)
-                .map(|c| arrow_cast::cast(c, to).map_err(|e| bad(name, e.to_string())))
-                .transpose()
-        };
+        let cast = |name: &str, to: &DataType| cast_column(batch, path, name, to);
         let text = |name: &str| -> Result<Option<StringArray>, IndexError> {
             Ok(cast(name, &DataType::Utf8)?.map(|a| a.as_string::<i32>().clone()))
         };

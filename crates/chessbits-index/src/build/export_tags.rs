@@ -12,6 +12,20 @@ use chessbits_parquet::{TagColumnKind, TAG_COLUMN_KINDS};
 
 use crate::error::IndexError;
 
+/// The column `name` of `batch` cast to `to`, if the batch has it (`path` names the file in the
+/// error of a failed cast).
+pub(crate) fn cast_column(
+    batch: &RecordBatch,
+    path: &Path,
+    name: &str,
+    to: &DataType,
+) -> Result<Option<ArrayRef>, IndexError> {
+    batch
+        .column_by_name(name)
+        .map(|c| arrow_cast::cast(c, to).map_err(|e| IndexError::input(path, format!("column `{name}`: {e}"))))
+        .transpose()
+}
+
 /// The tag columns of an export batch, as text.
 pub(crate) struct ExportTags {
     /// Per tag column that the batch has: its name and its values as text.
@@ -24,12 +38,7 @@ impl ExportTags {
     /// Reads the tag columns of `batch` (`path` names it in errors).
     pub(crate) fn new(batch: &RecordBatch, path: &Path) -> Result<ExportTags, IndexError> {
         let bad = |name: &str, e: String| IndexError::input(path, format!("column `{name}`: {e}"));
-        let cast = |name: &str, to: &DataType| -> Result<Option<ArrayRef>, IndexError> {
-            batch
-                .column_by_name(name)
-                .map(|c| arrow_cast::cast(c, to).map_err(|e| bad(name, e.to_string())))
-                .transpose()
-        };
+        let cast = |name: &str, to: &DataType| cast_column(batch, path, name, to);
         let mut columns = Vec::new();
         for (name, kind) in TAG_COLUMN_KINDS {
             let values = match kind {
