@@ -16,5 +16,6 @@ mod golden;
 mod inputs;
 mod oracle;
 mod seal;
+mod search_pages;
 mod solo;
 mod top_games;

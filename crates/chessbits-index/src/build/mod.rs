@@ -30,7 +30,7 @@ use crate::model::explorer_summary::explorer_summary_of_explorer;
 use crate::model::game::GameRow;
 use crate::model::sources::SourceRow;
 use crate::model::top_games::{GameKey, TopGamesWriter};
-use crate::model::{create_writer, explorer, games, positions, sources};
+use crate::model::{create_games_writer, create_writer, explorer, games, positions, sources};
 use records::{game_records, game_row, uci_text, ExplorerRecord, PositionRecord};
 use sort::{Record, Sorter};
 pub use source::{SourceFormat, SourceInfo};
@@ -243,11 +243,7 @@ impl IndexBuilder {
             .num_threads(options.threads)
             .build()
             .map_err(|e| IndexError::io(&parent, std::io::Error::other(e)))?;
-        let games_writer = create_writer(
-            &temp.path().join(format!("games/{part}.parquet")),
-            games::schema(),
-            false,
-        )?;
+        let games_writer = create_games_writer(&temp.path().join(format!("games/{part}.parquet")))?;
         // Two thirds of the memory for positions (a record per ply), a third for the explorer.
         let positions = Sorter::new(&runs, "positions", options.memory * 2 / 3 / PositionRecord::BYTES);
         let explorer = Sorter::new(&runs, "explorer", options.memory / 3 / ExplorerRecord::BYTES);

@@ -19,6 +19,13 @@
 //! | `replay_plies` | int32 | how many moves `replay_moves` holds (the code does not say) |
 //! | `start_fen` | utf8, null | the start position the moves are played from, as the library writes a FEN (Shredder castling letters for Chess960 rights that X-FEN cannot name); null for the standard start |
 //! | `chess960` | boolean | the game is Chess960 (`[Variant "Chess960"]`): castling is king takes rook |
+//!
+//! Encodings (any Parquet reader decodes them; they matter for speed and size only): the
+//! numbers that rise or vary freely (`game`, `offset`, `length`, `line`, the ratings) are
+//! `DELTA_BINARY_PACKED`; the nearly unique columns ([`NO_DICTIONARY`]: `white`, `black`,
+//! `site`, `replay_moves`) are plain, because reading one game would otherwise decode their
+//! dictionary page (up to 1 MiB each) whole; the rest are dictionary-encoded. zstd level 3,
+//! pages of 4,096 rows with page indexes.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -116,8 +123,29 @@ pub(crate) const SUMMARY_COLUMNS: [&str; 8] = [
     "speed",
 ];
 
+/// The columns written without a dictionary: nearly one value per game (names, the game's URL,
+/// its moves), so a dictionary saves little and a lookup of one game would decode it whole.
+pub(crate) const NO_DICTIONARY: [&str; 4] = ["white", "black", "site", "replay_moves"];
+
 /// The columns a replay needs (and `game`).
 pub(crate) const REPLAY_COLUMNS: [&str; 5] = ["game", "replay_moves", "replay_plies", "start_fen", "chess960"];
+
+/// The columns a lookup of a rare position reads for its games: [`SUMMARY_COLUMNS`] and
+/// [`REPLAY_COLUMNS`] together, in one read.
+pub(crate) const LOOKUP_COLUMNS: [&str; 12] = [
+    "game",
+    "white",
+    "black",
+    "white_elo",
+    "black_elo",
+    "result",
+    "date",
+    "speed",
+    "replay_moves",
+    "replay_plies",
+    "start_fen",
+    "chess960",
+];
 
 /// Every column.
 pub(crate) const ALL_COLUMNS: [&str; 21] = [

@@ -53,19 +53,26 @@ pub(crate) fn create_writer(
     schema: SchemaRef,
     sorted_by_key: bool,
 ) -> Result<ArrowWriter<File>, IndexError> {
-    open_writer(path, schema, sorted_by_key, true, None)
+    open_writer(path, schema, sorted_by_key, true, None, &[])
+}
+
+/// The writer of a `games` file ([`games`]): a dictionary for its repetitive columns, none for
+/// the ones nearly unique per game ([`games::NO_DICTIONARY`]), whose dictionary page (up to
+/// 1 MiB) a lookup of one game would otherwise read and decode in full.
+pub(crate) fn create_games_writer(path: &Path) -> Result<ArrowWriter<File>, IndexError> {
+    open_writer(path, games::schema(), false, true, None, &games::NO_DICTIONARY)
 }
 
 /// The writer of a `positions` file of `key_bits` key bits ([`positions`]): its footer records
 /// them; the sorted integer columns are delta-coded.
 pub(crate) fn create_positions_writer(path: &Path, key_bits: u32) -> Result<ArrowWriter<File>, IndexError> {
-    open_writer(path, positions::schema(), true, false, Some(key_bits))
+    open_writer(path, positions::schema(), true, false, Some(key_bits), &[])
 }
 
 /// [`create_writer`] for a small table sorted by key whose columns get no dictionary: a lookup
 /// then decodes its pages only, not each column's dictionary page (up to 1 MiB per column).
 pub(crate) fn create_plain_writer(path: &Path, schema: SchemaRef) -> Result<ArrowWriter<File>, IndexError> {
-    open_writer(path, schema, true, false, None)
+    open_writer(path, schema, true, false, None, &[])
 }
 
 fn open_writer(
@@ -74,6 +81,7 @@ fn open_writer(
     sorted_by_key: bool,
     dictionary: bool,
     key_bits: Option<u32>,
+    no_dictionary: &[&str],
 ) -> Result<ArrowWriter<File>, IndexError> {
     let mut metadata = vec![KeyValue::new(
         "chessbits.index.format".to_string(),
@@ -111,6 +119,9 @@ fn open_writer(
         props = props
             .set_column_dictionary_enabled(ColumnPath::from(name), false)
             .set_column_encoding(ColumnPath::from(name), Encoding::DELTA_BINARY_PACKED);
+    }
+    for &name in no_dictionary {
+        props = props.set_column_dictionary_enabled(ColumnPath::from(name), false);
     }
     if sorted_by_key {
         // Sorted keys share their first bytes with the previous row's (all 16 when a key has

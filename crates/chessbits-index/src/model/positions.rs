@@ -205,11 +205,10 @@ pub(crate) struct Candidate {
     pub solo: bool,
 }
 
-/// The rows of `batch` whose `key_prefix` is `prefix` (only the `solo` ones when `solo_only`).
+/// The rows of `batch` whose `key_prefix` is `prefix`.
 pub(crate) fn candidates_with_prefix(
     batch: &RecordBatch,
     prefix: i64,
-    solo_only: bool,
     path: &Path,
     out: &mut Vec<Candidate>,
 ) -> Result<(), IndexError> {
@@ -218,7 +217,7 @@ pub(crate) fn candidates_with_prefix(
     let games = column::<Int64Array>(batch, "game", path)?;
     let solo = column::<BooleanArray>(batch, "solo", path)?;
     for i in 0..batch.num_rows() {
-        if prefixes.value(i) == prefix && (solo.value(i) || !solo_only) {
+        if prefixes.value(i) == prefix {
             let game = u64::try_from(games.value(i)).map_err(|_| IndexError::format(path, "a negative game number"))?;
             out.push(Candidate {
                 rank: ranks.value(i),
@@ -228,6 +227,13 @@ pub(crate) fn candidates_with_prefix(
         }
     }
     Ok(())
+}
+
+/// Whether `batch` (columns `key_prefix` and `solo`) has a `solo` row of `prefix`.
+pub(crate) fn has_solo_with_prefix(batch: &RecordBatch, prefix: i64, path: &Path) -> Result<bool, IndexError> {
+    let prefixes = column::<Int64Array>(batch, "key_prefix", path)?;
+    let solo = column::<BooleanArray>(batch, "solo", path)?;
+    Ok((0..batch.num_rows()).any(|i| prefixes.value(i) == prefix && solo.value(i)))
 }
 
 /// The *K* in a positions file's footer, or a format error naming the file.

@@ -192,32 +192,48 @@ impl Index {
     /// key. `solo_only`: only the `solo` rows are wanted (the pages without one are skipped, and
     /// a file without a `solo` candidate answers at once).
     pub(crate) fn resolve(&self, key: PositionKey, file: usize, solo_only: bool) -> Result<Vec<Candidate>, IndexError> {
+        Ok(self.resolve_with_rows(key, file, solo_only)?.0)
+    }
+
+    /// [`resolve`](Self::resolve), and the rows of the games it replayed to decide, read with
+    /// [`games::LOOKUP_COLUMNS`]: usually the position's own game, which a query of a rare
+    /// position then need not read again.
+    fn resolve_with_rows(
+        &self,
+        key: PositionKey,
+        file: usize,
+        solo_only: bool,
+    ) -> Result<(Vec<Candidate>, Vec<GameRow>), IndexError> {
         let (table, bits) = (&self.positions[file], self.positions_bits[file]);
         let prefix = key_prefix(key.0, bits);
-        let columns = ["key_prefix", "key_rank", "game", "solo"];
-        let read = |solo_only: bool| -> Result<Vec<Candidate>, IndexError> {
-            let mut out = Vec::new();
-            for batch in table.pages_with_prefix(prefix, solo_only.then_some("solo"), &columns)? {
-                positions::candidates_with_prefix(&batch, prefix, solo_only, &table.path, &mut out)?;
+        if solo_only {
+            // Whether the prefix has a `solo` row at all (two columns of the flagged pages).
+            let mut any = false;
+            for batch in table.pages_with_prefix(prefix, Some("solo"), &["key_prefix", "solo"])? {
+                any |= positions::has_solo_with_prefix(&batch, prefix, &table.path)?;
             }
-            Ok(out)
-        };
-        if solo_only && read(true)?.is_empty() {
-            return Ok(Vec::new());
+            if !any {
+                return Ok((Vec::new(), Vec::new()));
+            }
         }
-        let candidates = read(false)?;
+        let mut candidates = Vec::new();
+        for batch in table.pages_with_prefix(prefix, None, &["key_prefix", "key_rank", "game", "solo"])? {
+            positions::candidates_with_prefix(&batch, prefix, &table.path, &mut candidates)?;
+        }
         let mut open: std::collections::BTreeSet<i32> = candidates.iter().map(|c| c.rank).collect();
         let mut found = None;
+        let mut replayed_rows = Vec::new();
         while let Some(&rank) = open.first() {
             // The ranks of a game (ascending: rows come by rank, then game) stand for its
             // distinct keys of this prefix, in the same order.
             let game = candidates.iter().find(|c| c.rank == rank).map_or(0, |c| c.game);
             let ranks: Vec<i32> = candidates.iter().filter(|c| c.game == game).map(|c| c.rank).collect();
             let row = self
-                .replay_rows(&[game])?
+                .game_columns(&[game], &games::LOOKUP_COLUMNS)?
                 .pop()
                 .ok_or_else(|| IndexError::format(&table.path, "a game beyond the games table"))?;
             let replayed = replay::replay(&row, &self.games_path())?;
+            replayed_rows.push(row);
             let keys = replayed.keys_with_prefix(prefix, bits);
             if keys.len() != ranks.len() {
                 return Err(IndexError::format(
@@ -239,10 +255,51 @@ impl Index {
                 }),
             }
         }
-        Ok(candidates
+        let candidates = candidates
             .into_iter()
             .filter(|c| Some(c.rank) == found && (c.solo || !solo_only))
-            .collect())
+            .collect();
+        Ok((candidates, replayed_rows))
+    }
+
+    /// The rows of positions file `file` (numbered across the file) where the games stand in
+    /// `key`'s position, when its key prefix has one rank: then they are one run, found from the
+    /// page index and verified by replaying the run's first game (see
+    /// [`crate::model::positions`]). `None` when the prefix has several ranks.
+    pub(crate) fn key_run(&self, key: PositionKey, file: usize) -> Result<Option<std::ops::Range<u64>>, IndexError> {
+        let (table, bits) = (&self.positions[file], self.positions_bits[file]);
+        let prefix = key_prefix(key.0, bits);
+        let rows = table.run_of("key_prefix", prefix, 0..table.rows)?;
+        if rows.is_empty() {
+            return Ok(Some(rows));
+        }
+        if table.run_of("key_rank", 0, rows.clone())? != rows {
+            return Ok(None);
+        }
+        let mut game = Vec::new();
+        for batch in table.row_range(rows.start..rows.start + 1, &["game"])? {
+            let games = crate::model::column::<arrow_array::Int64Array>(&batch, "game", &table.path)?;
+            game.extend(games.values().iter().map(|&g| g as u64));
+        }
+        let row = self
+            .game_columns(&game, &games::REPLAY_COLUMNS)?
+            .pop()
+            .ok_or_else(|| IndexError::format(&table.path, "a key's run without a game"))?;
+        let keys = replay::replay(&row, &self.games_path())?.keys_with_prefix(prefix, bits);
+        if keys.len() != 1 {
+            return Err(IndexError::format(
+                &table.path,
+                format!(
+                    "game {} has one rank of a key prefix where its replay has {} keys",
+                    row.game,
+                    keys.len()
+                ),
+            ));
+        }
+        Ok(Some(match keys[0] == key.0 {
+            true => rows,
+            false => rows.start..rows.start,
+        }))
     }
 
     /// The rows of the games `ids` (sorted, distinct) with what replays them.
@@ -325,8 +382,11 @@ impl Index {
     /// build would have made it, with the move its replay gives.
     fn solo_explorer_rows(&self, key: PositionKey) -> Result<Vec<explorer::ExplorerRow>, IndexError> {
         let mut ids = Vec::new();
+        let mut known = Vec::new();
         for file in 0..self.positions.len() {
-            ids.extend(self.resolve(key, file, true)?.into_iter().map(|c| c.game));
+            let (candidates, rows) = self.resolve_with_rows(key, file, true)?;
+            ids.extend(candidates.into_iter().map(|c| c.game));
+            known.extend(rows);
         }
         if ids.is_empty() {
             return Ok(Vec::new());
@@ -339,13 +399,21 @@ impl Index {
                 .map_or_else(|| self.dir.clone(), |f| f.path.clone());
             return Err(IndexError::format(&path, "two `solo` rows of one game at one key"));
         }
-        let games = self.game_summaries(&ids)?;
-        let moves = self.plies_of(key, &ids)?;
-        Ok(games
+        // The games replayed to resolve the key are usually these: read only the others.
+        let mut known: std::collections::BTreeMap<u64, GameRow> =
+            known.into_iter().map(|row| (row.game as u64, row)).collect();
+        let missing: Vec<u64> = ids.iter().copied().filter(|id| !known.contains_key(id)).collect();
+        for row in self.game_columns(&missing, &games::LOOKUP_COLUMNS)? {
+            known.insert(row.game as u64, row);
+        }
+        let rows: Vec<GameRow> = ids.iter().filter_map(|id| known.remove(id)).collect();
+        let moves = self.plies_in(key, &rows)?;
+        Ok(rows
             .iter()
-            .map(|game| {
+            .zip(moves)
+            .map(|(game, (_, uci))| {
                 let record = crate::build::records::explorer_record(game, key.0, crate::build::records::NO_MOVE);
-                explorer::row_of_record(&record, moves[&(game.game as u64)].1.clone())
+                explorer::row_of_record(&record, uci)
             })
             .collect())
     }

@@ -55,6 +55,12 @@ impl Index {
     /// sorted and paged as `options` say.
     pub fn search(&self, pos: &Position, options: &SearchOptions) -> Result<SearchResult, IndexError> {
         let key = PositionKey::of(pos);
+        if options.filters.is_empty()
+            && options.sort == SortOrder::Index
+            && let Some(result) = self.search_runs(key, options)?
+        {
+            return Ok(result);
+        }
         let ids = self.hit_games(key)?;
         // The plies and moves of the page's games come from their replay (format 3).
         let to_hits = |rows: Vec<crate::model::game::GameRow>| -> Result<Vec<GameHit>, IndexError> {
@@ -94,6 +100,74 @@ impl Index {
             self.game_rows(&wanted)?.into_iter().map(|r| (r.game, r)).collect();
         let games = to_hits(page.iter().map(|g| whole[g].clone()).collect())?;
         Ok(SearchResult { key, total, games })
+    }
+
+    /// A page of an unfiltered search in index order without reading every game of the
+    /// position: in each positions file the key's rows are one run (rows sorted by prefix,
+    /// rank, game), counted from the page index and read only where the page lies. `None` where
+    /// a file's prefix has several ranks or the files' games are not in ascending order; the
+    /// caller then resolves every row.
+    fn search_runs(&self, key: PositionKey, options: &SearchOptions) -> Result<Option<SearchResult>, IndexError> {
+        let mut runs = Vec::new();
+        for file in 0..self.positions.len() {
+            match self.key_run(key, file)? {
+                Some(run) => runs.push((file, run)),
+                None => return Ok(None),
+            }
+        }
+        // The page: rows of the runs in file order, which is game order when each file's
+        // games follow the previous file's (checked on the runs' first and last games).
+        let (mut skip, mut wanted) = (options.offset as u64, options.limit as u64);
+        let (mut page, mut last) = (Vec::new(), None::<u64>);
+        for (file, run) in &runs {
+            if run.is_empty() {
+                continue;
+            }
+            let table = &self.positions[*file];
+            let (first, end) = (self.run_game(*file, run.start)?, self.run_game(*file, run.end - 1)?);
+            if last.is_some_and(|last| last >= first) {
+                return Ok(None);
+            }
+            last = Some(end);
+            let len = run.end - run.start;
+            if skip >= len {
+                skip -= len;
+                continue;
+            }
+            let take = wanted.min(len - skip);
+            if take > 0 {
+                let rows = run.start + skip..run.start + skip + take;
+                for batch in table.row_range(rows, &["game"])? {
+                    let games = crate::model::column::<arrow_array::Int64Array>(&batch, "game", &table.path)?;
+                    page.extend(games.values().iter().map(|&g| g as u64));
+                }
+            }
+            skip = 0;
+            wanted -= take;
+        }
+        let total = runs.iter().map(|(_, run)| run.end - run.start).sum();
+        let rows = self.game_rows(&page)?;
+        let plies = self.plies_in(key, &rows)?;
+        let games = rows
+            .into_iter()
+            .zip(plies)
+            .map(|(row, (plies, uci))| GameHit { row, plies, uci })
+            .collect();
+        Ok(Some(SearchResult { key, total, games }))
+    }
+
+    /// The game of row `row` of positions file `file`.
+    fn run_game(&self, file: usize, row: u64) -> Result<u64, IndexError> {
+        let table = &self.positions[file];
+        let batches = table.row_range(row..row + 1, &["game"])?;
+        let game = batches
+            .iter()
+            .find(|b| b.num_rows() > 0)
+            .map(|b| crate::model::column::<arrow_array::Int64Array>(b, "game", &table.path))
+            .transpose()?
+            .map(|games| games.value(0));
+        game.and_then(|g| u64::try_from(g).ok())
+            .ok_or_else(|| IndexError::format(&table.path, format!("no game at row {row}")))
     }
 }
 

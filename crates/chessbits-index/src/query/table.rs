@@ -6,7 +6,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use arrow_array::RecordBatch;
+use arrow_array::{Array, BinaryArray, Int64Array, RecordBatch};
 use chessbits_parquet::footer::{load_metadata, without_panics};
 use parquet::arrow::arrow_reader::{
     ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder, RowSelection, RowSelector,
@@ -19,6 +19,13 @@ use crate::checksums::PageChecksums;
 use crate::error::IndexError;
 use crate::manifest::FileEntry;
 use crate::model::FORMAT_VERSION;
+
+/// Rows to read: per row group, its sorted disjoint row ranges (numbered within the group).
+type Plan = Vec<(usize, Vec<Range<usize>>)>;
+
+/// A page of an integer column: its rows (within the row group) and, where the column index
+/// says, its least and greatest value.
+type IntPage = (Range<usize>, Option<(i64, i64)>);
 
 /// An open file of a table.
 pub(crate) struct TableFile {
@@ -105,8 +112,7 @@ impl TableFile {
         let schema = self.meta.metadata().file_metadata().schema_descr();
         let flag = flag.and_then(|name| (0..schema.num_columns()).find(|&c| schema.column(c).name() == name));
         let metadata = self.meta.metadata();
-        let mut row_groups = Vec::new();
-        let mut selectors = Vec::new();
+        let mut plan: Plan = Vec::new();
         for (i, group) in metadata.row_groups().iter().enumerate() {
             let n = group.num_rows() as usize;
             if let Some(stats) = group.column(0).statistics()
@@ -119,11 +125,35 @@ impl TableFile {
             if let Some(flag) = flag {
                 ranges = intersect(&ranges, &self.flagged_rows(i, flag, n));
             }
-            if ranges.is_empty() {
-                continue;
+            if !ranges.is_empty() {
+                plan.push((i, ranges));
             }
-            self.check(i, &ranges, columns)?;
-            row_groups.push(i);
+        }
+        // The key column first: most lookups of a rare key find it in no row of its page, and
+        // then the other columns' pages (one decompression each) are not read at all.
+        let key_column = schema.column(0).name().to_string();
+        if columns.len() > 1 && columns.contains(&key_column.as_str()) && !plan.is_empty() {
+            let keys = self.read_ranges(&plan, &[key_column.as_str()])?;
+            plan = self.rows_equal(&plan, &keys, &key)?;
+        }
+        self.read_ranges(&plan, columns)
+    }
+
+    /// `columns` of the rows `plan` (row groups, each with sorted disjoint row ranges), their
+    /// pages checked first.
+    fn read_ranges(
+        &self,
+        plan: &[(usize, Vec<Range<usize>>)],
+        columns: &[&str],
+    ) -> Result<Vec<RecordBatch>, IndexError> {
+        if plan.is_empty() {
+            return Ok(Vec::new());
+        }
+        let metadata = self.meta.metadata();
+        let mut selectors = Vec::new();
+        for (group, ranges) in plan {
+            let n = metadata.row_group(*group).num_rows() as usize;
+            self.check(*group, ranges, columns)?;
             let mut at = 0;
             for range in ranges {
                 if range.start > at {
@@ -136,10 +166,64 @@ impl TableFile {
                 selectors.push(RowSelector::skip(n - at));
             }
         }
-        if row_groups.is_empty() {
-            return Ok(Vec::new());
+        let groups = plan.iter().map(|(group, _)| *group).collect();
+        self.read(groups, Some(RowSelection::from(selectors)), columns)
+    }
+
+    /// The rows of `plan` whose key (column 0, read in `keys`, the plan's rows in order) equals
+    /// `key`, as a plan.
+    fn rows_equal(
+        &self,
+        plan: &[(usize, Vec<Range<usize>>)],
+        keys: &[RecordBatch],
+        key: &Lookup,
+    ) -> Result<Plan, IndexError> {
+        let mut matches: Vec<bool> = Vec::new();
+        for batch in keys {
+            let column = batch.column(0);
+            let any = column.as_any();
+            match key {
+                Lookup::Bytes(key) => {
+                    let Some(values) = any.downcast_ref::<BinaryArray>() else {
+                        return Err(IndexError::format(&self.path, "the key column is not binary"));
+                    };
+                    matches.extend((0..values.len()).map(|i| !values.is_null(i) && values.value(i) == key.as_slice()));
+                }
+                Lookup::Int(key) => {
+                    let Some(values) = any.downcast_ref::<Int64Array>() else {
+                        return Err(IndexError::format(&self.path, "the key prefix column is not int64"));
+                    };
+                    matches.extend((0..values.len()).map(|i| !values.is_null(i) && values.value(i) == *key));
+                }
+            }
         }
-        self.read(row_groups, Some(RowSelection::from(selectors)), columns)
+        let planned: usize = plan.iter().flat_map(|(_, ranges)| ranges).map(|r| r.len()).sum();
+        if matches.len() != planned {
+            return Err(IndexError::format(
+                &self.path,
+                format!("{} keys read where {planned} rows were selected", matches.len()),
+            ));
+        }
+        let mut out = Vec::new();
+        let mut next = matches.into_iter();
+        for (group, ranges) in plan {
+            let mut kept: Vec<Range<usize>> = Vec::new();
+            for range in ranges {
+                for row in range.clone() {
+                    if next.next() != Some(true) {
+                        continue;
+                    }
+                    match kept.last_mut() {
+                        Some(last) if last.end == row => last.end += 1,
+                        _ => kept.push(row..row + 1),
+                    }
+                }
+            }
+            if !kept.is_empty() {
+                out.push((*group, kept));
+            }
+        }
+        Ok(out)
     }
 
     /// The row ranges of row group `group` (of `n` rows) whose pages may hold `key`: from the
@@ -198,6 +282,158 @@ impl TableFile {
             }
         }
         ranges
+    }
+
+    /// The rows (numbered across the file) within `within` where the integer column `name`
+    /// equals `value`, the column being sorted ascending over `within`: one range. The page
+    /// index decides the pages wholly inside or outside the run; only the pages at its ends are
+    /// decoded. Without a page index every page of `within` is decoded.
+    pub fn run_of(&self, name: &str, value: i64, within: Range<u64>) -> Result<Range<u64>, IndexError> {
+        let metadata = self.meta.metadata();
+        let schema = metadata.file_metadata().schema_descr();
+        let Some(column) = (0..schema.num_columns()).find(|&c| schema.column(c).name() == name) else {
+            return Err(IndexError::format(&self.path, format!("no column `{name}`")));
+        };
+        // Rows inside the run for certain, and pages to decode (per row group, local ranges).
+        let mut sure: Vec<Range<u64>> = Vec::new();
+        let mut decode: Plan = Vec::new();
+        let mut group_start = 0u64;
+        for (g, group) in metadata.row_groups().iter().enumerate() {
+            let n = group.num_rows() as u64;
+            let group_rows = group_start..group_start + n;
+            group_start += n;
+            let (lo, hi) = (within.start.max(group_rows.start), within.end.min(group_rows.end));
+            if lo >= hi {
+                continue;
+            }
+            let mut to_decode: Vec<Range<usize>> = Vec::new();
+            for (page, bounds) in self.int_pages(g, column, n as usize) {
+                let (start, end) = (
+                    (group_rows.start + page.start as u64).max(lo),
+                    (group_rows.start + page.end as u64).min(hi),
+                );
+                if start >= end {
+                    continue;
+                }
+                match bounds {
+                    Some((min, max)) if min > value || max < value => {}
+                    Some((min, max)) if min == value && max == value => sure.push(start..end),
+                    _ => {
+                        let local = (start - group_rows.start) as usize..(end - group_rows.start) as usize;
+                        match to_decode.last_mut() {
+                            Some(last) if last.end == local.start => last.end = local.end,
+                            _ => to_decode.push(local),
+                        }
+                    }
+                }
+            }
+            if !to_decode.is_empty() {
+                decode.push((g, to_decode));
+            }
+        }
+        let batches = self.read_ranges(&decode, &[name])?;
+        let mut values = Vec::new();
+        for batch in &batches {
+            let any = batch.column(0).as_any();
+            if let Some(a) = any.downcast_ref::<Int64Array>() {
+                values.extend((0..a.len()).map(|i| (!a.is_null(i)).then(|| a.value(i))));
+            } else if let Some(a) = any.downcast_ref::<arrow_array::Int32Array>() {
+                values.extend((0..a.len()).map(|i| (!a.is_null(i)).then(|| a.value(i) as i64)));
+            } else {
+                return Err(IndexError::format(
+                    &self.path,
+                    format!("column `{name}` is not an integer"),
+                ));
+            }
+        }
+        let mut values = values.into_iter();
+        let mut group_first = Vec::new();
+        let mut at = 0u64;
+        for group in metadata.row_groups() {
+            group_first.push(at);
+            at += group.num_rows() as u64;
+        }
+        for (g, ranges) in &decode {
+            for range in ranges {
+                for row in range.clone() {
+                    if values.next() == Some(Some(value)) {
+                        let row = group_first[*g] + row as u64;
+                        sure.push(row..row + 1);
+                    }
+                }
+            }
+        }
+        sure.sort_by_key(|r| r.start);
+        let mut run: Option<Range<u64>> = None;
+        for range in sure {
+            match &mut run {
+                None => run = Some(range),
+                Some(run) if run.end == range.start => run.end = range.end,
+                Some(_) => {
+                    return Err(IndexError::format(
+                        &self.path,
+                        format!("column `{name}` is not sorted (the rows of {value} are not consecutive)"),
+                    ))
+                }
+            }
+        }
+        Ok(run.unwrap_or(within.start..within.start))
+    }
+
+    /// The pages of integer column `column` in row group `group` (of `n` rows): their local row
+    /// ranges and, from the column index, their min and max (`None` where unknown). Without a
+    /// page index: the whole group as one page of unknown bounds.
+    fn int_pages(&self, group: usize, column: usize, n: usize) -> Vec<IntPage> {
+        let metadata = self.meta.metadata();
+        let (Some(index), Some(offsets)) = (
+            metadata
+                .column_index()
+                .and_then(|c| c.get(group))
+                .and_then(|c| c.get(column)),
+            metadata
+                .offset_index()
+                .and_then(|o| o.get(group))
+                .and_then(|o| o.get(column)),
+        ) else {
+            return vec![(0..n, None)];
+        };
+        let pages = offsets.page_locations();
+        let first_row = |p: usize| match pages.get(p) {
+            Some(page) => (page.first_row_index.max(0) as usize).min(n),
+            None => n,
+        };
+        (0..pages.len())
+            .map(|p| {
+                let bounds = match index {
+                    ColumnIndexMetaData::INT64(index) => match (index.min_value(p), index.max_value(p)) {
+                        (Some(&min), Some(&max)) => Some((min, max)),
+                        _ => None,
+                    },
+                    ColumnIndexMetaData::INT32(index) => match (index.min_value(p), index.max_value(p)) {
+                        (Some(&min), Some(&max)) => Some((min as i64, max as i64)),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                (first_row(p)..first_row(p + 1), bounds)
+            })
+            .collect()
+    }
+
+    /// `columns` of the rows `rows` (numbered across the file).
+    pub fn row_range(&self, rows: Range<u64>, columns: &[&str]) -> Result<Vec<RecordBatch>, IndexError> {
+        let mut plan = Vec::new();
+        let mut group_start = 0u64;
+        for (g, group) in self.meta.metadata().row_groups().iter().enumerate() {
+            let n = group.num_rows() as u64;
+            let (lo, hi) = (rows.start.max(group_start), rows.end.min(group_start + n));
+            if lo < hi {
+                let local = (lo - group_start) as usize..(hi - group_start) as usize;
+                plan.push((g, std::iter::once(local).collect()));
+            }
+            group_start += n;
+        }
+        self.read_ranges(&plan, columns)
     }
 
     /// Rows `rows` (indexes within the file, sorted, distinct) of `columns`.
