@@ -122,6 +122,19 @@ fn keys_of_one_decided_game_have_a_solo_row_and_no_explorer_rows() {
     assert_eq!((e.moves[0].san.as_str(), e.moves[0].games()), ("Nc6", 1));
     assert_eq!(e.moves[0].average_rating, Some(1600));
     assert_eq!(e.moves[0].last_date.as_deref(), Some("2024.03.01"));
+    // The move's only game, with the tags the move table shows (read without the other columns).
+    let shown = e.moves[0].game.clone().expect("a move of one game shows it");
+    let whole = index.game_rows(&[shown.game as u64]).unwrap().remove(0);
+    assert_eq!(
+        (&shown.white, &shown.black, shown.white_elo, shown.black_elo),
+        (&whole.white, &whole.black, whole.white_elo, whole.black_elo)
+    );
+    assert_eq!(
+        (&shown.result, shown.date, shown.speed),
+        (&whole.result, whole.date, whole.speed)
+    );
+    assert_eq!((&shown.event, &shown.site), (&whole.event, &whole.site));
+    assert!(whole.plies > 0 && shown.plies == 0, "the other columns are not read");
     // The month filter leaves the game out; the search still finds both games.
     let later = ExploreOptions {
         filters: Filters {

@@ -127,6 +127,21 @@ pub(crate) const SUMMARY_COLUMNS: [&str; 8] = [
 /// its moves), so a dictionary saves little and a lookup of one game would decode it whole.
 pub(crate) const NO_DICTIONARY: [&str; 4] = ["white", "black", "site", "replay_moves"];
 
+/// The columns a move table shows of a move's only game (the lichess explorer's `game`
+/// object): [`SUMMARY_COLUMNS`] with the event and site.
+pub(crate) const MOVE_GAME_COLUMNS: [&str; 10] = [
+    "game",
+    "white",
+    "black",
+    "white_elo",
+    "black_elo",
+    "result",
+    "date",
+    "speed",
+    "event",
+    "site",
+];
+
 /// The columns a replay needs (and `game`).
 pub(crate) const REPLAY_COLUMNS: [&str; 5] = ["game", "replay_moves", "replay_plies", "start_fen", "chess960"];
 

@@ -63,7 +63,10 @@ pub struct ExplorerMove {
     pub average_rating: Option<u64>,
     /// The date of its latest game (`YYYY.MM.DD`).
     pub last_date: Option<String>,
-    /// The game, when the move was played in exactly one.
+    /// The game, when the move was played in exactly one: its tags (`white`, `black`, the
+    /// ratings, `result`, `date`, `speed`, `event`, `site`, as the lichess explorer shows a
+    /// move's only game); its other columns are left empty (`None`, 0), which saves reading
+    /// them for every such move ([`Index::game_rows`] reads the whole row).
     pub game: Option<GameRow>,
 }
 
@@ -227,7 +230,7 @@ impl Index {
             .collect();
         single.sort_unstable();
         single.dedup();
-        let rows = self.game_rows(&single)?;
+        let rows = self.move_games(&single)?;
         for (mut m, game) in moves {
             if m.games() == 1 {
                 m.game = rows.iter().find(|r| r.game as u64 == game).cloned();

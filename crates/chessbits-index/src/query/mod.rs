@@ -424,6 +424,12 @@ impl Index {
         self.game_columns(ids, &games::ALL_COLUMNS)
     }
 
+    /// [`game_rows`](Self::game_rows) with the columns a move table shows of a move's only game
+    /// ([`games::MOVE_GAME_COLUMNS`]).
+    pub(crate) fn move_games(&self, ids: &[u64]) -> Result<Vec<GameRow>, IndexError> {
+        self.game_columns(ids, &games::MOVE_GAME_COLUMNS)
+    }
+
     /// [`game_rows`](Self::game_rows) with only the columns that filters and sorting need (the
     /// others empty): what a query reads for every game of a position.
     pub(crate) fn game_summaries(&self, ids: &[u64]) -> Result<Vec<GameRow>, IndexError> {
