@@ -129,38 +129,32 @@ pub(crate) const NO_DICTIONARY: [&str; 4] = ["white", "black", "site", "replay_m
 
 /// The columns a move table shows of a move's only game (the lichess explorer's `game`
 /// object): [`SUMMARY_COLUMNS`] with the event and site.
-pub(crate) const MOVE_GAME_COLUMNS: [&str; 10] = [
-    "game",
-    "white",
-    "black",
-    "white_elo",
-    "black_elo",
-    "result",
-    "date",
-    "speed",
-    "event",
-    "site",
-];
+pub(crate) const MOVE_GAME_COLUMNS: [&str; 10] = joined(&SUMMARY_COLUMNS, &["event", "site"]);
 
 /// The columns a replay needs (and `game`).
 pub(crate) const REPLAY_COLUMNS: [&str; 5] = ["game", "replay_moves", "replay_plies", "start_fen", "chess960"];
 
 /// The columns a lookup of a rare position reads for its games: [`SUMMARY_COLUMNS`] and
-/// [`REPLAY_COLUMNS`] together, in one read.
-pub(crate) const LOOKUP_COLUMNS: [&str; 12] = [
-    "game",
-    "white",
-    "black",
-    "white_elo",
-    "black_elo",
-    "result",
-    "date",
-    "speed",
-    "replay_moves",
-    "replay_plies",
-    "start_fen",
-    "chess960",
-];
+/// [`REPLAY_COLUMNS`] together (`game` once), in one read.
+pub(crate) const LOOKUP_COLUMNS: [&str; 12] = joined(
+    &SUMMARY_COLUMNS,
+    match REPLAY_COLUMNS.split_first() {
+        Some((_game, rest)) => rest,
+        None => &[],
+    },
+);
+
+/// `a` then `b` as one list of `N` names (a compile error unless `N` is their total length).
+const fn joined<const N: usize>(a: &[&'static str], b: &[&'static str]) -> [&'static str; N] {
+    assert!(a.len() + b.len() == N, "the lengths add up to N");
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = if i < a.len() { a[i] } else { b[i - a.len()] };
+        i += 1;
+    }
+    out
+}
 
 /// Every column.
 pub(crate) const ALL_COLUMNS: [&str; 21] = [
@@ -274,4 +268,32 @@ pub(crate) fn from_batch(batch: &RecordBatch, path: &Path, out: &mut Vec<GameRow
         });
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn column_lists_name_columns_of_the_schema_once() {
+        let schema = schema();
+        let lists: [&[&str]; 6] = [
+            &SUMMARY_COLUMNS,
+            &NO_DICTIONARY,
+            &MOVE_GAME_COLUMNS,
+            &REPLAY_COLUMNS,
+            &LOOKUP_COLUMNS,
+            &ALL_COLUMNS,
+        ];
+        for list in lists {
+            let mut seen = std::collections::BTreeSet::new();
+            for name in list {
+                assert!(schema.field_with_name(name).is_ok(), "{name}");
+                assert!(seen.insert(name), "{name} twice");
+            }
+        }
+        assert_eq!(ALL_COLUMNS.len(), schema.fields().len());
+        assert_eq!(&LOOKUP_COLUMNS[SUMMARY_COLUMNS.len()..], &REPLAY_COLUMNS[1..]);
+        assert_eq!(&MOVE_GAME_COLUMNS[8..], &["event", "site"]);
+    }
 }
