@@ -22,7 +22,7 @@
 //!
 //! Encodings (any Parquet reader decodes them; they matter for speed and size only): the
 //! numbers that rise or vary freely (`game`, `offset`, `length`, `line`, the ratings) are
-//! `DELTA_BINARY_PACKED`; the nearly unique columns ([`NO_DICTIONARY`]: `white`, `black`,
+//! `DELTA_BINARY_PACKED`; the nearly unique columns (`white`, `black`,
 //! `site`, `replay_moves`) are plain, because reading one game would otherwise decode their
 //! dictionary page (up to 1 MiB each) whole; the rest are dictionary-encoded. zstd level 3,
 //! pages of 4,096 rows with page indexes.
