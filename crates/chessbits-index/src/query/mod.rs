@@ -276,13 +276,9 @@ impl Index {
         if table.run_of("key_rank", 0, rows.clone())? != rows {
             return Ok(None);
         }
-        let mut game = Vec::new();
-        for batch in table.row_range(rows.start..rows.start + 1, &["game"])? {
-            let games = crate::model::column::<arrow_array::Int64Array>(&batch, "game", &table.path)?;
-            game.extend(games.values().iter().map(|&g| g as u64));
-        }
+        let game = self.run_game(file, rows.start)?;
         let row = self
-            .game_columns(&game, &games::REPLAY_COLUMNS)?
+            .game_columns(&[game], &games::REPLAY_COLUMNS)?
             .pop()
             .ok_or_else(|| IndexError::format(&table.path, "a key's run without a game"))?;
         let keys = replay::replay(&row, &self.games_path())?.keys_with_prefix(prefix, bits);
@@ -300,6 +296,20 @@ impl Index {
             true => rows,
             false => rows.start..rows.start,
         }))
+    }
+
+    /// The game of row `row` of positions file `file`.
+    pub(crate) fn run_game(&self, file: usize, row: u64) -> Result<u64, IndexError> {
+        let table = &self.positions[file];
+        let batches = table.row_range(row..row + 1, &["game"])?;
+        let game = batches
+            .iter()
+            .find(|b| b.num_rows() > 0)
+            .map(|b| crate::model::column::<arrow_array::Int64Array>(b, "game", &table.path))
+            .transpose()?
+            .map(|games| games.value(0));
+        game.and_then(|g| u64::try_from(g).ok())
+            .ok_or_else(|| IndexError::format(&table.path, format!("no game at row {row}")))
     }
 
     /// The rows of the games `ids` (sorted, distinct) with what replays them.

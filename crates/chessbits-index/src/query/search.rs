@@ -155,20 +155,6 @@ impl Index {
             .collect();
         Ok(Some(SearchResult { key, total, games }))
     }
-
-    /// The game of row `row` of positions file `file`.
-    fn run_game(&self, file: usize, row: u64) -> Result<u64, IndexError> {
-        let table = &self.positions[file];
-        let batches = table.row_range(row..row + 1, &["game"])?;
-        let game = batches
-            .iter()
-            .find(|b| b.num_rows() > 0)
-            .map(|b| crate::model::column::<arrow_array::Int64Array>(b, "game", &table.path))
-            .transpose()?
-            .map(|games| games.value(0));
-        game.and_then(|g| u64::try_from(g).ok())
-            .ok_or_else(|| IndexError::format(&table.path, format!("no game at row {row}")))
-    }
 }
 
 /// Sorts game rows (stable: ties keep the index order).

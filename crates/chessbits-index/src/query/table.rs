@@ -297,10 +297,12 @@ impl TableFile {
         // Rows inside the run for certain, and pages to decode (per row group, local ranges).
         let mut sure: Vec<Range<u64>> = Vec::new();
         let mut decode: Plan = Vec::new();
+        let mut group_first = Vec::new();
         let mut group_start = 0u64;
         for (g, group) in metadata.row_groups().iter().enumerate() {
             let n = group.num_rows() as u64;
             let group_rows = group_start..group_start + n;
+            group_first.push(group_start);
             group_start += n;
             let (lo, hi) = (within.start.max(group_rows.start), within.end.min(group_rows.end));
             if lo >= hi {
@@ -347,12 +349,6 @@ impl TableFile {
             }
         }
         let mut values = values.into_iter();
-        let mut group_first = Vec::new();
-        let mut at = 0u64;
-        for group in metadata.row_groups() {
-            group_first.push(at);
-            at += group.num_rows() as u64;
-        }
         for (g, ranges) in &decode {
             for range in ranges {
                 for row in range.clone() {
@@ -438,14 +434,11 @@ impl TableFile {
 
     /// Rows `rows` (indexes within the file, sorted, distinct) of `columns`.
     pub fn rows(&self, rows: &[u64], columns: &[&str]) -> Result<Vec<RecordBatch>, IndexError> {
-        let metadata = self.meta.metadata();
-        let mut row_groups = Vec::new();
-        let mut selectors = Vec::new();
+        let mut plan: Plan = Vec::new();
         let mut group_start = 0u64;
         let mut wanted = rows.iter().peekable();
-        for (i, group) in metadata.row_groups().iter().enumerate() {
-            let n = group.num_rows() as u64;
-            let group_end = group_start + n;
+        for (i, group) in self.meta.metadata().row_groups().iter().enumerate() {
+            let group_end = group_start + group.num_rows() as u64;
             // The wanted rows of this group as ranges (consecutive rows merged).
             let mut ranges: Vec<Range<usize>> = Vec::new();
             while let Some(&&row) = wanted.peek() {
@@ -461,26 +454,11 @@ impl TableFile {
                 }
             }
             if !ranges.is_empty() {
-                self.check(i, &ranges, columns)?;
-                row_groups.push(i);
-                let mut at = 0;
-                for range in &ranges {
-                    if range.start > at {
-                        selectors.push(RowSelector::skip(range.start - at));
-                    }
-                    selectors.push(RowSelector::select(range.len()));
-                    at = range.end;
-                }
-                if (at as u64) < n {
-                    selectors.push(RowSelector::skip(n as usize - at));
-                }
+                plan.push((i, ranges));
             }
             group_start = group_end;
         }
-        if row_groups.is_empty() {
-            return Ok(Vec::new());
-        }
-        self.read(row_groups, Some(RowSelection::from(selectors)), columns)
+        self.read_ranges(&plan, columns)
     }
 
     /// Every row of `columns`.
