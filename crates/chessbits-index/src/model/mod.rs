@@ -46,6 +46,38 @@ pub const FORMAT_VERSION: &str = "3";
 /// Rows per page of the sorted tables: a lookup decodes about this many rows per column.
 pub(crate) const PAGE_ROWS: usize = 4096;
 
+/// Rows per page of the `games` table. A query reads a handful of games at random row numbers
+/// (a rare position's game, a move's only game, a search page), one page per column each, so
+/// smaller pages decode less: on the 10 M-game index the move table after 8 plies took
+/// BENCHMARKS.md's "games pages of 1,024 rows" less time for +0.7 % of the index's size. (The
+/// writer checks the limit per write batch of 1,024 rows, so smaller values give the same file.)
+pub(crate) const GAMES_PAGE_ROWS: usize = 1024;
+
+/// How [`open_writer`] lays a file out.
+struct Layout<'a> {
+    /// The rows come in key order (column 0): the file says so and the key column gets page
+    /// statistics without a dictionary.
+    sorted_by_key: bool,
+    /// Dictionary encoding for the columns not named below.
+    dictionary: bool,
+    /// A `positions` file's key bits, recorded in its footer.
+    key_bits: Option<u32>,
+    /// Columns written without a dictionary whatever `dictionary` says.
+    no_dictionary: &'a [&'a str],
+    /// Rows per data page.
+    page_rows: usize,
+}
+
+impl Layout<'_> {
+    const SORTED: Layout<'static> = Layout {
+        sorted_by_key: true,
+        dictionary: true,
+        key_bits: None,
+        no_dictionary: &[],
+        page_rows: PAGE_ROWS,
+    };
+}
+
 /// A writer of one Parquet file of a table. `sorted_by_key`: the rows come in key order
 /// (column 0): the file says so and the key column gets page statistics without a dictionary.
 pub(crate) fn create_writer(
@@ -53,36 +85,61 @@ pub(crate) fn create_writer(
     schema: SchemaRef,
     sorted_by_key: bool,
 ) -> Result<ArrowWriter<File>, IndexError> {
-    open_writer(path, schema, sorted_by_key, true, None, &[])
+    open_writer(
+        path,
+        schema,
+        Layout {
+            sorted_by_key,
+            ..Layout::SORTED
+        },
+    )
 }
 
 /// The writer of a `games` file ([`games`]): a dictionary for its repetitive columns, none for
 /// the ones nearly unique per game ([`games::NO_DICTIONARY`]), whose dictionary page (up to
 /// 1 MiB) a lookup of one game would otherwise read and decode in full.
 pub(crate) fn create_games_writer(path: &Path) -> Result<ArrowWriter<File>, IndexError> {
-    open_writer(path, games::schema(), false, true, None, &games::NO_DICTIONARY)
+    let layout = Layout {
+        sorted_by_key: false,
+        no_dictionary: &games::NO_DICTIONARY,
+        page_rows: GAMES_PAGE_ROWS,
+        ..Layout::SORTED
+    };
+    open_writer(path, games::schema(), layout)
 }
 
 /// The writer of a `positions` file of `key_bits` key bits ([`positions`]): its footer records
 /// them; the sorted integer columns are delta-coded.
 pub(crate) fn create_positions_writer(path: &Path, key_bits: u32) -> Result<ArrowWriter<File>, IndexError> {
-    open_writer(path, positions::schema(), true, false, Some(key_bits), &[])
+    let layout = Layout {
+        dictionary: false,
+        key_bits: Some(key_bits),
+        ..Layout::SORTED
+    };
+    open_writer(path, positions::schema(), layout)
 }
 
 /// [`create_writer`] for a small table sorted by key whose columns get no dictionary: a lookup
 /// then decodes its pages only, not each column's dictionary page (up to 1 MiB per column).
 pub(crate) fn create_plain_writer(path: &Path, schema: SchemaRef) -> Result<ArrowWriter<File>, IndexError> {
-    open_writer(path, schema, true, false, None, &[])
+    open_writer(
+        path,
+        schema,
+        Layout {
+            dictionary: false,
+            ..Layout::SORTED
+        },
+    )
 }
 
-fn open_writer(
-    path: &Path,
-    schema: SchemaRef,
-    sorted_by_key: bool,
-    dictionary: bool,
-    key_bits: Option<u32>,
-    no_dictionary: &[&str],
-) -> Result<ArrowWriter<File>, IndexError> {
+fn open_writer(path: &Path, schema: SchemaRef, layout: Layout) -> Result<ArrowWriter<File>, IndexError> {
+    let Layout {
+        sorted_by_key,
+        dictionary,
+        key_bits,
+        no_dictionary,
+        page_rows,
+    } = layout;
     let mut metadata = vec![KeyValue::new(
         "chessbits.index.format".to_string(),
         FORMAT_VERSION.to_string(),
@@ -95,7 +152,7 @@ fn open_writer(
         .set_created_by(format!("chessbits-index {}", env!("CARGO_PKG_VERSION")))
         .set_compression(Compression::ZSTD(ZstdLevel::try_new(3).expect("level 3 is valid")))
         .set_max_row_group_size(1 << 20)
-        .set_data_page_row_count_limit(PAGE_ROWS)
+        .set_data_page_row_count_limit(page_rows)
         .set_write_batch_size(1024)
         .set_statistics_enabled(EnabledStatistics::Page)
         .set_dictionary_enabled(dictionary)
