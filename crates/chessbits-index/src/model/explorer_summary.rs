@@ -49,7 +49,7 @@ use arrow_schema::SchemaRef;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 use super::create_plain_writer;
-use super::explorer::{self, Columns, ExplorerRow};
+use super::explorer::{self, Columns, ExplorerRow, Groups};
 use super::game::{date_text, Speed};
 use crate::error::IndexError;
 
@@ -109,16 +109,6 @@ fn add(sums: &mut Sums, row: ExplorerRow) {
     }
 }
 
-/// The rows of `batch` whose key is `key` (the table has no month: rows read `month: None`).
-pub(crate) fn rows_with_key(
-    batch: &RecordBatch,
-    key: u128,
-    path: &Path,
-    out: &mut Vec<ExplorerRow>,
-) -> Result<(), IndexError> {
-    super::explorer::rows_with_key_of(batch, key, path, false, out)
-}
-
 /// Writes the `explorer_summary` file `out` of a finished `explorer` file (rows sorted by key);
 /// returns the rows written. The build runs it on each explorer file it writes, the seal on each
 /// file an outside tool (Spark) wrote: list the files in the manifest in the explorer files'
@@ -146,7 +136,7 @@ pub fn explorer_summary_of_explorer(explorer: &Path, out: &Path) -> Result<u64, 
     for batch in reader {
         let batch = batch
             .map_err(|e| IndexError::parquet(explorer, parquet::errors::ParquetError::ArrowError(e.to_string())))?;
-        let columns = Columns::of(&batch, explorer, true)?;
+        let columns = Columns::of(&batch, explorer, Groups::ALL)?;
         for i in 0..batch.num_rows() {
             let k = columns.key(i)?;
             if key != Some(k) {

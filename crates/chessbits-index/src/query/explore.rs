@@ -166,7 +166,7 @@ impl Index {
             _ => {
                 // Without a month filter, the rows summed over months answer the same.
                 let summed = precomputed && filters.since.is_none() && filters.until.is_none();
-                for row in self.explorer_rows(key, summed)? {
+                for row in self.explorer_rows(key, summed, !filters.is_empty())? {
                     if !filters.admits_row(&row) {
                         continue;
                     }

@@ -362,25 +362,37 @@ impl Index {
 
     /// The `explorer` rows of a key. `summed`: per explorer file, the key's rows of its
     /// `explorer_summary` file when it has some (summed over months: their `month` is `None`),
-    /// else its `explorer` rows; only for queries without a month filter.
+    /// else its `explorer` rows; only for queries without a month filter. `groups`: read the
+    /// `speed`, `rating` and `month` columns (a filter needs them); without, rows have them
+    /// `None` and fewer pages are decoded ([`explorer::TOTAL_COLUMNS`]).
     pub(crate) fn explorer_rows(
         &self,
         key: PositionKey,
         summed: bool,
+        groups: bool,
     ) -> Result<Vec<explorer::ExplorerRow>, IndexError> {
+        let (columns, summary_columns, read): (&[&str], &[&str], _) = match groups {
+            true => (&explorer::COLUMNS, &explorer_summary::COLUMNS, explorer::Groups::ALL),
+            false => (
+                &explorer::TOTAL_COLUMNS,
+                &explorer::TOTAL_COLUMNS,
+                explorer::Groups::NONE,
+            ),
+        };
         let mut rows = Vec::new();
         for (file, summary) in self.explorer.iter().zip(&self.explorer_summary) {
             if summed {
                 let before = rows.len();
-                for batch in summary.pages_with_key(key.0, &explorer_summary::COLUMNS)? {
-                    explorer_summary::rows_with_key(&batch, key.0, &summary.path, &mut rows)?;
+                for batch in summary.pages_with_key(key.0, summary_columns)? {
+                    let read = explorer::Groups { month: false, ..read };
+                    explorer::rows_with_key(&batch, key.0, &summary.path, read, &mut rows)?;
                 }
                 if rows.len() > before {
                     continue;
                 }
             }
-            for batch in file.pages_with_key(key.0, &explorer::COLUMNS)? {
-                explorer::rows_with_key(&batch, key.0, &file.path, &mut rows)?;
+            for batch in file.pages_with_key(key.0, columns)? {
+                explorer::rows_with_key(&batch, key.0, &file.path, read, &mut rows)?;
             }
         }
         rows.extend(self.solo_explorer_rows(key)?);
