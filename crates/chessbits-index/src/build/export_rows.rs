@@ -52,7 +52,7 @@ use chessbits_parquet::MovesCode;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 use super::export_tags::{cast_column, ExportTags};
-use super::records::{game_records, row_from_tags, ExplorerRecord, KeySet, PositionRecord};
+use super::records::{game_records, row_from_tags, ExplorerRecord, ExplorerSink, KeySet, PositionRecord};
 use super::{SourceFormat, SourceInfo};
 use crate::error::IndexError;
 use crate::model::game::GameRow;
@@ -253,7 +253,7 @@ pub fn export_records(
     }
     let name = |s: u32| files.get(s as usize).cloned().unwrap_or_else(|| format!("source {s}"));
     let rows = ExportRows::new(batch, batch_path, code)?;
-    let parsed = rows.records(0, &ids, &name);
+    let parsed = rows.records(0, &ids, &name, true);
     Ok(ExportRecords {
         games: games::to_batch(&parsed.rows),
         positions: positions::to_raw_batch(&parsed.positions),
@@ -397,8 +397,15 @@ impl ExportRows {
     }
 
     /// The games and records of the rows from `first` on, one per id; `name` names a source
-    /// in error messages.
-    pub(crate) fn records(&self, first: usize, ids: &[RowId], name: &(dyn Fn(u32) -> String + Sync)) -> RowRecords {
+    /// in error messages; `with_explorer`: make the explorer records too (the build makes its
+    /// own from the sorted positions records).
+    pub(crate) fn records(
+        &self,
+        first: usize,
+        ids: &[RowId],
+        name: &(dyn Fn(u32) -> String + Sync),
+        with_explorer: bool,
+    ) -> RowRecords {
         let mut out = RowRecords::default();
         let mut seen = KeySet::default();
         let mut reader = MainLineReader::new();
@@ -429,15 +436,11 @@ impl ExportRows {
                 ..row
             };
             if let Some((start, moves, coded)) = game {
-                game_records(
-                    &start,
-                    &moves,
-                    coded,
-                    &mut row,
-                    &mut out.positions,
-                    &mut out.explorer,
-                    &mut seen,
-                );
+                let explorer = with_explorer.then_some(ExplorerSink {
+                    records: &mut out.explorer,
+                    seen: &mut seen,
+                });
+                game_records(&start, &moves, coded, &mut row, &mut out.positions, explorer);
             }
             out.rows.push(row);
         }
@@ -541,15 +544,11 @@ mod tests {
         while let Some(game) = reader.read_game(&mut main_line).unwrap() {
             let game = game.unwrap();
             let mut row = crate::build::records::game_row(&game, rows.len() as u32);
-            game_records(
-                &game.start,
-                &game.moves,
-                None,
-                &mut row,
-                &mut positions,
-                &mut explorer,
-                &mut seen,
-            );
+            let sink = ExplorerSink {
+                records: &mut explorer,
+                seen: &mut seen,
+            };
+            game_records(&game.start, &game.moves, None, &mut row, &mut positions, Some(sink));
             row.offset = rows.len() as u64;
             rows.push(row);
         }
@@ -611,6 +610,68 @@ mod tests {
             assert_eq!(again.games, out.games);
             assert_eq!(again.positions, out.positions);
         }
+    }
+
+    /// The build's explorer records, made from the sorted positions records
+    /// ([`ExplorerTally`](crate::build::records::ExplorerTally)), are the games' own explorer
+    /// records (one per decided game and position, at its first ply there) summed per group,
+    /// without the keys that one decided game reaches.
+    #[test]
+    fn the_tally_of_sorted_positions_sums_the_games_explorer_records() {
+        use crate::build::records::ExplorerTally;
+        use crate::model::top_games::GameKey;
+        // Transpositions, repeated positions, undecided games, many games of one group.
+        let mut pgn = String::from(TRICKY);
+        for i in 0..300 {
+            let result = ["1-0", "0-1", "1/2-1/2", "*"][i % 4];
+            let line = match i % 3 {
+                0 => "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. e4",
+                1 => "1. e4 Nf6 2. Nf3 e5",
+                _ => "1. e4 e5 2. Nf3 Nf6",
+            };
+            let elo = 1500 + 300 * (i % 2);
+            let month = 1 + i % 2;
+            pgn.push_str(&format!(
+                "[Result \"{result}\"]\n[WhiteElo \"{elo}\"]\n[BlackElo \"{elo}\"]\n\
+                 [UTCDate \"2020.{month:02}.01\"]\n[TimeControl \"{}+0\"]\n\n{line} {result}\n\n",
+                60 * (1 + i % 2)
+            ));
+        }
+        let (rows, mut positions, explorer) = pgn_records(&pgn);
+        // The old way: every game's records, summed per group; keys of one decided game dropped.
+        let mut want = explorer.clone();
+        want.sort_by_key(|r| (r.group(), r.last_game));
+        let mut summed: Vec<ExplorerRecord> = Vec::new();
+        for r in want {
+            match summed.last_mut() {
+                Some(last) if last.group() == r.group() => last.absorb(&r),
+                _ => summed.push(r),
+            }
+        }
+        let games_at = |key: u128| explorer.iter().filter(|r| r.key == key).count();
+        summed.retain(|r| games_at(r.key) >= 2);
+        assert!(
+            summed.iter().any(|r| r.white + r.draws + r.black > 50),
+            "groups of many games"
+        );
+        assert!(
+            explorer.iter().any(|r| games_at(r.key) == 1),
+            "keys of one decided game"
+        );
+        // The build's way.
+        positions.sort();
+        let keys: Vec<GameKey> = rows.iter().map(GameKey::of).collect();
+        let mut tally = ExplorerTally::new(&keys, 0);
+        let mut got = Vec::new();
+        let mut out = |r| {
+            got.push(r);
+            Ok(())
+        };
+        for &r in &positions {
+            tally.push(r, &mut out).unwrap();
+        }
+        tally.end_key(&mut out).unwrap();
+        assert_eq!(got, summed);
     }
 
     #[test]

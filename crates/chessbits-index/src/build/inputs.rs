@@ -13,7 +13,7 @@ use parquet::arrow::ProjectionMask;
 use rayon::prelude::*;
 
 use super::export_rows::{export_parts, ExportRows, RowId, RowRecords};
-use super::records::{game_records, row_from_tags, KeySet};
+use super::records::{game_records, row_from_tags};
 use super::{too_many_games, IndexBuilder, SourceFormat, SourceInfo, BATCH_GAMES, WRITE_ROWS};
 use crate::error::IndexError;
 use crate::model::game::GameRow;
@@ -182,7 +182,7 @@ impl IndexBuilder {
                         parsed = ids
                             .par_chunks(CHUNK_GAMES)
                             .enumerate()
-                            .map(|(c, chunk)| rows.records(c * CHUNK_GAMES, chunk, file_name))
+                            .map(|(c, chunk)| rows.records(c * CHUNK_GAMES, chunk, file_name, false))
                             .collect::<Vec<_>>();
                     });
                     next = read_batch();
@@ -251,17 +251,8 @@ impl IndexBuilder {
             ok.par_chunks_mut(CHUNK_GAMES)
                 .map(|chunk| {
                     let mut out = RowRecords::default();
-                    let mut seen = KeySet::default();
                     for game in chunk {
-                        game_records(
-                            &game.start,
-                            &game.moves,
-                            None,
-                            &mut game.row,
-                            &mut out.positions,
-                            &mut out.explorer,
-                            &mut seen,
-                        );
+                        game_records(&game.start, &game.moves, None, &mut game.row, &mut out.positions, None);
                         out.rows.push(game.row.clone());
                     }
                     out
@@ -279,7 +270,7 @@ impl IndexBuilder {
             }
             self.next_game += chunk.rows.len() as u64;
             self.game_rows.append(&mut chunk.rows);
-            self.sort_records(&mut chunk.positions, &mut chunk.explorer)?;
+            self.sort_records(&mut chunk.positions)?;
         }
         if self.game_rows.len() >= WRITE_ROWS {
             self.flush_games()?;

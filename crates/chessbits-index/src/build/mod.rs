@@ -31,7 +31,7 @@ use crate::model::game::GameRow;
 use crate::model::sources::SourceRow;
 use crate::model::top_games::{GameKey, TopGamesWriter};
 use crate::model::{create_games_writer, create_writer, explorer, games, positions, sources};
-use records::{game_records, game_row, uci_text, ExplorerRecord, PositionRecord};
+use records::{game_records, game_row, uci_text, ExplorerRecord, ExplorerTally, PositionRecord};
 use sort::{Record, Sorter};
 pub use source::{SourceFormat, SourceInfo};
 
@@ -95,7 +95,6 @@ struct RawEntry {
 struct ParsedBatch {
     rows: Vec<Result<GameRow, String>>,
     positions: Vec<PositionRecord>,
-    explorer: Vec<ExplorerRecord>,
 }
 
 /// Games per batch cut from the input.
@@ -125,10 +124,10 @@ pub struct IndexBuilder {
     pool: rayon::ThreadPool,
     games_writer: ArrowWriter<File>,
     game_rows: Vec<GameRow>,
-    /// What the `top_games` lists need of each game of this part, by number from its first.
+    /// What the `top_games` lists and the `explorer` rows need of each game of this part, by
+    /// number from its first.
     game_keys: Vec<GameKey>,
     positions: Sorter<PositionRecord>,
-    explorer: Sorter<ExplorerRecord>,
     sources: Vec<SourceRow>,
     next_game: u64,
     summary: BuildSummary,
@@ -244,9 +243,8 @@ impl IndexBuilder {
             .build()
             .map_err(|e| IndexError::io(&parent, std::io::Error::other(e)))?;
         let games_writer = create_games_writer(&temp.path().join(format!("games/{part}.parquet")))?;
-        // Two thirds of the memory for positions (a record per ply), a third for the explorer.
-        let positions = Sorter::new(&runs, "positions", options.memory * 2 / 3 / PositionRecord::BYTES);
-        let explorer = Sorter::new(&runs, "explorer", options.memory / 3 / ExplorerRecord::BYTES);
+        // The positions records are the only ones sorted: the explorer's are made from them.
+        let positions = Sorter::new(&runs, "positions", options.memory / PositionRecord::BYTES);
         Ok(IndexBuilder {
             out: out.to_path_buf(),
             temp,
@@ -256,7 +254,6 @@ impl IndexBuilder {
             game_rows: Vec::new(),
             game_keys: Vec::new(),
             positions,
-            explorer,
             sources: Vec::new(),
             next_game: 0,
             summary: BuildSummary::default(),
@@ -346,8 +343,7 @@ impl IndexBuilder {
         self.next_game += numbered;
         for mut chunk in parsed {
             chunk.positions.iter_mut().for_each(|r| r.game += base);
-            chunk.explorer.iter_mut().for_each(|r| r.last_game += base);
-            self.sort_records(&mut chunk.positions, &mut chunk.explorer)?;
+            self.sort_records(&mut chunk.positions)?;
         }
         if self.game_rows.len() >= WRITE_ROWS {
             self.flush_games()?;
@@ -363,18 +359,11 @@ impl IndexBuilder {
         }
     }
 
-    /// Hands a chunk's records to the sorters (on the pool) and counts its positions.
-    fn sort_records(
-        &mut self,
-        positions: &mut Vec<PositionRecord>,
-        explorer: &mut Vec<ExplorerRecord>,
-    ) -> Result<(), IndexError> {
+    /// Hands a chunk's records to the sorter (on the pool) and counts its positions.
+    fn sort_records(&mut self, positions: &mut Vec<PositionRecord>) -> Result<(), IndexError> {
         self.summary.positions += positions.len() as u64;
-        let (sorted_positions, sorted_explorer) = (&mut self.positions, &mut self.explorer);
-        self.pool.install(|| -> Result<(), IndexError> {
-            sorted_positions.extend(positions)?;
-            sorted_explorer.extend(explorer)
-        })
+        let sorter = &mut self.positions;
+        self.pool.install(|| sorter.extend(positions))
     }
 
     fn flush_games(&mut self) -> Result<(), IndexError> {
@@ -413,9 +402,12 @@ impl IndexBuilder {
             .files_mut("games")
             .push(file_entry(&dir, &file("games"), added)?);
 
-        // The two sorted tables are merged and written at once, one per core; the top games of
-        // each position are picked as its positions pass by.
-        let (positions, explorer) = (self.positions, self.explorer);
+        // The sorted records are merged twice at once, one merge per core: one writes the
+        // `positions` table (and picks the top games of each position as its rows pass by), the
+        // other makes and writes the `explorer` table's rows.
+        let mut positions = self.positions;
+        self.pool.install(|| positions.finish())?;
+        let positions = &positions;
         let (positions_path, explorer_path) = (dir.join(file("positions")), dir.join(file("explorer")));
         let top_games_path = dir.join(file("top_games"));
         let summary_path = dir.join(file("explorer_summary"));
@@ -434,9 +426,9 @@ impl IndexBuilder {
                     let decided = |game: u32| {
                         game.checked_sub(first)
                             .and_then(|i| game_keys.get(i as usize))
-                            .is_some_and(|k| k.decided)
+                            .is_some_and(|k| k.decided())
                     };
-                    positions.drain(|r| {
+                    positions.merge(|r| {
                         top.push(r.key, r.game, r.ply as u32, || uci_text(r.mv).map(str::to_string))?;
                         let mut push = |r: PositionRecord, solo| {
                             if failed.is_ok() {
@@ -457,25 +449,13 @@ impl IndexBuilder {
                 || -> Result<(u64, u64), IndexError> {
                     let mut writer =
                         TableWriter::create(&explorer_path, explorer::schema(), |r, _| explorer::to_batch(r))?;
-                    // A key's first record waits while it may be the key's only game's: such a
-                    // key gets no rows (its positions row is `solo`, crate::model::positions).
-                    let (mut current, mut held) = (None, None::<ExplorerRecord>);
-                    explorer.drain(|r| {
-                        if current == Some(r.key) {
-                            if let Some(h) = held.take() {
-                                writer.push(h, false);
-                            }
-                            writer.push(r, false);
-                        } else {
-                            current = Some(r.key);
-                            held = None;
-                            match r.white + r.draws + r.black == 1 {
-                                true => held = Some(r),
-                                false => writer.push(r, false),
-                            }
-                        }
+                    let mut tally = ExplorerTally::new(game_keys, first);
+                    let mut write = |r: ExplorerRecord| {
+                        writer.push(r, false);
                         writer.flush_full()
-                    })?;
+                    };
+                    positions.merge(|r| tally.push(r, &mut write))?;
+                    tally.end_key(&mut write)?;
                     let rows = writer.finish()?;
                     // Summed from the written file, as the seal does for files written elsewhere.
                     Ok((rows, explorer_summary_of_explorer(&explorer_path, &summary_path)?))
@@ -667,20 +647,11 @@ fn parse_batch(batch: &RawBatch, name: &str) -> Vec<ParsedBatch> {
         .map(|entries| {
             let mut out = ParsedBatch::default();
             let mut main_line = MainLineReader::new();
-            let mut seen = records::KeySet::default();
             let mut local = 0u32;
             for entry in entries {
                 let result = parse_game(entry, &batch.bytes, name, &mut main_line).map(|game| {
                     let mut row = game_row(&game, local);
-                    game_records(
-                        &game.start,
-                        &game.moves,
-                        None,
-                        &mut row,
-                        &mut out.positions,
-                        &mut out.explorer,
-                        &mut seen,
-                    );
+                    game_records(&game.start, &game.moves, None, &mut row, &mut out.positions, None);
                     main_line.recycle(game);
                     row
                 });
@@ -694,7 +665,6 @@ fn parse_batch(batch: &RawBatch, name: &str) -> Vec<ParsedBatch> {
     let mut base = 0u32;
     for chunk in &mut chunks {
         chunk.positions.iter_mut().for_each(|r| r.game += base);
-        chunk.explorer.iter_mut().for_each(|r| r.last_game += base);
         base += chunk.rows.iter().filter(|r| r.is_ok()).count() as u32;
     }
     chunks

@@ -1,5 +1,7 @@
 //! A game cut into the records the index sorts: one [`PositionRecord`] per position of its main
-//! line, one [`ExplorerRecord`] per distinct position of a decided game.
+//! line; and, for the unaggregated rows of [`export_records`](super::export_records), one
+//! [`ExplorerRecord`] per distinct position of a decided game. (The build itself makes the
+//! explorer records from the sorted positions records: [`ExplorerTally`].)
 
 use chessbits::pgn::{GameResult, MainLineGame};
 use chessbits::position::Position;
@@ -9,6 +11,7 @@ use crate::key::KeyTracker;
 use chessbits::codec::moves::entropy::{EntropyError, GameEncoder};
 
 use crate::model::game::{pack_date, packed_month, rating_band, GameRow, Outcome, Replay, Speed};
+use crate::model::top_games::GameKey;
 
 /// No move: the game ended in this position.
 pub(crate) const NO_MOVE: u16 = u16::MAX;
@@ -125,20 +128,26 @@ fn elo(text: &str) -> Option<u16> {
         .filter(|&elo| elo > 0)
 }
 
+/// Where [`game_records`] puts a game's explorer records: one per distinct position of a decided
+/// game, at its first ply there (`seen`: the keys visited, cleared per game).
+pub(crate) struct ExplorerSink<'a> {
+    pub records: &'a mut Vec<ExplorerRecord>,
+    pub seen: &'a mut KeySet,
+}
+
 /// Appends the records of a game: `row` says who played and how it ended, `start` and `moves`
 /// (its main line) where it went. Fills `row.replay` with what replays the positions recorded
 /// (see [`crate::model::game::Replay`]). `coded`, when the caller has it, is the entropy code
 /// of all of `moves` played from `start` (an export's `moves` column that decoded to them): it
 /// is the replay's code whenever the replay keeps the whole line, which is then not encoded
-/// again.
+/// again. `explorer`: where the game's explorer records go, if the caller wants them.
 pub(crate) fn game_records(
     start: &Position,
     moves: &[Move],
     coded: Option<&[u8]>,
     row: &mut GameRow,
     positions: &mut Vec<PositionRecord>,
-    explorer: &mut Vec<ExplorerRecord>,
-    seen: &mut KeySet,
+    mut explorer: Option<ExplorerSink<'_>>,
 ) {
     // A null move (`--`) in the main line: the positions after it are not positions of a game.
     let mut plies = moves.iter().position(|m| m.is_null()).unwrap_or(moves.len());
@@ -155,9 +164,13 @@ pub(crate) fn game_records(
     // The moves are legal (the reader replayed them), so the encoder takes them all; were it
     // to refuse one, the positions would stop where the stored moves stop.
     plies = row.replay.plies as usize;
-    let outcome = row.outcome();
     let template = explorer_record(row, 0, NO_MOVE);
-    seen.clear();
+    if row.outcome().is_none() {
+        explorer = None;
+    }
+    if let Some(sink) = &mut explorer {
+        sink.seen.clear();
+    }
     let mut pos: Position = start.clone();
     let mut keys = KeyTracker::default();
     for ply in 0..=plies {
@@ -172,8 +185,10 @@ pub(crate) fn game_records(
             ply: ply as u16,
             mv,
         });
-        if outcome.is_some() && seen.insert(key) {
-            explorer.push(ExplorerRecord { key, mv, ..template });
+        if let Some(sink) = &mut explorer
+            && sink.seen.insert(key)
+        {
+            sink.records.push(ExplorerRecord { key, mv, ..template });
         }
         if ply < plies {
             pos.play_unchecked(moves[ply]);
@@ -214,15 +229,21 @@ fn replay_start(start: &Position, plies: usize) -> Replay {
 }
 
 /// The explorer record of game `row` at `key`, playing `mv` there (its counts are zero when the
-/// game has no decided result). The build's records and a query's rows for a `solo` position
-/// (see [`crate::model::positions`]) both come from here.
+/// game has no decided result): [`explorer_record_of`] its [`GameKey`].
 pub(crate) fn explorer_record(row: &GameRow, key: u128, mv: u16) -> ExplorerRecord {
-    let outcome = row.outcome();
-    let average = row.average_rating();
+    explorer_record_of(&GameKey::of(row), row.game, key, mv)
+}
+
+/// The explorer record of game number `game` (what the build keeps of it: `facts`) at `key`,
+/// playing `mv` there. The build's records, [`export_records`](super::export_records)' rows and a
+/// query's rows for a `solo` position (see [`crate::model::positions`]) all come from here.
+pub(crate) fn explorer_record_of(facts: &GameKey, game: u32, key: u128, mv: u16) -> ExplorerRecord {
+    let outcome = facts.outcome;
+    let average = facts.rating;
     ExplorerRecord {
         key,
         mv,
-        speed: Speed::code(row.speed),
+        speed: Speed::code(facts.speed),
         band: average.map_or(0, |a| {
             let band = rating_band(a);
             crate::model::game::RATING_BANDS
@@ -231,14 +252,111 @@ pub(crate) fn explorer_record(row: &GameRow, key: u128, mv: u16) -> ExplorerReco
                 .unwrap_or(0) as u8
                 + 1
         }),
-        month: packed_month(row.date),
+        month: packed_month(facts.date),
         white: (outcome == Some(Outcome::WhiteWins)) as u32,
         draws: (outcome == Some(Outcome::Draw)) as u32,
         black: (outcome == Some(Outcome::BlackWins)) as u32,
         rated: average.is_some() as u32,
         rating_sum: average.unwrap_or(0) as u64,
-        last_date: row.date,
-        last_game: row.game,
+        last_date: facts.date,
+        last_game: game,
+    }
+}
+
+/// Makes the `explorer` table's records from the `positions` records in table order (key,
+/// game, ply): for each key, one record per decided game at its first ply there
+/// ([`explorer_record_of`]), records of one [group](ExplorerRecord::group) added up, handed on
+/// in group order. A key that one decided game reaches gets none (its `positions` row is
+/// `solo`, see [`crate::model::positions`]). The build keeps only the positions records in its
+/// sorted runs, so the explorer's are not spilled to disk.
+pub(crate) struct ExplorerTally<'a> {
+    /// What the build keeps of each game, by game number minus `first_game`.
+    games: &'a [GameKey],
+    first_game: u32,
+    key: Option<u128>,
+    game: Option<u32>,
+    decided: u64,
+    records: Vec<ExplorerRecord>,
+    /// Records held before they are added up in place (doubled when that keeps most of them).
+    limit: usize,
+}
+
+impl<'a> ExplorerTally<'a> {
+    pub fn new(games: &'a [GameKey], first_game: u32) -> ExplorerTally<'a> {
+        ExplorerTally {
+            games,
+            first_game,
+            key: None,
+            game: None,
+            decided: 0,
+            records: Vec::new(),
+            limit: 4096,
+        }
+    }
+
+    /// Takes the next positions record; a finished key's records go to `out`.
+    pub fn push(
+        &mut self,
+        r: PositionRecord,
+        out: &mut impl FnMut(ExplorerRecord) -> Result<(), crate::error::IndexError>,
+    ) -> Result<(), crate::error::IndexError> {
+        if self.key != Some(r.key) {
+            self.end_key(out)?;
+            self.key = Some(r.key);
+        }
+        // A game's records at a key are consecutive: its first is its first ply there.
+        if self.game == Some(r.game) {
+            return Ok(());
+        }
+        self.game = Some(r.game);
+        let facts = r
+            .game
+            .checked_sub(self.first_game)
+            .and_then(|i| self.games.get(i as usize));
+        let Some(facts) = facts.filter(|f| f.decided()) else {
+            return Ok(());
+        };
+        self.decided += 1;
+        self.records.push(explorer_record_of(facts, r.game, r.key, r.mv));
+        if self.records.len() >= self.limit {
+            self.combine();
+            if self.records.len() * 2 > self.limit {
+                self.limit *= 2;
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends the stream (or the current key).
+    pub fn end_key(
+        &mut self,
+        out: &mut impl FnMut(ExplorerRecord) -> Result<(), crate::error::IndexError>,
+    ) -> Result<(), crate::error::IndexError> {
+        if self.decided >= 2 {
+            self.combine();
+            for r in self.records.drain(..) {
+                out(r)?;
+            }
+        }
+        self.records.clear();
+        (self.decided, self.game) = (0, None);
+        Ok(())
+    }
+
+    /// Sorts the held records by group and adds up those of one group.
+    fn combine(&mut self) {
+        self.records.sort_unstable_by_key(ExplorerRecord::group);
+        let mut kept = 0;
+        for i in 0..self.records.len() {
+            let record = self.records[i];
+            if kept > 0 && self.records[kept - 1].group() == record.group() {
+                self.records[kept - 1].absorb(&record);
+                continue;
+            }
+            self.records[kept] = record;
+            kept += 1;
+        }
+        self.records.truncate(kept);
     }
 }
 

@@ -1,6 +1,7 @@
 //! External sort in bounded memory: records gather in a buffer; a full buffer is sorted (on all
-//! cores), its equal groups combined, and written to a run file; at the end the runs are merged
-//! (k-way, a heap of run heads) into one sorted stream with equal groups combined again.
+//! cores) and written to a run file; at the end the runs are merged (k-way, a heap of run heads)
+//! into one sorted stream, as often as the caller asks (the build merges them twice at once: one
+//! stream for the `positions` table, one for the `explorer` table).
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
@@ -10,11 +11,10 @@ use std::path::{Path, PathBuf};
 
 use rayon::slice::ParallelSliceMut;
 
-use super::records::{ExplorerRecord, PositionRecord};
+use super::records::PositionRecord;
 use crate::error::IndexError;
 
-/// A record the sorter handles: fixed-size bytes in run files, an order, and a way to combine
-/// two records of the same group.
+/// A record the sorter handles: fixed-size bytes in run files and an order.
 pub(crate) trait Record: Copy + Send + Sync {
     /// Bytes of one record in a run file.
     const BYTES: usize;
@@ -23,9 +23,6 @@ pub(crate) trait Record: Copy + Send + Sync {
     fn order(&self) -> Self::Order;
     fn encode(&self, out: &mut Vec<u8>);
     fn decode(bytes: &[u8]) -> Self;
-    /// Adds `other` into `self` when both are of one group (same order); `false` when records
-    /// never combine.
-    fn combine(&mut self, other: &Self) -> bool;
 }
 
 impl Record for PositionRecord {
@@ -47,54 +44,6 @@ impl Record for PositionRecord {
             ply: u16::from_le_bytes(b[20..22].try_into().expect("2 bytes")),
             mv: u16::from_le_bytes(b[22..24].try_into().expect("2 bytes")),
         }
-    }
-    fn combine(&mut self, _: &Self) -> bool {
-        false
-    }
-}
-
-impl Record for ExplorerRecord {
-    const BYTES: usize = 16 + 2 + 1 + 1 + 2 + 4 * 4 + 8 + 4 + 4;
-    type Order = (u128, u16, u8, u8, u16);
-    fn order(&self) -> Self::Order {
-        self.group()
-    }
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(&self.key.to_le_bytes());
-        out.extend_from_slice(&self.mv.to_le_bytes());
-        out.push(self.speed);
-        out.push(self.band);
-        out.extend_from_slice(&self.month.to_le_bytes());
-        for v in [self.white, self.draws, self.black, self.rated] {
-            out.extend_from_slice(&v.to_le_bytes());
-        }
-        out.extend_from_slice(&self.rating_sum.to_le_bytes());
-        out.extend_from_slice(&self.last_date.to_le_bytes());
-        out.extend_from_slice(&self.last_game.to_le_bytes());
-    }
-    fn decode(b: &[u8]) -> Self {
-        let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().expect("4 bytes"));
-        ExplorerRecord {
-            key: u128::from_le_bytes(b[0..16].try_into().expect("16 bytes")),
-            mv: u16::from_le_bytes(b[16..18].try_into().expect("2 bytes")),
-            speed: b[18],
-            band: b[19],
-            month: u16::from_le_bytes(b[20..22].try_into().expect("2 bytes")),
-            white: u32_at(22),
-            draws: u32_at(26),
-            black: u32_at(30),
-            rated: u32_at(34),
-            rating_sum: u64::from_le_bytes(b[38..46].try_into().expect("8 bytes")),
-            last_date: u32_at(46),
-            last_game: u32_at(50),
-        }
-    }
-    fn combine(&mut self, other: &Self) -> bool {
-        if self.group() != other.group() {
-            return false;
-        }
-        self.absorb(other);
-        true
     }
 }
 
@@ -133,23 +82,8 @@ impl<R: Record> Sorter<R> {
         Ok(())
     }
 
-    /// Sorts and combines the buffer in place.
-    fn sort_buffer(&mut self) {
-        self.buffer.par_sort_unstable_by_key(|r| r.order());
-        let mut kept = 0;
-        for i in 0..self.buffer.len() {
-            let record = self.buffer[i];
-            if kept > 0 && self.buffer[kept - 1].combine(&record) {
-                continue;
-            }
-            self.buffer[kept] = record;
-            kept += 1;
-        }
-        self.buffer.truncate(kept);
-    }
-
     fn spill(&mut self) -> Result<(), IndexError> {
-        self.sort_buffer();
+        self.buffer.par_sort_unstable_by_key(|r| r.order());
         let path = self.dir.join(format!("{}-{}.run", self.name, self.runs.len()));
         let file = File::create(&path).map_err(|e| IndexError::io(&path, e))?;
         let mut out = BufWriter::with_capacity(1 << 20, file);
@@ -166,17 +100,25 @@ impl<R: Record> Sorter<R> {
         Ok(())
     }
 
-    /// Every record, sorted, equal groups combined, handed to `visit` in order.
-    pub fn drain(mut self, mut visit: impl FnMut(R) -> Result<(), IndexError>) -> Result<(), IndexError> {
+    /// Ends the input: the records held are sorted (in memory when no run was spilled, else
+    /// spilled as the last run). Then [`merge`](Self::merge) reads them.
+    pub fn finish(&mut self) -> Result<(), IndexError> {
+        match self.runs.is_empty() {
+            true => self.buffer.par_sort_unstable_by_key(|r| r.order()),
+            false if !self.buffer.is_empty() => self.spill()?,
+            false => {}
+        }
+        Ok(())
+    }
+
+    /// Every record, sorted, handed to `visit` in order (after [`finish`](Self::finish)). Takes
+    /// `&self`: two merges may run at once, each reading the runs on its own.
+    pub fn merge(&self, mut visit: impl FnMut(R) -> Result<(), IndexError>) -> Result<(), IndexError> {
         if self.runs.is_empty() {
-            self.sort_buffer();
-            for record in std::mem::take(&mut self.buffer) {
+            for &record in &self.buffer {
                 visit(record)?;
             }
             return Ok(());
-        }
-        if !self.buffer.is_empty() {
-            self.spill()?;
         }
         let mut readers = Vec::with_capacity(self.runs.len());
         for path in &self.runs {
@@ -192,21 +134,11 @@ impl<R: Record> Sorter<R> {
                 heap.push(Head { record, run });
             }
         }
-        let mut pending: Option<R> = None;
         while let Some(Head { record, run }) = heap.pop() {
             if let Some(next) = readers[run].next()? {
                 heap.push(Head { record: next, run });
             }
-            let combined = pending.as_mut().is_some_and(|current| current.combine(&record));
-            if !combined && let Some(done) = pending.replace(record) {
-                visit(done)?;
-            }
-        }
-        if let Some(done) = pending {
-            visit(done)?;
-        }
-        for path in &self.runs {
-            let _ = std::fs::remove_file(path);
+            visit(record)?;
         }
         Ok(())
     }
@@ -270,50 +202,53 @@ impl<R: Record> Ord for Head<R> {
 mod tests {
     use super::*;
 
-    fn explorer(key: u128, white: u32, last_game: u32) -> ExplorerRecord {
-        ExplorerRecord {
+    fn record(key: u128, game: u32) -> PositionRecord {
+        PositionRecord {
             key,
+            game,
+            ply: 0,
             mv: 1,
-            speed: 0,
-            band: 0,
-            month: 0,
-            white,
-            draws: 0,
-            black: 0,
-            rated: 0,
-            rating_sum: 0,
-            last_date: 0,
-            last_game,
         }
     }
 
     #[test]
     fn spilled_runs_merge_to_the_in_memory_result() {
         let dir = tempfile::tempdir().unwrap();
-        let records: Vec<ExplorerRecord> = (0..20_000u32)
-            .map(|i| explorer((i * 7919 % 1000) as u128, 1, i))
-            .collect();
+        let records: Vec<PositionRecord> = (0..20_000u32).map(|i| record((i * 7919 % 1000) as u128, i)).collect();
         let collect = |capacity: usize| {
             let mut sorter = Sorter::new(dir.path(), "t", capacity);
             for chunk in records.chunks(333) {
                 sorter.extend(&mut chunk.to_vec()).unwrap();
             }
-            let mut out = Vec::new();
-            sorter
-                .drain(|r| {
-                    out.push(r);
-                    Ok(())
-                })
-                .unwrap();
-            out
+            sorter.finish().unwrap();
+            let mut merged = [Vec::new(), Vec::new()];
+            // Two merges at once, as the build runs them.
+            std::thread::scope(|scope| {
+                for out in &mut merged {
+                    let sorter = &sorter;
+                    scope.spawn(move || {
+                        sorter
+                            .merge(|r| {
+                                out.push(r);
+                                Ok(())
+                            })
+                            .unwrap()
+                    });
+                }
+            });
+            let [first, second] = merged;
+            assert_eq!(first, second);
+            (first, sorter.runs.len())
         };
-        let in_memory = collect(usize::MAX);
-        let spilled = collect(1024);
-        assert_eq!(in_memory.len(), 1000);
+        let (in_memory, runs) = collect(usize::MAX);
+        assert_eq!(runs, 0);
+        let (spilled, runs) = collect(1024);
+        assert!(runs > 10, "{runs} runs");
+        assert_eq!(in_memory.len(), records.len());
         assert_eq!(in_memory, spilled);
-        assert!(in_memory.iter().all(|r| r.white == 20));
-        assert_eq!(in_memory[0].last_game, 19_000, "the latest game of the group");
-        assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none(), "runs removed");
+        let mut sorted = records.clone();
+        sorted.sort();
+        assert_eq!(in_memory, sorted);
     }
 
     #[test]
@@ -328,16 +263,5 @@ mod tests {
         p.encode(&mut bytes);
         assert_eq!(bytes.len(), PositionRecord::BYTES);
         assert_eq!(PositionRecord::decode(&bytes), p);
-        let e = ExplorerRecord {
-            rating_sum: 1 << 40,
-            last_date: 20240101,
-            band: 3,
-            month: 24300,
-            ..explorer(9, 4, 11)
-        };
-        bytes.clear();
-        e.encode(&mut bytes);
-        assert_eq!(bytes.len(), ExplorerRecord::BYTES);
-        assert_eq!(ExplorerRecord::decode(&bytes), e);
     }
 }
