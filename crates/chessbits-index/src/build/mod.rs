@@ -1,7 +1,9 @@
 //! Building an index: games are cut from the input on the calling thread while the previous batch
-//! is parsed and replayed on all cores; their records are sorted in bounded memory (runs spilled
-//! to a temporary directory and merged) and written as the tables' Parquet files. The index
-//! appears at its path only when complete (a rename of the finished directory).
+//! is parsed and replayed on all cores; their positions records (one per ply, 24 bytes) are
+//! sorted in bounded memory (runs spilled to a temporary directory) and merged twice at once, one
+//! merge writing the `positions` and `top_games` tables, the other making the `explorer` rows
+//! from the same stream (`ExplorerTally`). The index appears at its path only when
+//! complete (a rename of the finished directory).
 
 pub mod export_rows;
 mod export_tags;

@@ -25,7 +25,8 @@
 //! `DELTA_BINARY_PACKED`; the nearly unique columns (`white`, `black`,
 //! `site`, `replay_moves`) are plain, because reading one game would otherwise decode their
 //! dictionary page (up to 1 MiB each) whole; the rest are dictionary-encoded. zstd level 3,
-//! pages of 4,096 rows with page indexes.
+//! pages of 1,024 rows (a query reads a few games at random rows, a page per column each) with
+//! page indexes.
 
 use std::path::Path;
 use std::sync::Arc;

@@ -48,8 +48,8 @@ pub(crate) const PAGE_ROWS: usize = 4096;
 
 /// Rows per page of the `games` table. A query reads a handful of games at random row numbers
 /// (a rare position's game, a move's only game, a search page), one page per column each, so
-/// smaller pages decode less: on the 10 M-game index the move table after 8 plies took
-/// BENCHMARKS.md's "games pages of 1,024 rows" less time for +0.7 % of the index's size. (The
+/// smaller pages decode less: on a 10 M-game index, the move table after 8 plies 3.8 / 11.6 →
+/// 3.1 / 7.1 ms (p50 / p99) for 2.7 bytes a game more (BENCHMARKS.md, "Position index"). (The
 /// writer checks the limit per write batch of 1,024 rows, so smaller values give the same file.)
 pub(crate) const GAMES_PAGE_ROWS: usize = 1024;
 
