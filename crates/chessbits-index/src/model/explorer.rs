@@ -36,22 +36,6 @@ use super::{column, key_at, opt_i32, opt_str, schema_ref};
 use crate::build::records::{uci_text, ExplorerRecord};
 use crate::error::IndexError;
 
-/// The columns, in order.
-pub const COLUMNS: [&str; 12] = [
-    "key",
-    "uci",
-    "speed",
-    "rating",
-    "month",
-    "white",
-    "draws",
-    "black",
-    "rated",
-    "rating_sum",
-    "last_date",
-    "last_game",
-];
-
 /// The columns a query without a speed, rating or month filter reads: [`COLUMNS`] less those
 /// three (also the [`explorer_summary`](super::explorer_summary) columns less `speed` and
 /// `rating`). Rows read with them have `speed`, `rating` and `month` `None`; a move table then
@@ -67,6 +51,25 @@ pub const TOTAL_COLUMNS: [&str; 9] = [
     "last_date",
     "last_game",
 ];
+
+/// The columns, in order: [`TOTAL_COLUMNS`] with `speed`, `rating` and `month` after `uci`.
+pub const COLUMNS: [&str; 12] = with_groups(&["speed", "rating", "month"]);
+
+/// [`TOTAL_COLUMNS`] with the grouping columns `groups` after `uci` (`N`: their number).
+pub(crate) const fn with_groups<const N: usize>(groups: &[&'static str]) -> [&'static str; N] {
+    assert!(TOTAL_COLUMNS.len() + groups.len() == N, "the lengths add up to N");
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = match i {
+            0 | 1 => TOTAL_COLUMNS[i],
+            _ if i < 2 + groups.len() => groups[i - 2],
+            _ => TOTAL_COLUMNS[i - groups.len()],
+        };
+        i += 1;
+    }
+    out
+}
 
 /// Which grouping columns a batch was read with; a row read without one has it `None`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -292,5 +295,27 @@ impl<'a> Columns<'a> {
             last_date: opt_str(self.last_date, i).map_or(0, |d| pack_date(&d)),
             last_game: last_game?,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_column_lists_follow_the_schemas() {
+        let names = |schema: SchemaRef| -> Vec<String> { schema.fields().iter().map(|f| f.name().clone()).collect() };
+        assert_eq!(COLUMNS.to_vec(), names(schema()));
+        assert_eq!(
+            super::super::explorer_summary::COLUMNS.to_vec(),
+            names(super::super::explorer_summary::schema())
+        );
+        let groups = ["speed", "rating", "month"];
+        let without: Vec<&str> = COLUMNS.iter().copied().filter(|c| !groups.contains(c)).collect();
+        assert_eq!(without, TOTAL_COLUMNS.to_vec());
+        assert_eq!(
+            super::super::explorer_summary::COLUMNS.to_vec(),
+            COLUMNS.iter().copied().filter(|&c| c != "month").collect::<Vec<_>>()
+        );
     }
 }

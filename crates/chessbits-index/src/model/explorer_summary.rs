@@ -61,19 +61,7 @@ pub const THRESHOLD: usize = 64;
 const WRITE_ROWS: usize = 1 << 14;
 
 /// The columns, in order: those of `explorer` but `month`.
-pub const COLUMNS: [&str; 11] = [
-    "key",
-    "uci",
-    "speed",
-    "rating",
-    "white",
-    "draws",
-    "black",
-    "rated",
-    "rating_sum",
-    "last_date",
-    "last_game",
-];
+pub const COLUMNS: [&str; 11] = explorer::with_groups(&["speed", "rating"]);
 
 /// The table's schema.
 pub fn schema() -> SchemaRef {

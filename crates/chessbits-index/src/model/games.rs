@@ -36,7 +36,7 @@ use arrow_array::{ArrayRef, BinaryArray, BooleanArray, Int32Array, Int64Array, R
 use arrow_schema::{DataType, Field, SchemaRef};
 
 use super::game::{date_text, pack_date, GameRow, Replay, Speed};
-use super::{column, opt_i32, opt_str, schema_ref};
+use super::{column, joined, opt_i32, opt_str, schema_ref};
 use crate::error::IndexError;
 
 /// The table's schema.
@@ -144,18 +144,6 @@ pub(crate) const LOOKUP_COLUMNS: [&str; 12] = joined(
         None => &[],
     },
 );
-
-/// `a` then `b` as one list of `N` names (a compile error unless `N` is their total length).
-const fn joined<const N: usize>(a: &[&'static str], b: &[&'static str]) -> [&'static str; N] {
-    assert!(a.len() + b.len() == N, "the lengths add up to N");
-    let mut out = [""; N];
-    let mut i = 0;
-    while i < N {
-        out[i] = if i < a.len() { a[i] } else { b[i - a.len()] };
-        i += 1;
-    }
-    out
-}
 
 /// Every column.
 pub(crate) const ALL_COLUMNS: [&str; 21] = [

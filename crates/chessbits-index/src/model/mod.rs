@@ -78,6 +78,18 @@ impl Layout<'_> {
     };
 }
 
+/// `a` then `b` as one list of `N` names (a compile error unless `N` is their total length).
+pub(crate) const fn joined<const N: usize>(a: &[&'static str], b: &[&'static str]) -> [&'static str; N] {
+    assert!(a.len() + b.len() == N, "the lengths add up to N");
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = if i < a.len() { a[i] } else { b[i - a.len()] };
+        i += 1;
+    }
+    out
+}
+
 /// A writer of one Parquet file of a table. `sorted_by_key`: the rows come in key order
 /// (column 0): the file says so and the key column gets page statistics without a dictionary.
 pub(crate) fn create_writer(
