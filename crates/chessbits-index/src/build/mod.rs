@@ -425,11 +425,7 @@ impl IndexBuilder {
                     let mut writer = positions::PositionsWriter::create(&positions_path, key_bits)?;
                     let mut marker = positions::SoloMarker::default();
                     let mut failed = Ok(());
-                    let decided = |game: u32| {
-                        game.checked_sub(first)
-                            .and_then(|i| game_keys.get(i as usize))
-                            .is_some_and(|k| k.decided())
-                    };
+                    let decided = |game| GameKey::of_game(game_keys, first, game).is_some_and(GameKey::decided);
                     positions.merge(|r| {
                         top.push(r.key, r.game, r.ply as u32, || uci_text(r.mv).map(str::to_string))?;
                         let mut push = |r: PositionRecord, solo| {

@@ -309,10 +309,7 @@ impl<'a> ExplorerTally<'a> {
             return Ok(());
         }
         self.game = Some(r.game);
-        let facts = r
-            .game
-            .checked_sub(self.first_game)
-            .and_then(|i| self.games.get(i as usize));
+        let facts = GameKey::of_game(self.games, self.first_game, r.game);
         let Some(facts) = facts.filter(|f| f.decided()) else {
             return Ok(());
         };

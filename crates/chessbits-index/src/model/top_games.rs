@@ -145,6 +145,11 @@ impl GameKey {
     pub fn decided(&self) -> bool {
         self.outcome.is_some()
     }
+
+    /// The key of game number `game` among `keys`, the keys of the games `first..` in order.
+    pub(crate) fn of_game(keys: &[GameKey], first: u32, game: u32) -> Option<&GameKey> {
+        keys.get(game.checked_sub(first)? as usize)
+    }
 }
 
 /// A game of a position, as a list holds it (and as the table's row reads back).
@@ -251,16 +256,12 @@ impl<'a> TopGamesWriter<'a> {
         }
         self.game = Some(game);
         self.listed = false;
-        let games = self.games;
-        let info = *game
-            .checked_sub(self.first_game)
-            .and_then(|i| games.get(i as usize))
-            .ok_or_else(|| {
-                IndexError::format(
-                    &self.path,
-                    format!("a position of game {game}, which the games table lacks"),
-                )
-            })?;
+        let info = *GameKey::of_game(self.games, self.first_game, game).ok_or_else(|| {
+            IndexError::format(
+                &self.path,
+                format!("a position of game {game}, which the games table lacks"),
+            )
+        })?;
         if !info.decided() {
             return Ok(());
         }
