@@ -50,12 +50,14 @@ impl BenchResult {
 }
 
 /// Searches every bench position to `depth` with `threads` threads and a `hash_mb` table, both
-/// fresh, with the hand-tuned evaluation; returns the totals.
+/// fresh, with the engine's default evaluation (the [embedded](crate::eval::nnue::embedded)
+/// network); returns the totals.
 pub fn run_bench(depth: i32, threads: usize, hash_mb: usize) -> BenchResult {
-    run_bench_with(depth, threads, hash_mb, None)
+    run_bench_with(depth, threads, hash_mb, Some(crate::eval::nnue::embedded::network()))
 }
 
-/// [`run_bench`] evaluating with `network` when it is given (UCI `bench` after `EvalFile`).
+/// [`run_bench`] evaluating with `network`, or with the hand-tuned evaluation when it is `None`
+/// (UCI `bench` after `EvalFile` or with `Use NNUE` off).
 pub fn run_bench_with(depth: i32, threads: usize, hash_mb: usize, network: Option<Arc<Network>>) -> BenchResult {
     let tt = TranspositionTable::new(hash_mb);
     let mut state = SearchThreads::new(threads);

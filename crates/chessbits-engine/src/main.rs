@@ -22,9 +22,11 @@ Usage:
                                          tune the evaluation on the games of FILE.pgn
   chessbits-engine datagen --out FILE [--games N] [--nodes N] [--threads N] [--seed S]
                    [--random-plies N] [--max-plies N] [--hash MIB]
+                   [--eval embedded|hand-tuned|NET.nnue]
                                          self-play training data (resumes an existing FILE;
                                          defaults: 1000 games, 5000 nodes a move, all cores,
-                                         seed 1, 4 random plies, 400 plies, 4 MiB)
+                                         seed 1, 4 random plies, 400 plies, 4 MiB, the
+                                         embedded network)
   chessbits-engine --help | --version";
 
 fn main() {
@@ -184,6 +186,20 @@ fn datagen(args: &[String]) -> i32 {
             "--random-plies" => number("--random-plies").map(|n| config.random_plies = n as usize),
             "--max-plies" => number("--max-plies").map(|n| config.max_plies = n.clamp(1, MAX_PLIES.into()) as usize),
             "--hash" => number("--hash").map(|n| config.hash_mb = (n as usize).clamp(1, 4096)),
+            "--eval" => match value.map(String::as_str) {
+                Some("embedded") => {
+                    config.network = Some(chessbits_engine::eval::nnue::embedded::network());
+                    Ok(())
+                }
+                Some("hand-tuned") => {
+                    config.network = None;
+                    Ok(())
+                }
+                Some(path) => chessbits_engine::eval::nnue::Network::load(path)
+                    .map(|net| config.network = Some(std::sync::Arc::new(net)))
+                    .map_err(|e| format!("datagen: --eval {path}: {e}")),
+                None => Err("datagen: --eval needs 'embedded', 'hand-tuned' or a network file".to_string()),
+            },
             other => Err(format!("datagen: unknown option '{other}'")),
         };
         if let Err(message) = parsed {

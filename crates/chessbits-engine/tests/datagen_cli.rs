@@ -132,3 +132,41 @@ fn datagen_is_in_the_help_and_checks_its_arguments() {
         assert!(String::from_utf8_lossy(&output.stderr).contains("datagen:"));
     }
 }
+
+#[test]
+fn datagen_plays_with_the_evaluation_it_is_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let play = |name: &str, eval: &str| {
+        let out = dir.path().join(name);
+        let output = Command::new(env!("CARGO_BIN_EXE_chessbits-engine"))
+            .args([
+                "datagen",
+                "--nodes",
+                "300",
+                "--max-plies",
+                "40",
+                "--seed",
+                "5",
+                "--hash",
+                "1",
+            ])
+            .args(["--games", "2", "--threads", "1", "--eval", eval, "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        (output, out)
+    };
+    // The default is the embedded network; the hand-tuned evaluation plays other games.
+    let (default, default_file) = play("default.cbtd", "embedded");
+    assert!(default.status.success(), "{}", String::from_utf8_lossy(&default.stderr));
+    let (hand, hand_file) = play("hand.cbtd", "hand-tuned");
+    assert!(hand.status.success(), "{}", String::from_utf8_lossy(&hand.stderr));
+    assert_ne!(games_of(&default_file).unwrap(), games_of(&hand_file).unwrap());
+    // A network file that cannot be loaded stops the run before it writes anything.
+    let bad = dir.path().join("bad.nnue");
+    std::fs::write(&bad, b"CBNN not a network").unwrap();
+    let (output, out) = play("never.cbtd", bad.to_str().unwrap());
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("datagen: --eval"));
+    assert!(!out.exists());
+}

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use chessbits::game::Game;
 use chessbits::position::Position;
 use chessbits_engine::eval::nnue::accumulator::{AccumulatorStack, Snapshot};
-use chessbits_engine::eval::nnue::Network;
+use chessbits_engine::eval::nnue::{embedded, Network};
 use chessbits_engine::rng::SplitMix64;
 use chessbits_engine::search::{run, Control, Limits, SearchThreads};
 use chessbits_engine::tt::TranspositionTable;
@@ -170,7 +170,7 @@ fn eval_file_loads_a_network_and_the_engine_plays_with_it() {
     let lines = e.expect("uciok", 5 * SECOND);
     assert!(lines
         .iter()
-        .any(|l| l == "option name EvalFile type string default <empty>"));
+        .any(|l| l == "option name EvalFile type string default <embedded>"));
     e.send(&format!("setoption name EvalFile value {}", path.display()));
     e.send("position startpos moves e2e4");
     e.send("go depth 5");
@@ -195,8 +195,8 @@ fn eval_file_loads_a_network_and_the_engine_plays_with_it() {
     e.send("go depth 1");
     let lines = e.expect("bestmove", 20 * SECOND);
     assert!(lines.iter().any(|l| l.contains(" score cp -100 ")), "{lines:?}");
-    // And `<empty>` goes back to the hand-tuned evaluation.
-    e.send("setoption name EvalFile value <empty>");
+    // And `<embedded>` goes back to the embedded network.
+    e.send("setoption name EvalFile value <embedded>");
     e.send("go depth 1");
     let lines = e.expect("bestmove", 20 * SECOND);
     assert!(!lines.iter().any(|l| l.contains(" score cp -100 ")), "{lines:?}");
@@ -224,10 +224,98 @@ fn a_bad_eval_file_is_reported_and_the_engine_keeps_playing() {
         let lines = e.expect("info string", 5 * SECOND);
         let line = lines.last().unwrap();
         assert!(line.starts_with("info string error: EvalFile"), "{line}");
-        assert!(line.contains("keeping the current evaluation"), "{line}");
+        assert!(
+            line.contains("keeping the current network (the embedded network)"),
+            "{line}"
+        );
         e.send("go depth 3");
         let lines = e.expect("bestmove", 20 * SECOND);
         assert_legal(&[], &best_move(&lines));
     }
     e.quit();
+}
+
+/// The score of the last `info` line of `lines` with `score cp`.
+fn last_cp(lines: &[String]) -> i32 {
+    let line = lines.iter().rev().find(|l| l.contains(" score cp ")).expect("a score");
+    let after = line.split(" score cp ").nth(1).unwrap();
+    after.split_whitespace().next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn the_engine_plays_with_the_embedded_network_unless_use_nnue_is_off() {
+    let (embedded_score, _) = search_score(Some((*embedded::network()).clone()), 1);
+    let (hand_score, _) = search_score(None, 1);
+    assert_ne!(
+        embedded_score, hand_score,
+        "the two evaluations score the start differently"
+    );
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.expect("uciok", 5 * SECOND);
+    assert!(lines
+        .iter()
+        .any(|l| l == "option name Use NNUE type check default true"));
+    let depth_one = |e: &mut Engine| {
+        e.send("position startpos");
+        e.send("go depth 1");
+        last_cp(&e.expect("bestmove", 20 * SECOND))
+    };
+    assert_eq!(depth_one(&mut e), embedded_score);
+    e.send("setoption name Use NNUE value false");
+    assert_eq!(depth_one(&mut e), hand_score);
+    // A loaded network is not used while `Use NNUE` is off.
+    let golden = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/nnue_v1.nnue");
+    e.send(&format!("setoption name EvalFile value {golden}"));
+    assert_eq!(depth_one(&mut e), hand_score);
+    e.send("setoption name EvalFile value <embedded>");
+    e.send("setoption name Use NNUE value true");
+    assert_eq!(depth_one(&mut e), embedded_score);
+    e.quit();
+}
+
+#[test]
+fn the_embedded_network_is_the_committed_file_and_matches_its_recipe() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/nets/");
+    let file = std::fs::read(format!("{dir}{}", embedded::NAME)).unwrap();
+    assert_eq!(file, embedded::BYTES);
+    let net = Network::from_bytes(&file).unwrap();
+    assert_eq!(*embedded::network(), net);
+    let recipe = std::fs::read_to_string(format!("{dir}{}.recipe", embedded::NAME)).unwrap();
+    assert!(recipe.contains(&format!("(768 -> {})x2 -> 1", net.hidden)), "{recipe}");
+    // A trained network, not noise: the side a queen up is far ahead, from either side's view.
+    let queen_up = Position::from_fen("rnb1kbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3").unwrap();
+    assert!(net.evaluate(&queen_up) > 400, "{}", net.evaluate(&queen_up));
+    let queen_down = Position::from_fen("rnb1kbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3").unwrap();
+    assert!(net.evaluate(&queen_down) < -400, "{}", net.evaluate(&queen_down));
+}
+
+#[test]
+fn limited_strength_plays_with_the_evaluation_its_scale_was_calibrated_with() {
+    // The four lines of a depth-1 search at the top level: their scores and moves.
+    let lines = |use_nnue: bool| {
+        let mut e = Engine::start();
+        e.send(&format!("setoption name Use NNUE value {use_nnue}"));
+        e.send("setoption name UCI_LimitStrength value true");
+        e.send("setoption name UCI_Elo value 2140");
+        e.send("position startpos");
+        e.send("go depth 1");
+        let lines = e.expect("bestmove", 20 * SECOND);
+        e.quit();
+        let lines: Vec<String> = lines
+            .iter()
+            .filter(|l| l.contains(" score cp "))
+            .map(|l| {
+                let score = l.split(" score cp ").nth(1).unwrap().split_whitespace().next().unwrap();
+                format!("{score} {}", l.split(" pv ").nth(1).unwrap())
+            })
+            .collect();
+        assert_eq!(lines.len(), 4, "{lines:?}");
+        lines
+    };
+    assert_eq!(lines(true), lines(false));
+    // Without the strength limit the network's scores differ from the hand-tuned ones.
+    let (embedded_score, _) = search_score(Some((*embedded::network()).clone()), 1);
+    let (hand_score, _) = search_score(None, 1);
+    assert_ne!(embedded_score, hand_score);
 }

@@ -22,6 +22,7 @@ use std::io::{BufReader, BufWriter, Seek, SeekFrom, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
+use std::sync::Arc;
 use std::time::Instant;
 
 use chessbits::codec::moves::entropy::GameEncoder;
@@ -29,6 +30,7 @@ use chessbits::game::{Game, GameResult};
 use chessbits::position::Position;
 use chessbits::types::Color;
 
+use crate::eval::nnue::Network;
 use crate::search::{run, Control, Limits, SearchThreads};
 use crate::tt::TranspositionTable;
 use format::{encode_record, FormatError, GameReader, GameWriter, TrainingGame, Wdl};
@@ -61,6 +63,9 @@ pub struct DatagenConfig {
     pub max_plies: usize,
     /// Transposition table per thread, MiB (cleared before each game).
     pub hash_mb: usize,
+    /// The evaluation the games are played with: a network, or `None` for the hand-tuned one.
+    /// The default is the engine's: the [embedded](crate::eval::nnue::embedded) network.
+    pub network: Option<Arc<Network>>,
 }
 
 impl Default for DatagenConfig {
@@ -73,6 +78,7 @@ impl Default for DatagenConfig {
             random_plies: 4,
             max_plies: 400,
             hash_mb: 4,
+            network: Some(crate::eval::nnue::embedded::network()),
         }
     }
 }
@@ -133,6 +139,7 @@ pub fn play_game(config: &DatagenConfig, index: u64, tt: &TranspositionTable) ->
     let limits = Limits {
         nodes: Some(config.nodes),
         quiet: true,
+        network: config.network.clone(),
         ..Limits::default()
     };
     let mut scores = Vec::new();

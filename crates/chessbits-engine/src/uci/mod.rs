@@ -38,7 +38,7 @@ use chessbits::movegen::perft_divide;
 use chessbits::notation::uci::parse_uci;
 
 use crate::book::{clock_seed, BookFile};
-use crate::eval::nnue::Network;
+use crate::eval::nnue::{embedded, Network};
 use crate::search::strength::Strength;
 use crate::search::{run, Control, Limits, SearchThreads};
 use crate::time::TimeManager;
@@ -106,8 +106,8 @@ pub struct Engine<O: Output + Clone> {
     search: Option<RunningSearch>,
     /// The `BookFile`, opened when it was set.
     book: Option<BookFile>,
-    /// The `EvalFile` network, loaded when it was set; `None`: the hand-tuned evaluation.
-    network: Option<Arc<Network>>,
+    /// The `EvalFile` network, loaded when it was set; `None`: the embedded one.
+    loaded_network: Option<Arc<Network>>,
 }
 
 impl<O: Output + Clone> Engine<O> {
@@ -123,7 +123,7 @@ impl<O: Output + Clone> Engine<O> {
             control: Arc::new(Control::new()),
             search: None,
             book: None,
-            network: None,
+            loaded_network: None,
         }
     }
 
@@ -241,12 +241,8 @@ impl<O: Output + Clone> Engine<O> {
                     .first()
                     .and_then(|d| d.parse().ok())
                     .unwrap_or(crate::bench::DEFAULT_DEPTH);
-                let result = crate::bench::run_bench_with(
-                    depth,
-                    self.options.threads,
-                    self.options.hash_mb,
-                    self.network.clone(),
-                );
+                let result =
+                    crate::bench::run_bench_with(depth, self.options.threads, self.options.hash_mb, self.network());
                 let report = crate::bench::report(&result);
                 for line in report.lines() {
                     self.out.line(line);
@@ -275,35 +271,45 @@ impl<O: Output + Clone> Engine<O> {
             Ok(Change::ClearHash) => self.tt.clear(),
             Ok(Change::BookFile) => self.open_book(),
             Ok(Change::EvalFile) => self.load_network(previous_eval_file),
+            // Stored evaluations came from the other evaluation.
+            Ok(Change::Evaluation) => self.tt.clear(),
             Ok(Change::None) => {}
             Err(e) => self.info(&format!("error: option '{name}': {e}")),
         }
     }
 
-    /// Loads `options.eval_file` (none when empty). A file that cannot serve as a network is
-    /// reported and the engine keeps the evaluation it had (`previous` is restored).
+    /// The network to evaluate with: the `EvalFile` one, else the embedded one; `None` (the
+    /// hand-tuned evaluation) with `Use NNUE` off, and with `UCI_LimitStrength` on: the
+    /// `UCI_Elo` scale was calibrated with the hand-tuned evaluation.
+    fn network(&self) -> Option<Arc<Network>> {
+        (self.options.use_nnue && !self.options.limit_strength)
+            .then(|| self.loaded_network.clone().unwrap_or_else(embedded::network))
+    }
+
+    /// Loads `options.eval_file` (the embedded network when empty). A file that cannot serve as
+    /// a network is reported and the engine keeps the network it had (`previous` is restored).
     fn load_network(&mut self, previous: String) {
         let path = &self.options.eval_file;
         if path.is_empty() {
-            self.network = None;
+            self.loaded_network = None;
         } else {
             match Network::load(path) {
-                Ok(net) => self.network = Some(Arc::new(net)),
+                Ok(net) => self.loaded_network = Some(Arc::new(net)),
                 Err(e) => {
-                    let kept = if self.network.is_some() {
+                    let kept = if self.loaded_network.is_some() {
                         "the loaded network"
                     } else {
-                        "the hand-tuned one"
+                        "the embedded network"
                     };
                     self.info(&format!(
-                        "error: EvalFile '{path}': {e}; keeping the current evaluation ({kept})"
+                        "error: EvalFile '{path}': {e}; keeping the current network ({kept})"
                     ));
                     self.options.eval_file = previous;
                     return;
                 }
             }
         }
-        // Stored evaluations came from the other evaluation.
+        // Stored evaluations came from the other network.
         self.tt.clear();
     }
 
@@ -385,7 +391,7 @@ impl<O: Output + Clone> Engine<O> {
                 .options
                 .limit_strength
                 .then(|| Strength::new(self.options.elo, clock_seed())),
-            network: self.network.clone(),
+            network: self.network(),
         });
         let infinite = go.infinite;
         self.control.reset(go.ponder);

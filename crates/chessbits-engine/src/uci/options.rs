@@ -25,7 +25,10 @@ pub struct Options {
     pub limit_strength: bool,
     /// The rating to play at when strength is limited (`UCI_Elo`).
     pub elo: u32,
-    /// The network file to evaluate with (`EvalFile`); empty: the hand-tuned evaluation.
+    /// Evaluate with a network (`Use NNUE`); off: the hand-tuned evaluation.
+    pub use_nnue: bool,
+    /// The network file to evaluate with (`EvalFile`); empty: the
+    /// [embedded](crate::eval::nnue::embedded) network.
     pub eval_file: String,
 }
 
@@ -41,6 +44,7 @@ impl Default for Options {
             book_file: PathBuf::new(),
             limit_strength: false,
             elo: Strength::MIN_ELO,
+            use_nnue: true,
             eval_file: String::new(),
         }
     }
@@ -59,7 +63,8 @@ pub const OPTION_LINES: &[&str] = &[
     "option name Clear Hash type button",
     "option name UCI_LimitStrength type check default false",
     "option name UCI_Elo type spin default 970 min 970 max 2140",
-    "option name EvalFile type string default <empty>",
+    "option name Use NNUE type check default true",
+    "option name EvalFile type string default <embedded>",
 ];
 
 /// What changed, so the engine can act (resize the table, respawn thread state).
@@ -75,8 +80,10 @@ pub enum Change {
     ClearHash,
     /// The book file changed: open it.
     BookFile,
-    /// The network file changed: load it (or go back to the hand-tuned evaluation).
+    /// The network file changed: load it (or go back to the embedded network).
     EvalFile,
+    /// `Use NNUE` changed: the evaluation is another one.
+    Evaluation,
 }
 
 /// A spin option's value: a number within the range the option announced (`Threads 0` is
@@ -152,9 +159,13 @@ impl Options {
                 self.elo = spin(value, Strength::MIN_ELO.into(), Strength::MAX_ELO.into())? as u32;
                 Ok(Change::None)
             }
+            "use nnue" => {
+                self.use_nnue = check(value)?;
+                Ok(Change::Evaluation)
+            }
             "evalfile" => {
                 let value = value.trim();
-                self.eval_file = if value == "<empty>" {
+                self.eval_file = if value.is_empty() || value == "<empty>" || value == "<embedded>" {
                     String::new()
                 } else {
                     value.to_string()

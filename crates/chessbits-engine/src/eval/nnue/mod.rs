@@ -57,6 +57,7 @@
 //! ```
 
 pub mod accumulator;
+pub mod embedded;
 pub mod format;
 
 use chessbits::position::Position;
