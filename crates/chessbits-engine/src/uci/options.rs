@@ -82,7 +82,7 @@ pub enum Change {
     BookFile,
     /// The network file changed: load it (or go back to the embedded network).
     EvalFile,
-    /// `Use NNUE` changed: the evaluation is another one.
+    /// `Use NNUE` or `UCI_LimitStrength` changed: the evaluation may be another one.
     Evaluation,
 }
 
@@ -152,8 +152,11 @@ impl Options {
             }
             "clear hash" => Ok(Change::ClearHash),
             "uci_limitstrength" => {
-                self.limit_strength = check(value)?;
-                Ok(Change::None)
+                let limit = check(value)?;
+                let changed = limit != self.limit_strength;
+                self.limit_strength = limit;
+                // A limited search evaluates with the hand-tuned evaluation.
+                Ok(if changed { Change::Evaluation } else { Change::None })
             }
             "uci_elo" => {
                 self.elo = spin(value, Strength::MIN_ELO.into(), Strength::MAX_ELO.into())? as u32;
