@@ -7,6 +7,7 @@ Usage:
   match.py ENGINE_A ENGINE_B [--games N] [--tc BASE+INC | --tc MOVES/BASE+INC | --movetime S |
            --nodes N] [--a-option NAME=VALUE ...] [--b-option NAME=VALUE ...]
            [--b-protocol uci|xboard] [--openings FILE] [--pgn OUT] [--seed S]
+           [--concurrency N]
 
 An engine is a command line (`"gnuchess --uci"` works); `--b-protocol xboard` drives engines that
 speak only CECP (phalanx). Options are UCI options (`--b-option UCI_LimitStrength=true
@@ -22,6 +23,11 @@ moves (sent as movestogo); `--movetime 0.1` is 100 ms a move; `--nodes 20000` se
 nodes a move (no clock: results do not depend on the machine's load, but node counts of
 different engines are not comparable). A game loses on time when an engine's clock goes below
 zero; the time python-chess measures includes process overhead, so keep the machine quiet.
+
+Concurrency: `--concurrency 2` plays two games at a time, each with its own pair of engine
+processes (one search runs per game at any moment, so N games want N free cores). Game g always
+plays opening g // 2 with the same colours, so the games and their openings do not depend on N;
+with a clock, which moves the engines find does.
 """
 import argparse
 import glob
@@ -30,6 +36,7 @@ import os
 import random
 import shlex
 import sys
+import threading
 import time
 
 import chess
@@ -190,60 +197,100 @@ def main():
     ap.add_argument("--openings", default=None)
     ap.add_argument("--pgn", default=None)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--concurrency", type=int, default=1)
     args = ap.parse_args()
     if sum(x is not None for x in (args.tc, args.movetime, args.nodes)) > 1:
         ap.error("give one of --tc, --movetime, --nodes")
+    if args.concurrency < 1:
+        ap.error("--concurrency must be at least 1")
     if args.tc is None and args.movetime is None and args.nodes is None:
         args.tc = "10+0.1"
     rng = random.Random(args.seed)
     openings = load_openings(args.openings, rng, (args.games + 1) // 2)
-    a = open_engine(args.a, args.a_protocol, parse_options(args.a_option))
-    b = open_engine(args.b, args.b_protocol, parse_options(args.b_option))
+    # One pair of engines per concurrent game, opened up front so a bad option fails at once.
+    pairs = [(open_engine(args.a, args.a_protocol, parse_options(args.a_option)),
+              open_engine(args.b, args.b_protocol, parse_options(args.b_option)))
+             for _ in range(args.concurrency)]
+    a, b = pairs[0]
     names = (a.id.get("name", args.a), b.id.get("name", args.b))
     limit = f"tc {args.tc}" if args.tc else (f"movetime {args.movetime}s" if args.movetime else f"nodes {args.nodes}")
-    print(f"{names[0]} vs {names[1]}, {args.games} games, {limit}", flush=True)
-    wins = draws = losses = 0
+    print(f"{names[0]} vs {names[1]}, {args.games} games, {limit}"
+          + (f", {args.concurrency} at a time" if args.concurrency > 1 else ""), flush=True)
+    tally = {"wins": 0, "draws": 0, "losses": 0}
     problems = []
     pgn_out = open(args.pgn, "w") if args.pgn else None
     # Wall time per move as the match sees it (search, pipe and start-up of the reply): with
     # --movetime an engine that overshoots, or keeps time in reserve, shows here.
-    spent = {a: [0.0, 0], b: [0.0, 0]}
+    spent = {"A": [0.0, 0], "B": [0.0, 0]}
+    lock = threading.Lock()
+    next_game = iter(range(args.games))
+    failures = []
+
+    def record(g, a_white, result, why, board, forfeit):
+        points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
+        points = points if a_white else 1.0 - points
+        tally["wins"] += points == 1.0
+        tally["draws"] += points == 0.5
+        tally["losses"] += points == 0.0
+        if forfeit is not None:
+            loser = names[0] if (forfeit == chess.WHITE) == a_white else names[1]
+            problems.append(f"game {g + 1}: {loser}: {why}")
+        print(f"game {g + 1}: {'A' if a_white else 'B'} white: {result} ({why}, {board.fullmove_number} moves)"
+              f"  [{tally['wins']}-{tally['draws']}-{tally['losses']}]", flush=True)
+        if pgn_out:
+            game = chess.pgn.Game.from_board(board)
+            game.headers["Event"] = f"chessbits match, {limit}"
+            game.headers["Round"] = str(g + 1)
+            game.headers["White"], game.headers["Black"] = (names if a_white else names[::-1])
+            game.headers["Result"] = result
+            game.headers["Termination"] = why
+            print(game, file=pgn_out, end="\n\n", flush=True)
+
+    def worker(pair):
+        a, b = pair
+        mine = {a: [0.0, 0], b: [0.0, 0]}
+        try:
+            while True:
+                with lock:
+                    g = next(next_game, None)
+                if g is None:
+                    return
+                a_white = g % 2 == 0
+                white, black = (a, b) if a_white else (b, a)
+                result, why, board, forfeit = play(white, black, openings[g // 2], args, mine)
+                with lock:
+                    record(g, a_white, result, why, board, forfeit)
+        except Exception as error:  # reported after the other games finish
+            with lock:
+                failures.append(f"{type(error).__name__}: {error}")
+        finally:
+            with lock:
+                for role, engine in (("A", a), ("B", b)):
+                    spent[role][0] += mine[engine][0]
+                    spent[role][1] += mine[engine][1]
+
+    threads = [threading.Thread(target=worker, args=(pair,)) for pair in pairs]
     try:
-        for g in range(args.games):
-            a_white = g % 2 == 0
-            white, black = (a, b) if a_white else (b, a)
-            opening = openings[g // 2]
-            result, why, board, forfeit = play(white, black, opening, args, spent)
-            points = {"1-0": 1.0, "0-1": 0.0}.get(result, 0.5)
-            points = points if a_white else 1.0 - points
-            wins += points == 1.0
-            draws += points == 0.5
-            losses += points == 0.0
-            if forfeit is not None:
-                loser = names[0] if (forfeit == chess.WHITE) == a_white else names[1]
-                problems.append(f"game {g + 1}: {loser}: {why}")
-            print(f"game {g + 1}: {'A' if a_white else 'B'} white: {result} ({why}, {board.fullmove_number} moves)"
-                  f"  [{wins}-{draws}-{losses}]", flush=True)
-            if pgn_out:
-                game = chess.pgn.Game.from_board(board)
-                game.headers["Event"] = f"chessbits match, {limit}"
-                game.headers["Round"] = str(g + 1)
-                game.headers["White"], game.headers["Black"] = (names if a_white else names[::-1])
-                game.headers["Result"] = result
-                game.headers["Termination"] = why
-                print(game, file=pgn_out, end="\n\n", flush=True)
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
     finally:
-        a.quit()
-        b.quit()
+        for pair in pairs:
+            for engine in pair:
+                engine.quit()
         if pgn_out:
             pgn_out.close()
+    if failures:
+        raise SystemExit("match stopped: " + "; ".join(failures))
+    wins, draws, losses = tally["wins"], tally["draws"], tally["losses"]
     n = wins + draws + losses
     score = (wins + draws / 2) / n
     diff, low, high = elo(score, n, wins, draws, losses)
     print(f"A = {names[0]}, B = {names[1]}")
     print(f"A: +{wins} ={draws} -{losses}, {wins + draws / 2}/{n} ({100 * score:.1f}%), "
           f"Elo {diff:+.0f} (95%: {low:+.0f} to {high:+.0f})")
-    per_move = [1000 * seconds / max(moves, 1) for seconds, moves in (spent[a], spent[b])]
+    per_move = [1000 * seconds / max(moves, 1) for seconds, moves in (spent["A"], spent["B"])]
     print(f"mean time a move: A {per_move[0]:.0f} ms, B {per_move[1]:.0f} ms")
     print(f"forfeits and illegal moves: {len(problems)}")
     for line in problems:
