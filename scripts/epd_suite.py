@@ -4,11 +4,13 @@ engines with python-chess and reports how many each solves, all in one run so th
 comparable.
 
 Usage:
-  epd_suite.py SUITE.epd ENGINE [ENGINE ...] [--ms 200] [--option K=NAME=VALUE ...]
+  epd_suite.py SUITE.epd ENGINE [ENGINE ...] [--ms 200 | --nodes N] [--option K=NAME=VALUE ...]
                [--show-failed] [--min-solved N]
 
 A position is solved when the engine's `bestmove` after `go movetime MS` is one of the `bm`
-moves, or, for a position with `am` (avoid move) only, none of them. Each position is searched as
+moves, or, for a position with `am` (avoid move) only, none of them. `--nodes N` searches N nodes
+a position instead (`go nodes N`: counts that do not depend on the machine or its load, for
+comparing two builds of one engine; node counts of different engines are not comparable). Each position is searched as
 a new game (`ucinewgame`, so nothing carries over from the position before). An ENGINE is a
 command line (`"gnuchess --uci"` works); `--option 2=Hash=64` sets a UCI option of the second
 engine (counting from 1). `--min-solved N` exits 1 when an engine solves fewer than N (the
@@ -54,12 +56,12 @@ def solved(move, best, avoid):
     return move not in avoid
 
 
-def run(engine, suite, seconds):
+def run(engine, suite, limit):
     """The ids of the positions solved and not solved, and the mean wall time a position took."""
     good, bad = [], []
     start = time.monotonic()
     for index, (name, board, best, avoid) in enumerate(suite):
-        result = engine.play(board, chess.engine.Limit(time=seconds), game=index)
+        result = engine.play(board, limit, game=index)
         played = board.san(result.move) if result.move in board.legal_moves else str(result.move)
         expected = " ".join(board.san(m) for m in best) or "not " + " ".join(board.san(m) for m in avoid)
         (good if solved(result.move, best, avoid) else bad).append((name, played, expected))
@@ -70,11 +72,19 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("suite")
     ap.add_argument("engines", nargs="+")
-    ap.add_argument("--ms", type=int, default=200)
+    ap.add_argument("--ms", type=int, default=None)
+    ap.add_argument("--nodes", type=int, default=None)
     ap.add_argument("--option", action="append", default=[])
     ap.add_argument("--show-failed", action="store_true")
     ap.add_argument("--min-solved", type=int, default=0)
     args = ap.parse_args()
+    if args.ms is not None and args.nodes is not None:
+        ap.error("give --ms or --nodes, not both")
+    if args.nodes is not None:
+        limit, each = chess.engine.Limit(nodes=args.nodes), f"{args.nodes} nodes"
+    else:
+        args.ms = 200 if args.ms is None else args.ms
+        limit, each = chess.engine.Limit(time=args.ms / 1000), f"{args.ms} ms"
     suite = load_suite(args.suite)
     options = [{} for _ in args.engines]
     for spec in args.option:
@@ -83,13 +93,13 @@ def main():
         if not which.isdigit() or not 1 <= int(which) <= len(args.engines) or not name:
             ap.error(f"--option {spec!r}: expected ENGINE_NUMBER=NAME=VALUE")
         options[int(which) - 1][name] = value
-    print(f"{args.suite}: {len(suite)} positions, {args.ms} ms each", flush=True)
+    print(f"{args.suite}: {len(suite)} positions, {each} each", flush=True)
     rows = []
     for command, config in zip(args.engines, options):
         engine = open_engine(command, "uci", config)
         try:
             name = engine.id.get("name", command)
-            good, bad, mean = run(engine, suite, args.ms / 1000)
+            good, bad, mean = run(engine, suite, limit)
         finally:
             engine.quit()
         rows.append((name, len(good), mean))
