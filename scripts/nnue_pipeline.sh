@@ -13,9 +13,12 @@
 # cores), HIDDEN (128), EPOCHS (5), LR_DECAY (0.6), MATCH_GAMES (100), MATCH_NODES (5000),
 # MATCH_TC (10+0.1; empty skips the clock match), PYTHON (python3 with python-chess).
 #
-# Measured (2026-11-29): the embedded network (nets/cb-256-1.nnue) came from 114,945 games at
-# NODES=1000 with the hand-tuned evaluation (10.3 M positions, 49 minutes on 2 cores), HIDDEN=256:
-# +92 Elo (95 %: +33 to +157) over the hand-tuned evaluation in 100 games at 5+0.05.
+# Measured (2026-11-29): the embedded network (nets/cb-256-2.nnue) came from two runs at
+# NODES=1000 on 2 cores: 114,945 games with the hand-tuned evaluation (10.3 M positions, 49
+# minutes) and 114,642 with the network before it, cb-256-1 (9.4 M positions, 61 minutes),
+# HIDDEN=256, EPOCHS=8, LR_DECAY=0.7: +121 Elo (95 %: +78 to +167) over cb-256-1 in 200 games at
+# 5,000 nodes a move. cb-256-1 (the first run's data alone) had scored +92 Elo (+33 to +157) over
+# the hand-tuned evaluation in 100 games at 5+0.05.
 # Before (2026-11-28): 35,194 games (3.6 M positions, 2.6 M after the filters; 16 Xeon cores,
 # 13 minutes) gave a 128-wide network even with the hand-tuned evaluation at 5,000 nodes a move
 # (-17 Elo, 95 %: -78 to +42, 100 games). Networks that beat a tuned evaluation are trained on
