@@ -28,8 +28,8 @@
 //! assert!(result.best_move.is_some());
 //! ```
 
-// Denied, not forbidden: the AVX2 output path of `eval::nnue::accumulator` is the one place
-// allowed `unsafe` (a call behind run-time feature detection).
+// Denied, not forbidden: the AVX2 paths of `eval::nnue::accumulator` (behind run-time feature
+// detection) and the transposition table's prefetch hint are the places allowed `unsafe`.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 

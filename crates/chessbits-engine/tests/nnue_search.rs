@@ -39,15 +39,26 @@ struct Seen {
 
 /// Plays random games from every start; after every make and every unmake (of the move played
 /// and of a few siblings tried on the way) the incremental evaluation must equal the reference:
-/// on the portable output path, on the AVX2 path where the CPU has it, and with a `QA` above 255
-/// (the general path).
+/// on the portable paths, on the AVX2 paths where the CPU has them (the output layer in 16-bit
+/// lanes, its output weights at the bound of that path, and in 32-bit lanes for weights past
+/// it), with a width that is not a multiple of 16, and with a `QA` above 255 (the general path).
 #[test]
 fn incremental_accumulators_equal_the_full_refresh_over_random_games() {
     let mut wide_qa = Network::seeded(16, 3);
     wide_qa.qa = 300;
+    let mut bound_weights = Network::seeded(32, 29);
+    for (i, w) in bound_weights.out_weights.iter_mut().enumerate() {
+        *w = if i % 2 == 0 { 128 } else { -128 }; // 128 · 255 = 32 640 ≤ 32 767
+    }
+    let mut wide_weights = Network::seeded(32, 30);
+    wide_weights.out_weights[5] = 129; // past the bound: the 32-bit path
     for (net, simd) in [
         (Network::seeded(32, 28), false),
         (Network::seeded(32, 28), true),
+        (Network::seeded(40, 31), true),
+        (Network::seeded(40, 31), false),
+        (bound_weights, true),
+        (wide_weights, true),
         (wide_qa, true),
     ] {
         let mut stack = AccumulatorStack::new(&net, PLIES + 3);

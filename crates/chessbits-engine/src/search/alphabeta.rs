@@ -58,11 +58,17 @@ impl Worker<'_> {
     fn make(&mut self, m: Move, ply: usize) -> chessbits::position::Undo {
         let piece = self.pos.piece_at(m.from()).map_or(0, |p| p.index());
         self.contexts[ply + 1] = Some(context(piece, m));
+        // The bucket of the new position is fetched while the accumulator is updated.
         let undo = match self.nnue.as_mut() {
-            None => self.pos.play_unchecked(m),
+            None => {
+                let undo = self.pos.play_unchecked(m);
+                self.shared.tt.prefetch(self.pos.key());
+                undo
+            }
             Some(nnue) => {
                 let before = Snapshot::of(self.pos.board());
                 let undo = self.pos.play_unchecked(m);
+                self.shared.tt.prefetch(self.pos.key());
                 nnue.stack.update(&nnue.net, ply, &before, self.pos.board());
                 undo
             }
