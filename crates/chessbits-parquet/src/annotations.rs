@@ -7,7 +7,7 @@ use chessbits::position::Position;
 use chessbits::Color;
 
 use crate::moves_code::MovesCode;
-use crate::rebuild::{write_clock, write_eval, RebuildError};
+use crate::rebuild::RebuildError;
 use crate::row::GameRow;
 
 impl GameRow {
@@ -16,32 +16,37 @@ impl GameRow {
     /// neither for that ply.
     pub(crate) fn write_ply_comment(&self, ply: usize, out: &mut String) {
         out.clear();
-        let item = |list: &Option<Vec<Option<i32>>>| list.as_ref().and_then(|l| l.get(ply).copied().flatten());
-        if let Some(eval) = item(&self.evals) {
-            out.push_str(" [%eval ");
-            write_eval(out, eval);
-            out.push(']');
-        }
-        if let Some(clock) = item(&self.clocks) {
-            out.push_str(" [%clk ");
-            write_clock(out, clock);
-            out.push(']');
-        }
-        if !out.is_empty() {
-            out.push(' ');
-        }
+        self.put_ply_comment_text(ply, out);
+    }
+
+    /// [`write_ply_comment`](Self::write_ply_comment) into bytes (no UTF-8 check of each piece).
+    fn write_ply_comment_bytes(&self, ply: usize, out: &mut Vec<u8>) {
+        out.clear();
+        self.put_ply_comment_text(ply, out);
     }
 
     /// Whether the tags the rebuild writes ([`GameRow::tags`], with `SetUp` and `FEN` added
     /// for a `start_fen` without a `FEN` tag) are `tags` (name and value as written between the
     /// quotes, in the file's order), byte for byte.
     pub(crate) fn tags_rebuild(&self, tags: &[(&[u8], &[u8])]) -> bool {
-        let rebuilt = self.pgn_tags();
-        rebuilt.len() == tags.len()
-            && rebuilt
-                .iter()
-                .zip(tags)
-                .all(|(t, (name, value))| t.name() == *name && t.raw_value() == *value)
+        if self.non_utf8 {
+            let rebuilt = self.pgn_tags();
+            return rebuilt.len() == tags.len()
+                && rebuilt
+                    .iter()
+                    .zip(tags)
+                    .all(|(t, (name, value))| t.name() == *name && t.raw_value() == *value);
+        }
+        // The same comparison without a `Tag` each (the export checks every game).
+        let (mut count, mut equal) = (0, true);
+        self.for_each_utf8_tag(&mut Vec::new(), |name, value| {
+            equal = equal
+                && tags
+                    .get(count)
+                    .is_some_and(|&(n, raw)| n == name && escapes_to(value, raw));
+            count += 1;
+        });
+        equal && count == tags.len()
     }
 
     /// Whether the row's columns give back the movetext `b`: it holds nothing but move
@@ -58,15 +63,15 @@ impl GameRow {
         let plies = self.plies as usize;
         let result = self.result_token();
         let result = result.as_str().as_bytes();
-        let mut expected = String::new();
+        let mut expected = Vec::new();
         // Moves seen, and whether the last one has had its comment.
         let (mut ply, mut commented) = (0usize, false);
         // The comment the last move needs was written (or it needs none).
-        let comment_done = |row: &GameRow, ply: usize, commented: bool, buf: &mut String| {
+        let comment_done = |row: &GameRow, ply: usize, commented: bool, buf: &mut Vec<u8>| {
             if ply == 0 || commented {
                 return true;
             }
-            row.write_ply_comment(ply - 1, buf);
+            row.write_ply_comment_bytes(ply - 1, buf);
             buf.is_empty()
         };
         let ends_token = |c: u8| c.is_ascii_whitespace() || c == b'{';
@@ -87,8 +92,8 @@ impl GameRow {
                     let Some(len) = b[i + 1..].iter().position(|&c| c == b'}') else {
                         return false;
                     };
-                    self.write_ply_comment(ply - 1, &mut expected);
-                    if expected.is_empty() || &b[i + 1..i + 1 + len] != expected.as_bytes() {
+                    self.write_ply_comment_bytes(ply - 1, &mut expected);
+                    if expected.is_empty() || b[i + 1..i + 1 + len] != expected[..] {
                         return false;
                     }
                     commented = true;
@@ -368,3 +373,70 @@ pub(crate) const LAST_MARK: u8 = NUMBERED_MOVE_MARK;
 /// How many ply comments a comment of the input is compared with: the next one and those after
 /// it (a comment the columns do not give back, a clock with a fraction, is skipped).
 const LOOKAHEAD: usize = 8;
+
+/// Whether `raw` is `value` escaped as a tag value is written (a backslash before each `"` and
+/// each `\`).
+fn escapes_to(value: &[u8], raw: &[u8]) -> bool {
+    let mut raw = raw.iter();
+    for &b in value {
+        if (b == b'"' || b == b'\\') && raw.next() != Some(&b'\\') {
+            return false;
+        }
+        if raw.next() != Some(&b) {
+            return false;
+        }
+    }
+    raw.next().is_none()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chessbits::pgn::PgnReader;
+
+    fn row_of(pgn: &[u8]) -> GameRow {
+        let game = PgnReader::new(pgn).read_owned_game().unwrap().unwrap().unwrap();
+        GameRow::from_game(&game, crate::movetext(pgn))
+    }
+
+    #[test]
+    fn escapes_are_compared_byte_for_byte() {
+        assert!(escapes_to(b"a\"b\\c", b"a\\\"b\\\\c"));
+        assert!(escapes_to(b"", b""));
+        assert!(!escapes_to(b"a\"b", b"a\"b"));
+        assert!(!escapes_to(b"ab", b"abc"));
+        assert!(!escapes_to(b"abc", b"ab"));
+        assert!(!escapes_to(b"\\", b"\\"));
+    }
+
+    /// Tags with quotes and backslashes rebuild from the columns as written (no
+    /// `annotations`), and so does a numeric tag written otherwise (`WhiteElo "01500"`, kept
+    /// in `other_tags`); a value written with an escape the writer does not make (`\a`) needs
+    /// `annotations`. Either way the rebuilt PGN has the input's tag lines.
+    #[test]
+    fn tags_that_rebuild_need_no_annotations() {
+        for (pgn, from_columns) in [
+            (
+                &b"[Event \"A \\\"B\\\" \\\\ C\"]\n[WhiteElo \"1500\"]\n[Annotator \"x\"]\n\n1. e4 *\n"[..],
+                true,
+            ),
+            (&b"[Event \"x\"]\n[Event \"y\"]\n[Date \"?\"]\n\n1. e4 *\n"[..], true),
+            (&b"[Event \"\\a\"]\n\n1. e4 *\n"[..], false),
+            // Not canonical: kept in `other_tags` as written.
+            (&b"[WhiteElo \"01500\"]\n\n1. e4 *\n"[..], true),
+        ] {
+            let row = row_of(pgn);
+            assert_eq!(
+                row.annotations.is_none(),
+                from_columns,
+                "{}",
+                String::from_utf8_lossy(pgn)
+            );
+            let text = row.to_pgn(crate::MovesCode::default()).unwrap();
+            let tag_lines = |b: &[u8]| b[..b.windows(2).position(|w| w == b"\n\n").unwrap()].to_vec();
+            assert_eq!(tag_lines(&text), tag_lines(pgn));
+        }
+        let row = row_of(b"[Event \"A \\\"B\\\" \\\\ C\"]\n\n1. e4 *\n");
+        assert_eq!(row.event.as_deref(), Some("A \"B\" \\ C"));
+    }
+}

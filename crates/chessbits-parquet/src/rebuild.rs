@@ -119,13 +119,8 @@ pub fn start_position(start_fen: Option<&str>, variant: Option<&str>) -> Result<
 /// ```
 pub fn clock_text(seconds: i32) -> String {
     let mut out = String::new();
-    write_clock(&mut out, seconds);
+    put_clock(&mut out, seconds);
     out
-}
-
-/// [`clock_text`] written into `out`.
-pub(crate) fn write_clock(out: &mut String, seconds: i32) {
-    put_clock(out, seconds);
 }
 
 /// An `evals` value as lichess writes it: a mate as `#n` / `#-n`, else pawns with up to two
@@ -142,13 +137,8 @@ pub(crate) fn write_clock(out: &mut String, seconds: i32) {
 /// ```
 pub fn eval_text(value: i32) -> String {
     let mut out = String::new();
-    write_eval(&mut out, value);
+    put_eval(&mut out, value);
     out
-}
-
-/// [`eval_text`] written into `out`.
-pub(crate) fn write_eval(out: &mut String, value: i32) {
-    put_eval(out, value);
 }
 
 impl GameRow {

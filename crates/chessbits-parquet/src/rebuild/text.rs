@@ -37,6 +37,29 @@ impl Sink for String {
     }
 }
 
+/// A short text on the stack: the value of a typed tag column (a number, a date, a time; at
+/// most 15 bytes, for the extremes of `i32` days or seconds), written without an allocation.
+#[derive(Default)]
+pub(crate) struct ShortText {
+    bytes: [u8; 32],
+    len: usize,
+}
+
+impl ShortText {
+    fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
+}
+
+impl Sink for ShortText {
+    fn put(&mut self, bytes: &[u8]) {
+        // Never more than 32 bytes in all (see above); kept in bounds regardless.
+        let n = bytes.len().min(self.bytes.len() - self.len);
+        self.bytes[self.len..self.len + n].copy_from_slice(&bytes[..n]);
+        self.len += n;
+    }
+}
+
 /// `v` in decimal, at least `width` digits (zero-padded).
 pub(crate) fn put_u32(out: &mut impl Sink, mut v: u32, width: usize) {
     let mut digits = [b'0'; 10];
@@ -200,54 +223,62 @@ impl GameRow {
                 put_raw_tag(out, tag.name(), tag.raw_value());
             }
         } else {
-            // The ranks of `other_tags` as `tags` gives them: one without a rank takes the rank
-            // of the next one that has one, or comes last.
-            ranks.clear();
-            let mut next_rank = usize::MAX;
-            for (name, _) in self.other_tags.iter().rev() {
-                next_rank = TAG_ORDER.iter().position(|n| n == name).unwrap_or(next_rank);
-                ranks.push(next_rank);
-            }
-            ranks.reverse();
-            // The merge of `tags`: on equal ranks the column first.
-            let mut other = 0;
-            let mut number = Vec::new();
-            for (rank, name) in TAG_ORDER.iter().enumerate() {
-                let value: Option<&[u8]> = match *name {
-                    "WhiteElo" | "BlackElo" | "WhiteRatingDiff" | "BlackRatingDiff" | "UTCDate" | "UTCTime" => {
-                        number.clear();
-                        match *name {
-                            "WhiteElo" => self.white_elo.map(|v| put_i16(&mut number, v)),
-                            "BlackElo" => self.black_elo.map(|v| put_i16(&mut number, v)),
-                            "WhiteRatingDiff" => self.white_rating_diff.map(|v| put_rating_diff(&mut number, v)),
-                            "BlackRatingDiff" => self.black_rating_diff.map(|v| put_rating_diff(&mut number, v)),
-                            "UTCDate" => self.utc_date.map(|v| put_date(&mut number, v)),
-                            _ => self.utc_time.map(|v| put_time(&mut number, v)),
-                        }
-                        .map(|()| &number[..])
-                    }
-                    _ => self.text_column(name).map(str::as_bytes),
-                };
-                let Some(value) = value else { continue };
-                while other < ranks.len() && ranks[other] < rank {
-                    let (n, v) = &self.other_tags[other];
-                    put_tag(out, n.as_bytes(), v.as_bytes());
-                    other += 1;
-                }
-                put_tag(out, name.as_bytes(), value);
-            }
-            for (n, v) in &self.other_tags[other..] {
-                put_tag(out, n.as_bytes(), v.as_bytes());
-            }
-            if let Some(fen) = &self.start_fen {
-                if !self.other_tags.iter().any(|(n, _)| n == "FEN") {
-                    put_tag(out, b"SetUp", b"1");
-                    put_tag(out, b"FEN", fen.as_bytes());
-                }
-            }
+            self.for_each_utf8_tag(ranks, |name, value| put_tag(out, name, value));
         }
         if out.len() > before {
             out.push(b'\n');
+        }
+    }
+
+    /// Calls `f(name, value)` for each tag of [`pgn_tags`](GameRow::pgn_tags), in order, the
+    /// value unescaped, without a [`Tag`](chessbits::pgn::Tag) each: for a row without Latin-1
+    /// strings (`non_utf8` false; the bytes of such a row's tags are those of its strings).
+    /// `ranks` is scratch space.
+    pub(crate) fn for_each_utf8_tag(&self, ranks: &mut Vec<usize>, mut f: impl FnMut(&[u8], &[u8])) {
+        // The ranks of `other_tags` as `tags` gives them: one without a rank takes the rank
+        // of the next one that has one, or comes last.
+        ranks.clear();
+        let mut next_rank = usize::MAX;
+        for (name, _) in self.other_tags.iter().rev() {
+            next_rank = TAG_ORDER.iter().position(|n| n == name).unwrap_or(next_rank);
+            ranks.push(next_rank);
+        }
+        ranks.reverse();
+        // The merge of `tags`: on equal ranks the column first.
+        let mut other = 0;
+        let mut number = ShortText::default();
+        for (rank, name) in TAG_ORDER.iter().enumerate() {
+            let value: Option<&[u8]> = match *name {
+                "WhiteElo" | "BlackElo" | "WhiteRatingDiff" | "BlackRatingDiff" | "UTCDate" | "UTCTime" => {
+                    number.len = 0;
+                    match *name {
+                        "WhiteElo" => self.white_elo.map(|v| put_i16(&mut number, v)),
+                        "BlackElo" => self.black_elo.map(|v| put_i16(&mut number, v)),
+                        "WhiteRatingDiff" => self.white_rating_diff.map(|v| put_rating_diff(&mut number, v)),
+                        "BlackRatingDiff" => self.black_rating_diff.map(|v| put_rating_diff(&mut number, v)),
+                        "UTCDate" => self.utc_date.map(|v| put_date(&mut number, v)),
+                        _ => self.utc_time.map(|v| put_time(&mut number, v)),
+                    }
+                    .map(|()| number.as_bytes())
+                }
+                _ => self.text_column(name).map(str::as_bytes),
+            };
+            let Some(value) = value else { continue };
+            while other < ranks.len() && ranks[other] < rank {
+                let (n, v) = &self.other_tags[other];
+                f(n.as_bytes(), v.as_bytes());
+                other += 1;
+            }
+            f(name.as_bytes(), value);
+        }
+        for (n, v) in &self.other_tags[other..] {
+            f(n.as_bytes(), v.as_bytes());
+        }
+        if let Some(fen) = &self.start_fen {
+            if !self.other_tags.iter().any(|(n, _)| n == "FEN") {
+                f(b"SetUp", b"1");
+                f(b"FEN", fen.as_bytes());
+            }
         }
     }
 
@@ -255,23 +286,35 @@ impl GameRow {
     /// (see [`write_ply_comment`](GameRow::write_ply_comment)); false, nothing appended, when
     /// the row has neither for that ply.
     fn put_ply_comment(&self, ply: usize, out: &mut Vec<u8>) -> bool {
+        out.push(b'{');
+        if !self.put_ply_comment_text(ply, out) {
+            out.pop();
+            return false;
+        }
+        out.push(b'}');
+        true
+    }
+
+    /// Appends the text of the comment the rebuild writes after main-line move `ply` (0-based),
+    /// ` [%eval E] [%clk C] `, either command alone; false, nothing appended, when the row has
+    /// neither for that ply.
+    pub(crate) fn put_ply_comment_text(&self, ply: usize, out: &mut impl Sink) -> bool {
         let item = |list: &Option<Vec<Option<i32>>>| list.as_ref().and_then(|l| l.get(ply).copied().flatten());
         let (eval, clock) = (item(&self.evals), item(&self.clocks));
         if eval.is_none() && clock.is_none() {
             return false;
         }
-        out.push(b'{');
         if let Some(eval) = eval {
-            out.extend_from_slice(b" [%eval ");
+            out.put(b" [%eval ");
             put_eval(out, eval);
-            out.push(b']');
+            out.put(b"]");
         }
         if let Some(clock) = clock {
-            out.extend_from_slice(b" [%clk ");
+            out.put(b" [%clk ");
             put_clock(out, clock);
-            out.push(b']');
+            out.put(b"]");
         }
-        out.extend_from_slice(b" }");
+        out.put(b" ");
         true
     }
 
@@ -324,9 +367,9 @@ impl GameRow {
 }
 
 /// `v` in decimal, a `-` before a negative one.
-fn put_i16(out: &mut Vec<u8>, v: i16) {
+fn put_i16(out: &mut impl Sink, v: i16) {
     if v < 0 {
-        out.push(b'-');
+        out.put(b"-");
     }
     put_u32(out, u32::from(v.unsigned_abs()), 1);
 }

@@ -98,15 +98,16 @@ impl<'a> Iterator for Commands<'a> {
 /// assert_eq!(parse_clock(b"1:x:00"), None);
 /// ```
 pub fn parse_clock(text: &[u8]) -> Option<Duration> {
-    let text = core::str::from_utf8(text).ok()?;
-    let (whole, nanos) = match text.split_once('.') {
-        Some((whole, fraction)) => (whole, fraction_nanos(fraction)?),
+    // Bytes, not `str`: the export reads one clock a ply. A byte that is not a digit, `:` or
+    // `.` (so any byte of a non-ASCII character) makes a field or the fraction fail.
+    let (whole, nanos) = match text.iter().position(|&b| b == b'.') {
+        Some(dot) => (&text[..dot], fraction_nanos(&text[dot + 1..])?),
         None => (text, 0),
     };
-    // Two or three fields (`m:ss`, `h:mm:ss`), counted on the way: the export reads one clock a ply.
+    // Two or three fields (`m:ss`, `h:mm:ss`), counted on the way.
     let mut fields = 0;
     let mut seconds: u64 = 0;
-    for field in whole.split(':') {
+    for field in whole.split(|&b| b == b':') {
         let value = digits(field)?;
         if fields > 0 && value >= 60 {
             return None;
@@ -123,16 +124,23 @@ pub fn parse_clock(text: &[u8]) -> Option<Duration> {
     Some(Duration::new(seconds, nanos))
 }
 
-/// A run of ASCII digits as a number (no sign, not empty).
-fn digits(text: &str) -> Option<u64> {
-    match !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
-        true => text.parse().ok(),
-        false => None,
+/// A run of ASCII digits as a number (no sign, not empty; `None` past `u64::MAX`).
+fn digits(text: &[u8]) -> Option<u64> {
+    if text.is_empty() {
+        return None;
     }
+    let mut value: u64 = 0;
+    for &b in text {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        value = value.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+    }
+    Some(value)
 }
 
 /// The digits after a decimal point as nanoseconds (1 to 9 digits).
-fn fraction_nanos(fraction: &str) -> Option<u32> {
+fn fraction_nanos(fraction: &[u8]) -> Option<u32> {
     if fraction.len() > 9 {
         return None;
     }
@@ -208,14 +216,14 @@ impl Eval {
     pub fn parse(text: &[u8]) -> Option<Eval> {
         let text = core::str::from_utf8(text).ok()?;
         let (score, depth) = match text.split_once(',') {
-            Some((score, depth)) => (score, Some(u32::try_from(digits(depth.trim())?).ok()?)),
+            Some((score, depth)) => (score, Some(u32::try_from(digits(depth.trim().as_bytes())?).ok()?)),
             None => (text, None),
         };
         let score = score.trim();
         let score = match score.strip_prefix('#') {
             Some(mate) => {
                 let (negative, n) = sign(mate);
-                let n = i64::try_from(digits(n)?).ok()?;
+                let n = i64::try_from(digits(n.as_bytes())?).ok()?;
                 Score::Mate(if negative { -n } else { n })
             }
             None => Score::Centipawns(centipawns(score)?),
@@ -243,7 +251,7 @@ fn centipawns(text: &str) -> Option<i64> {
     for (i, b) in fraction.bytes().take(2).enumerate() {
         hundredths += i64::from(b - b'0') * if i == 0 { 10 } else { 1 };
     }
-    let magnitude = i64::try_from(digits(whole)?)
+    let magnitude = i64::try_from(digits(whole.as_bytes())?)
         .ok()?
         .checked_mul(100)?
         .checked_add(hundredths)?;
@@ -468,6 +476,72 @@ impl Node {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The `str` reading `parse_clock` had before it read bytes: the oracle of the test below.
+    fn parse_clock_as_str(text: &[u8]) -> Option<Duration> {
+        let text = core::str::from_utf8(text).ok()?;
+        let number = |s: &str| -> Option<u64> {
+            match !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+                true => s.parse().ok(),
+                false => None,
+            }
+        };
+        let (whole, nanos) = match text.split_once('.') {
+            Some((whole, fraction)) if fraction.len() <= 9 => {
+                let value = u32::try_from(number(fraction)?).ok()?;
+                (whole, value * 10u32.pow(9 - fraction.len() as u32))
+            }
+            Some(_) => return None,
+            None => (text, 0),
+        };
+        let fields: Vec<&str> = whole.split(':').collect();
+        if !(2..=3).contains(&fields.len()) {
+            return None;
+        }
+        let mut seconds: u64 = 0;
+        for (i, field) in fields.iter().enumerate() {
+            let value = number(field)?;
+            if i > 0 && value >= 60 {
+                return None;
+            }
+            seconds = seconds.checked_mul(60)?.checked_add(value)?;
+        }
+        Some(Duration::new(seconds, nanos))
+    }
+
+    /// Every string of up to five symbols from digits, `:`, `.`, a letter, a non-ASCII
+    /// character's bytes and a lone continuation byte, and long and overflowing numbers: the
+    /// byte reading agrees with the `str` reading.
+    #[test]
+    fn clocks_read_as_bytes_equal_the_str_reading() {
+        let pieces: [&[u8]; 9] = [b"0", b"5", b"59", b"60", b":", b".", b"x", "\u{e9}".as_bytes(), b"\x80"];
+        let mut stack: Vec<Vec<u8>> = vec![Vec::new()];
+        let mut checked = 0;
+        while let Some(text) = stack.pop() {
+            assert_eq!(parse_clock(&text), parse_clock_as_str(&text), "{text:?}");
+            checked += 1;
+            if text.len() < 5 {
+                for piece in pieces {
+                    stack.push([&text[..], piece].concat());
+                }
+            }
+        }
+        assert!(checked > 10_000);
+        for text in [
+            "18446744073709551615:00",
+            "18446744073709551616:00",
+            "307445734561825860:00:00",
+            "1:00.1234567890",
+            "1:00.000000001",
+            "99:59:59.999999999",
+        ] {
+            assert_eq!(
+                parse_clock(text.as_bytes()),
+                parse_clock_as_str(text.as_bytes()),
+                "{text}"
+            );
+        }
+    }
 
     #[test]
     fn clocks() {

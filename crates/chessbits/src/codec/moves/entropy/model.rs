@@ -551,8 +551,9 @@ impl MoveModel {
         let mut pawn_origins = 0u64;
         let mut tally = Tally::<LIST>::new(played);
         pos.for_each_legal_set(|set| {
-            // A copy per set: kept in registers while the set's moves are scored.
-            let mut t = tally;
+            // Updated in place: a copy per set, written back at the end, cost a stalled
+            // wide reload of its narrow stores at every set (store forwarding fails).
+            let t = &mut tally;
             match set {
                 MoveSet::Piece {
                     role,
@@ -605,7 +606,6 @@ impl MoveModel {
                                 let origin = origin_of(Role::Pawn, m.from());
                                 t.record(scores, moves, m, generic(Role::Pawn, &origin, m));
                             });
-                            tally = t;
                             return;
                         }
                     };
@@ -644,7 +644,6 @@ impl MoveModel {
                     t.record(scores, moves, m, generic(role, &origin, m));
                 }
             }
-            tally = t;
         });
         (tally.n, tally.best, tally.index)
     }
