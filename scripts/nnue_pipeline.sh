@@ -13,7 +13,11 @@
 # cores), HIDDEN (128), EPOCHS (5), LR_DECAY (0.6), MATCH_GAMES (100), MATCH_NODES (5000),
 # MATCH_TC (10+0.1; empty skips the clock match), PYTHON (python3 with python-chess).
 #
-# Measured (2026-11-29): the embedded network (nets/cb-256-2.nnue) came from two runs at
+# Measured (2026-12-07): the embedded network (nets/cb-256-3.nnue) came from one run at
+# NODES=1000 on 2 cores with the network before it, cb-256-2 (266,540 games, 22.1 M positions,
+# 70 minutes), HIDDEN=256, EPOCHS=10, LR_DECAY=0.75: +33 Elo (95 %: +3 to +63) over cb-256-2 in
+# 400 games at 5,000 nodes a move, +56 (+24 to +89) in 300 at 20,000.
+# Before (2026-11-29): cb-256-2 came from two runs at
 # NODES=1000 on 2 cores: 114,945 games with the hand-tuned evaluation (10.3 M positions, 49
 # minutes) and 114,642 with the network before it, cb-256-1 (9.4 M positions, 61 minutes),
 # HIDDEN=256, EPOCHS=8, LR_DECAY=0.7: +121 Elo (95 %: +78 to +167) over cb-256-1 in 200 games at
