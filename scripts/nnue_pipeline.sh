@@ -13,7 +13,12 @@
 # cores), HIDDEN (128), EPOCHS (5), LR_DECAY (0.6), MATCH_GAMES (100), MATCH_NODES (5000),
 # MATCH_TC (10+0.1; empty skips the clock match), PYTHON (python3 with python-chess).
 #
-# Measured (2026-12-07): the embedded network (nets/cb-256-3.nnue) came from one run at
+# Measured (2026-12-07, evening): the embedded network (nets/cb-256-4.nnue) was trained on two
+# runs at NODES=1000 on 2 cores: cb-256-3's data (below) and 140,000 games with cb-256-3 (10.8 M
+# positions, 38 minutes), HIDDEN=256, EPOCHS=10, LR_DECAY=0.75 (chessbits-train takes --data
+# more than once): +63 Elo (95 %: +34 to +93) over cb-256-3 in 400 games at 20,000 nodes a move, +42
+# (+12 to +72) in 400 at 5,000.
+# Before (2026-12-07): cb-256-3 came from one run at
 # NODES=1000 on 2 cores with the network before it, cb-256-2 (266,540 games, 22.1 M positions,
 # 70 minutes), HIDDEN=256, EPOCHS=10, LR_DECAY=0.75: +33 Elo (95 %: +3 to +63) over cb-256-2 in
 # 400 games at 5,000 nodes a move, +56 (+24 to +89) in 300 at 20,000.

@@ -1,8 +1,8 @@
 //! The network compiled into the engine: what it evaluates with unless `EvalFile` names another
 //! file or `Use NNUE` is off.
 //!
-//! The file is `nets/cb-256-3.nnue` in this crate (the [format](super::format)), beside its
-//! recipe `nets/cb-256-3.nnue.recipe`: the `datagen` command that made the data, the data's
+//! The file is `nets/cb-256-4.nnue` in this crate (the [format](super::format)), beside its
+//! recipe `nets/cb-256-4.nnue.recipe`: the `datagen` command that made the data, the data's
 //! SHA-256, the trainer's options and seed, and the losses. `scripts/nnue_pipeline.sh` makes
 //! the next one.
 //!
@@ -20,10 +20,10 @@ use std::sync::{Arc, OnceLock};
 use super::Network;
 
 /// The file name the engine shows as `EvalFile`'s default (`<embedded>` selects it).
-pub const NAME: &str = "cb-256-3.nnue";
+pub const NAME: &str = "cb-256-4.nnue";
 
 /// The file's bytes, as committed.
-pub static BYTES: &[u8] = include_bytes!("../../../nets/cb-256-3.nnue");
+pub static BYTES: &[u8] = include_bytes!("../../../nets/cb-256-4.nnue");
 
 /// The embedded network, parsed once and shared.
 pub fn network() -> Arc<Network> {
