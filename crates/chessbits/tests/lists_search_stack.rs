@@ -1,6 +1,7 @@
 //! The shared search stack: perft over it equals `movegen::perft` (with selection picks, in
 //! generation order, and with staged generation), deep paths of 270-move positions end in an
-//! error and never a panic, and the plies' slices stay intact under random paths.
+//! error and never a panic, the plies' slices stay intact under random paths,
+//! and dropping moves still to play (`retain_to_play`) touches only the current ply.
 
 use crate::common;
 
@@ -10,6 +11,7 @@ use chessbits::lists::{MoveList, SearchStack, SearchStackError};
 use chessbits::movegen::perft;
 use chessbits::moves::{ExtendedMove, Move};
 use chessbits::position::Position;
+use chessbits::types::Role;
 use common::{perft_suite, shared_path, testdata_path};
 use proptest::prelude::*;
 
@@ -233,4 +235,31 @@ proptest! {
         }
         prop_assert_eq!(stack.ply(), 0);
     }
+}
+
+#[test]
+fn retain_to_play_drops_moves_of_the_current_ply_only_and_frees_their_slots() {
+    let pos = Position::startpos();
+    let mut stack = SearchStack::new();
+    assert_eq!(stack.generate_legal(&pos), Ok(20));
+    let first = stack.pick_best().unwrap();
+    stack.enter_ply().unwrap();
+    assert_eq!(stack.generate_legal(&pos), Ok(20));
+    let child_first = stack.pick_best().unwrap();
+    // Keep the child ply's moves other than the knights', in their order.
+    let remaining: Vec<ExtendedMove> = stack.to_play().to_vec();
+    let is_knight = |xm: ExtendedMove| pos.board().piece_at(xm.mv().from()).map(|p| p.role) == Some(Role::Knight);
+    stack.retain_to_play(|xm| !is_knight(xm));
+    let kept: Vec<ExtendedMove> = remaining.iter().copied().filter(|xm| !is_knight(*xm)).collect();
+    assert_eq!(stack.to_play(), &kept[..], "the kept moves, in their order");
+    assert_eq!(stack.played(), &[child_first]);
+    // The freed slots are free: the ply uses one slot for each move played or kept.
+    assert_eq!(stack.used(), 20 + 1 + kept.len());
+    // Dropping everything leaves nothing to pick.
+    stack.retain_to_play(|_| false);
+    assert_eq!(stack.pick_best(), None);
+    // The parent ply is untouched.
+    stack.leave_ply().unwrap();
+    assert_eq!(stack.played(), &[first]);
+    assert_eq!(stack.to_play().len(), 19);
 }

@@ -1,5 +1,7 @@
 //! The recursive search: principal variation search with pruning, and quiescence.
 
+use std::sync::LazyLock;
+
 use chessbits::game::insufficient_material;
 use chessbits::lists::captured_role;
 use chessbits::moves::Move;
@@ -13,10 +15,13 @@ use crate::eval::nnue::accumulator::Snapshot;
 use crate::history::context;
 use crate::tt::Bound;
 
-/// Late move reductions by depth and move number: `0.75 + ln(depth) × ln(moves) / 2.25`.
+/// Late move reductions by depth and move number: `0.75 + ln(depth) × ln(moves) / 2.25`, with
+/// the logarithms from a table (the search called `ln` twice a node; depths and move numbers
+/// stay below its 256 entries).
 fn reduction(depth: i32, moves: usize) -> i32 {
-    let d = (depth.max(1) as f64).ln();
-    let m = (moves.max(1) as f64).ln();
+    static LN: LazyLock<[f64; 256]> = LazyLock::new(|| std::array::from_fn(|i| (i.max(1) as f64).ln()));
+    let d = LN[depth.clamp(1, 255) as usize];
+    let m = LN[moves.clamp(1, 255)];
     (0.75 + d * m / 2.25) as i32
 }
 
@@ -119,7 +124,7 @@ impl Worker<'_> {
             depth += 1; // check extension
         }
         if depth <= 0 {
-            return self.qsearch(alpha, beta, ply);
+            return self.qsearch(alpha, beta, ply, true);
         }
         if self.visit() {
             return 0;
@@ -316,11 +321,10 @@ impl Worker<'_> {
             } else {
                 // Late move reductions for quiet moves after the first few.
                 let mut r = 0;
-                if depth >= 3 && searched > pv_node as usize && quiet {
+                if depth >= 3 && searched > pv_node as usize && quiet && !gives_check {
                     r = reduction(depth, searched);
                     r += (!pv_node) as i32;
                     r -= improving as i32;
-                    r -= gives_check as i32;
                     r -= (self.history.killers(ply).contains(&Some(m)) || countermove == Some(m)) as i32;
                     r -= history / 6000;
                     r = r.clamp(0, new_depth - 1);
@@ -395,8 +399,10 @@ impl Worker<'_> {
     }
 
     /// Quiescence: captures (good ones by SEE) until the position is quiet; every evasion in
-    /// check.
-    pub(crate) fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    /// check; with `checks` (its first ply, where the full-width search ends) also the quiet
+    /// checks that lose no material, so that a mate threat or a mate one move past the horizon
+    /// is seen.
+    pub(crate) fn qsearch(&mut self, mut alpha: i32, beta: i32, ply: usize, checks: bool) -> i32 {
         self.pv.clear(ply);
         if self.visit() {
             return 0;
@@ -446,9 +452,17 @@ impl Worker<'_> {
         let mut best = stand_pat;
         let mut best_move = None;
         let mut picker = StagedPicker::quiescence(hit.and_then(|h| h.mv), in_check);
+        if checks {
+            picker = picker.with_quiet_checks();
+        }
         while let Some(xm) = picker.next(&self.pos, &mut self.stack, self.history) {
             let m = xm.mv();
-            if !in_check {
+            if !in_check && !m.is_tactical() {
+                // A quiet check (the first quiescence ply only): not if it loses material.
+                if !self.pos.see_ge(m, 0) {
+                    continue;
+                }
+            } else if !in_check {
                 // Delta pruning: even winning the victim cannot reach alpha.
                 let gain = captured_role(self.pos.board(), m).map_or(0, |r| PIECE_VALUE[r.index()])
                     + m.promotion().map_or(0, |r| PIECE_VALUE[r.index()] - 100);
@@ -464,7 +478,7 @@ impl Worker<'_> {
                 self.unmake(m, undo);
                 continue;
             }
-            let score = -self.qsearch(-beta, -alpha, ply + 1);
+            let score = -self.qsearch(-beta, -alpha, ply + 1, false);
             let _ = self.stack.leave_ply();
             self.unmake(m, undo);
             if self.stopped() {

@@ -14,7 +14,9 @@
 //!    last.
 //!
 //! In check the generators produce the legal evasions, so the same stages apply. Quiescence
-//! uses only stages 1–2, and in check the whole sequence.
+//! uses only stages 1–2 (at its first ply also the quiet moves that give check, after the
+//! good captures), and in check the whole sequence. After late move pruning the quiet moves
+//! still on the stack are dropped at once, leaving the bad captures.
 
 use chessbits::lists::{captured_role, mvv_lva, MoveList, SearchStack};
 use chessbits::moves::{ExtendedMove, Move};
@@ -51,7 +53,12 @@ pub struct StagedPicker {
     specials: [Option<Move>; 3],
     good_left: usize,
     quiescence: bool,
+    /// In quiescence, the quiet moves that give check after the good captures.
+    quiet_checks: bool,
     skip_quiets: bool,
+    /// The quiet moves already generated have been dropped from the stack since
+    /// `skip_quiets`.
+    quiets_dropped: bool,
     /// Continuation contexts of the moves one and two plies back, for quiet ordering.
     conts: [Option<usize>; 2],
 }
@@ -65,7 +72,9 @@ impl StagedPicker {
             specials: [killers[0], killers[1], countermove],
             good_left: 0,
             quiescence: false,
+            quiet_checks: false,
             skip_quiets: false,
+            quiets_dropped: false,
             conts: [None; 2],
         }
     }
@@ -82,6 +91,12 @@ impl StagedPicker {
         let mut picker = StagedPicker::new(hash_move.filter(|m| in_check || m.is_tactical()), [None; 2], None);
         picker.quiescence = !in_check;
         picker
+    }
+
+    /// Quiescence's picker that also yields the quiet checks, after the good captures.
+    pub fn with_quiet_checks(mut self) -> StagedPicker {
+        self.quiet_checks = self.quiescence;
+        self
     }
 
     /// No more quiet moves from now on (late move pruning).
@@ -136,7 +151,13 @@ impl StagedPicker {
                 }
                 Stage::GoodCaptures => {
                     if self.good_left == 0 {
-                        self.stage = if self.quiescence { Stage::Done } else { Stage::Killer(0) };
+                        self.stage = if self.quiet_checks {
+                            Stage::GenerateQuiets
+                        } else if self.quiescence {
+                            Stage::Done
+                        } else {
+                            Stage::Killer(0)
+                        };
                         continue;
                     }
                     self.good_left -= 1;
@@ -168,6 +189,9 @@ impl StagedPicker {
                     let mut list = MoveList::new();
                     pos.quiet_moves_into(&mut list);
                     list.retain(|m| !self.yielded_before(m));
+                    if self.quiet_checks {
+                        list.retain(|m| pos.gives_check(m));
+                    }
                     let side = pos.turn();
                     let board = pos.board();
                     let conts = self.conts;
@@ -185,11 +209,20 @@ impl StagedPicker {
                     }
                 }
                 Stage::Rest => {
+                    if self.skip_quiets && !self.quiets_dropped {
+                        // Only the bad captures are left to play: drop the quiet moves at
+                        // once rather than pick past each of them.
+                        stack.retain_to_play(|xm| xm.mv().is_tactical());
+                        self.quiets_dropped = true;
+                    }
                     let Some(xm) = stack.pick_best() else {
                         self.stage = Stage::Done;
                         return None;
                     };
-                    if self.yielded_before(xm.mv()) || (self.skip_quiets && !xm.mv().is_tactical()) {
+                    if self.yielded_before(xm.mv())
+                        || (self.skip_quiets && !xm.mv().is_tactical())
+                        || (self.quiet_checks && xm.mv().is_tactical())
+                    {
                         continue;
                     }
                     return Some(xm);
@@ -217,12 +250,26 @@ mod tests {
     ) -> Vec<Move> {
         let pos = Position::from_fen(fen).unwrap();
         let parse = |s: Option<&str>| s.and_then(|s| parse_uci(&pos, s).ok());
-        let mut picker = StagedPicker::new(parse(hash), [parse(killers[0]), parse(killers[1])], parse(counter));
+        let picker = StagedPicker::new(parse(hash), [parse(killers[0]), parse(killers[1])], parse(counter));
+        drain(picker, &pos, |_, _| {})
+    }
+
+    fn legal_moves(fen: &str) -> (Position, Vec<Move>) {
+        let pos = Position::from_fen(fen).unwrap();
+        let mut legal = MoveList::new();
+        pos.legal_moves_into(&mut legal);
+        let moves = legal.iter().copied().collect();
+        (pos, moves)
+    }
+
+    /// Every move `picker` yields at `pos`, in order; `each` sees the picker and the moves so far.
+    fn drain(mut picker: StagedPicker, pos: &Position, mut each: impl FnMut(&mut StagedPicker, usize)) -> Vec<Move> {
         let mut stack = SearchStack::new();
         let history = History::new();
         let mut out = Vec::new();
-        while let Some(xm) = picker.next(&pos, &mut stack, &history) {
+        while let Some(xm) = picker.next(pos, &mut stack, &history) {
             out.push(xm.mv());
+            each(&mut picker, out.len());
         }
         out
     }
@@ -236,10 +283,7 @@ mod tests {
             "4k3/8/8/8/8/8/4q3/4K3 w - - 0 1",
         ];
         for fen in fens {
-            let pos = Position::from_fen(fen).unwrap();
-            let mut legal = MoveList::new();
-            pos.legal_moves_into(&mut legal);
-            let mut expected: Vec<Move> = legal.iter().copied().collect();
+            let (_, mut expected) = legal_moves(fen);
             // With a hash move and killers, some of them illegal or tactical.
             let first = expected[0].to_string();
             let mut got = all_moves(fen, Some(&first), [Some("a2a3"), Some("e5d7")]);
@@ -248,6 +292,67 @@ mod tests {
             got.sort();
             assert_eq!(got, expected, "{fen}");
         }
+    }
+
+    #[test]
+    fn quiescence_with_quiet_checks_yields_good_captures_then_exactly_the_quiet_checks() {
+        // The first: Rxa8 (a good capture), then the quiet checks Nd6+, Nf6+ and Rd8+; the sets
+        // are computed from the legal moves, not listed.
+        let fens = [
+            "r3k3/8/8/8/4N3/8/8/R2RK3 w - - 0 1",
+            "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+            "4k3/8/8/8/8/8/4q3/4K3 w - - 0 1",
+        ];
+        for fen in fens {
+            let (pos, legal) = legal_moves(fen);
+            let mut quiet_checks: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|m| !m.is_tactical() && pos.gives_check(*m))
+                .collect();
+            let mut good: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|m| m.is_tactical() && pos.see_ge(*m, 0))
+                .collect();
+            let in_check = pos.is_check();
+            let got = drain(
+                StagedPicker::quiescence(None, in_check).with_quiet_checks(),
+                &pos,
+                |_, _| {},
+            );
+            if in_check {
+                // In check the picker yields every evasion, as without quiet checks.
+                assert_eq!(got.len(), legal.len(), "{fen}");
+                continue;
+            }
+            let (mut first, mut rest) = (got[..good.len()].to_vec(), got[good.len()..].to_vec());
+            for list in [&mut first, &mut rest, &mut good, &mut quiet_checks] {
+                list.sort();
+            }
+            assert_eq!(first, good, "{fen}");
+            assert_eq!(rest, quiet_checks, "{fen}");
+            assert!(!quiet_checks.is_empty(), "{fen}");
+        }
+    }
+
+    #[test]
+    fn late_move_pruning_leaves_only_the_bad_captures() {
+        // Nxd5 wins a queen (good); Rxa6 loses the rook to bxa6 (bad); many quiet moves.
+        let fen = "4k3/1p6/p7/3q4/8/2N5/8/R3K3 w - - 0 1";
+        let pos = Position::from_fen(fen).unwrap();
+        let got: Vec<String> = drain(StagedPicker::new(None, [None; 2], None), &pos, |picker, n| {
+            if n == 3 {
+                picker.skip_quiets();
+            }
+        })
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+        // The good capture, two quiet moves, then the bad capture alone.
+        assert_eq!(got[0], "c3d5");
+        assert_eq!(got.len(), 4, "{got:?}");
+        assert_eq!(got[3], "a1a6");
     }
 
     #[test]

@@ -462,6 +462,41 @@ impl SearchStack {
         Some(best)
     }
 
+    /// Keeps only the moves still to play at the current ply for which `keep` is true (in
+    /// their present order) and frees the others' slots: a search that stops trying quiet
+    /// moves drops them at once instead of picking past each of them.
+    ///
+    /// ```
+    /// use chessbits::lists::SearchStack;
+    /// use chessbits::position::Position;
+    /// let pos = Position::startpos();
+    /// let mut stack = SearchStack::new();
+    /// stack.generate_legal(&pos).unwrap();
+    /// let first = stack.pick_best().unwrap();
+    /// stack.retain_to_play(|xm| xm.mv().to_string().starts_with('g'));
+    /// // g1f3 and g1h3 (and g2g3, g2g4) remain; the move played stays played.
+    /// assert_eq!(stack.to_play().len(), 4);
+    /// assert_eq!(stack.played(), &[first]);
+    /// ```
+    pub fn retain_to_play(&mut self, mut keep: impl FnMut(ExtendedMove) -> bool) {
+        let frame = self.frame();
+        let (from, end) = (frame.next_to_play, frame.next_to_generate);
+        let Some(slice) = self.moves.get_mut(from..end) else {
+            return;
+        };
+        let mut kept = 0;
+        for i in 0..slice.len() {
+            let xm = slice[i];
+            if keep(xm) {
+                slice[kept] = xm;
+                kept += 1;
+            }
+        }
+        if let Some(frame) = self.frame_mut() {
+            frame.next_to_generate = from + kept;
+        }
+    }
+
     /// The next move at the current ply in generation order, without selection.
     ///
     /// ```
