@@ -263,7 +263,7 @@ impl Worker<'_> {
                     // Late move pruning: enough quiet moves tried at a shallow node.
                     let limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
                     if depth <= 6 && quiets_tried.len() >= limit {
-                        picker.skip_quiets();
+                        picker.skip_quiets(&mut self.stack);
                         continue;
                     }
                     // Futility: the static eval plus a margin stays below alpha.

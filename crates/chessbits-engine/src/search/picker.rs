@@ -56,9 +56,6 @@ pub struct StagedPicker {
     /// In quiescence, the quiet moves that give check after the good captures.
     quiet_checks: bool,
     skip_quiets: bool,
-    /// The quiet moves already generated have been dropped from the stack since
-    /// `skip_quiets`.
-    quiets_dropped: bool,
     /// Continuation contexts of the moves one and two plies back, for quiet ordering.
     conts: [Option<usize>; 2],
 }
@@ -74,7 +71,6 @@ impl StagedPicker {
             quiescence: false,
             quiet_checks: false,
             skip_quiets: false,
-            quiets_dropped: false,
             conts: [None; 2],
         }
     }
@@ -99,9 +95,12 @@ impl StagedPicker {
         self
     }
 
-    /// No more quiet moves from now on (late move pruning).
-    pub fn skip_quiets(&mut self) {
+    /// No more quiet moves from now on (late move pruning). The quiet moves already on the
+    /// `stack` are dropped at once, leaving the bad captures, rather than picked past one by
+    /// one.
+    pub fn skip_quiets(&mut self, stack: &mut SearchStack) {
         self.skip_quiets = true;
+        stack.retain_to_play(|xm| xm.mv().is_tactical());
     }
 
     fn yielded_before(&self, m: Move) -> bool {
@@ -209,20 +208,11 @@ impl StagedPicker {
                     }
                 }
                 Stage::Rest => {
-                    if self.skip_quiets && !self.quiets_dropped {
-                        // Only the bad captures are left to play: drop the quiet moves at
-                        // once rather than pick past each of them.
-                        stack.retain_to_play(|xm| xm.mv().is_tactical());
-                        self.quiets_dropped = true;
-                    }
                     let Some(xm) = stack.pick_best() else {
                         self.stage = Stage::Done;
                         return None;
                     };
-                    if self.yielded_before(xm.mv())
-                        || (self.skip_quiets && !xm.mv().is_tactical())
-                        || (self.quiet_checks && xm.mv().is_tactical())
-                    {
+                    if self.yielded_before(xm.mv()) || (self.quiet_checks && xm.mv().is_tactical()) {
                         continue;
                     }
                     return Some(xm);
@@ -251,7 +241,7 @@ mod tests {
         let pos = Position::from_fen(fen).unwrap();
         let parse = |s: Option<&str>| s.and_then(|s| parse_uci(&pos, s).ok());
         let picker = StagedPicker::new(parse(hash), [parse(killers[0]), parse(killers[1])], parse(counter));
-        drain(picker, &pos, |_, _| {})
+        drain(picker, &pos, |_, _, _| {})
     }
 
     fn legal_moves(fen: &str) -> (Position, Vec<Move>) {
@@ -262,14 +252,19 @@ mod tests {
         (pos, moves)
     }
 
-    /// Every move `picker` yields at `pos`, in order; `each` sees the picker and the moves so far.
-    fn drain(mut picker: StagedPicker, pos: &Position, mut each: impl FnMut(&mut StagedPicker, usize)) -> Vec<Move> {
+    /// Every move `picker` yields at `pos`, in order; `each` sees the picker, the stack and the
+    /// number of moves so far.
+    fn drain(
+        mut picker: StagedPicker,
+        pos: &Position,
+        mut each: impl FnMut(&mut StagedPicker, &mut SearchStack, usize),
+    ) -> Vec<Move> {
         let mut stack = SearchStack::new();
         let history = History::new();
         let mut out = Vec::new();
         while let Some(xm) = picker.next(pos, &mut stack, &history) {
             out.push(xm.mv());
-            each(&mut picker, out.len());
+            each(&mut picker, &mut stack, out.len());
         }
         out
     }
@@ -319,7 +314,7 @@ mod tests {
             let got = drain(
                 StagedPicker::quiescence(None, in_check).with_quiet_checks(),
                 &pos,
-                |_, _| {},
+                |_, _, _| {},
             );
             if in_check {
                 // In check the picker yields every evasion, as without quiet checks.
@@ -341,9 +336,9 @@ mod tests {
         // Nxd5 wins a queen (good); Rxa6 loses the rook to bxa6 (bad); many quiet moves.
         let fen = "4k3/1p6/p7/3q4/8/2N5/8/R3K3 w - - 0 1";
         let pos = Position::from_fen(fen).unwrap();
-        let got: Vec<String> = drain(StagedPicker::new(None, [None; 2], None), &pos, |picker, n| {
+        let got: Vec<String> = drain(StagedPicker::new(None, [None; 2], None), &pos, |picker, stack, n| {
             if n == 3 {
-                picker.skip_quiets();
+                picker.skip_quiets(stack);
             }
         })
         .iter()
