@@ -23,6 +23,8 @@
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
 use chessbits::moves::Move;
+use chessbits::position::zobrist::{en_passant_key, piece_key, white_to_move_key};
+use chessbits::position::Position;
 
 use crate::search::score::{from_tt, to_tt};
 
@@ -191,6 +193,21 @@ impl TranspositionTable {
         let _ = key;
     }
 
+    /// Starts loading the bucket of the position `m` leads to, before the move is made (see
+    /// [`predicted_key`]): the search calls it as soon as it picks a move, so the bucket is on
+    /// its way while the move is weighed for pruning and made.
+    ///
+    /// ```
+    /// use chessbits::position::Position;
+    /// use chessbits_engine::tt::TranspositionTable;
+    /// let pos = Position::startpos();
+    /// TranspositionTable::new(1).prefetch_after(&pos, pos.legal_moves()[0]);
+    /// ```
+    #[inline]
+    pub fn prefetch_after(&self, pos: &Position, m: Move) {
+        self.prefetch(predicted_key(pos, m));
+    }
+
     /// The entry for `key`, with a mate score made relative to `ply`.
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtHit> {
         for entry in &self.bucket(key).entries {
@@ -274,6 +291,36 @@ impl TranspositionTable {
     }
 }
 
+/// The key of the position after `m`, cheaply and without making it: exact for every move that
+/// is not a castle, an en passant capture, a promotion or a double push and that changes no
+/// castling right (almost all the moves a search makes); for the others a key that is slightly
+/// off, which costs a useless prefetch and nothing else. A hint, never a key to store under.
+///
+/// ```
+/// use chessbits::notation::uci::parse_uci;
+/// use chessbits::position::Position;
+/// use chessbits_engine::tt::predicted_key;
+/// let mut pos = Position::startpos();
+/// let nf3 = parse_uci(&pos, "g1f3").unwrap();
+/// let predicted = predicted_key(&pos, nf3);
+/// pos.play_unchecked(nf3);
+/// assert_eq!(predicted, pos.key());
+/// ```
+#[inline]
+pub fn predicted_key(pos: &Position, m: Move) -> u64 {
+    let mut key = pos.key() ^ white_to_move_key();
+    if let Some(ep) = pos.ep_square() {
+        key ^= en_passant_key(ep.file());
+    }
+    if let Some(mover) = pos.piece_at(m.from()) {
+        key ^= piece_key(mover, m.from()) ^ piece_key(mover, m.to());
+    }
+    if let Some(victim) = pos.piece_at(m.to()) {
+        key ^= piece_key(victim, m.to());
+    }
+    key
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -285,6 +332,39 @@ mod tests {
         assert!(std::mem::size_of::<Entry>() <= 16);
         assert_eq!(std::mem::size_of::<Bucket>(), 64);
         assert_eq!(std::mem::align_of::<Bucket>(), 64);
+    }
+
+    #[test]
+    fn the_predicted_key_is_the_key_after_every_ordinary_move() {
+        use chessbits::moves::MoveKind;
+        let starts = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ];
+        let mut rng = crate::rng::SplitMix64::new(7);
+        let (mut exact, mut checked) = (0, 0);
+        for fen in starts {
+            let mut pos = Position::from_fen(fen).unwrap();
+            for _ in 0..60 {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                for &m in moves.iter() {
+                    let ordinary = matches!(m.kind(), MoveKind::Quiet | MoveKind::Capture);
+                    let mut after = pos.clone();
+                    after.play_unchecked(m);
+                    checked += 1;
+                    if ordinary && after.castling() == pos.castling() {
+                        assert_eq!(predicted_key(&pos, m), after.key(), "{fen}: {m}");
+                        exact += 1;
+                    }
+                }
+                pos.play_unchecked(moves[rng.below(moves.len())]);
+            }
+        }
+        assert!(exact * 10 > checked * 8, "{exact} of {checked} moves are ordinary");
     }
 
     #[test]

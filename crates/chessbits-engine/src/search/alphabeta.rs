@@ -244,6 +244,9 @@ impl Worker<'_> {
             if root && !self.root_allowed(m) {
                 continue;
             }
+            // The child's bucket is fetched while the move is weighed and made (`make` fetches
+            // it again with the exact key, for the moves the prediction misses).
+            self.shared.tt.prefetch_after(&self.pos, m);
             legal += 1;
             if Some(m) == excluded {
                 continue;
