@@ -233,9 +233,10 @@ impl Worker<'_> {
         let mut best_move = None;
         let mut legal = 0usize;
         let mut searched = 0usize;
-        let mut quiets_tried: Vec<Move> = Vec::new();
-        let mut quiet_contexts: Vec<usize> = Vec::new();
-        let mut captures_tried: Vec<(usize, usize)> = Vec::new();
+        // This ply's buffers, taken for this call (a singular search of the same ply takes the
+        // empty ones left behind) and put back after the move loop: no allocation per node.
+        let mut tried = std::mem::take(&mut self.tried[ply]);
+        tried.clear();
         let original_alpha = alpha;
         let us = self.pos.turn();
 
@@ -265,7 +266,7 @@ impl Worker<'_> {
                 if quiet && !gives_check {
                     // Late move pruning: enough quiet moves tried at a shallow node.
                     let limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
-                    if depth <= 6 && quiets_tried.len() >= limit {
+                    if depth <= 6 && tried.quiets.len() >= limit {
                         picker.skip_quiets(&mut self.stack);
                         continue;
                     }
@@ -357,24 +358,28 @@ impl Worker<'_> {
                     }
                     if alpha >= beta {
                         if quiet {
-                            self.history.update_quiet(us, ply, m, previous, depth, &quiets_tried);
-                            self.history.update_continuation(conts, ctx, &quiet_contexts, depth);
-                            self.history.update_captures(None, &captures_tried, depth);
+                            self.history.update_quiet(us, ply, m, previous, depth, &tried.quiets);
+                            self.history
+                                .update_continuation(conts, ctx, &tried.quiet_contexts, depth);
+                            self.history.update_captures(None, &tried.captures, depth);
                         } else {
                             self.history
-                                .update_captures(Some((ctx, victim)), &captures_tried, depth);
+                                .update_captures(Some((ctx, victim)), &tried.captures, depth);
                         }
                         break;
                     }
                 }
             }
             if quiet {
-                quiets_tried.push(m);
-                quiet_contexts.push(ctx);
+                tried.quiets.push(m);
+                tried.quiet_contexts.push(ctx);
             } else {
-                captures_tried.push((ctx, victim));
+                tried.captures.push((ctx, victim));
             }
         }
+        // Not put back on the early returns inside the loop (a stop, a multi-cut): the next
+        // node of this ply then allocates again, which is all it costs.
+        self.tried[ply] = tried;
 
         if legal == 0 {
             // No legal move at all (not just pruned ones): mate or stalemate. At the root with

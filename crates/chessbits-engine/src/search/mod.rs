@@ -185,12 +185,34 @@ pub(crate) struct Worker<'a> {
     singular_excluded: [Option<Move>; MAX_PLY + 2],
     /// The continuation context (piece × 64 + to) of the move that led to each ply.
     contexts: [Option<usize>; MAX_PLY + 2],
+    /// Per ply, the moves tried so far at the node being searched there (for the history
+    /// updates of a cutoff), kept from node to node so that no node allocates.
+    tried: Vec<TriedMoves>,
     /// Root moves excluded: the best moves of earlier MultiPV lines.
     excluded: Vec<Move>,
     multipv_index: usize,
     /// The network and this thread's accumulators, when one is loaded.
     nnue: Option<Nnue>,
     shared: &'a Shared<'a>,
+}
+
+/// The moves a node has tried, for the history updates when one of them cuts.
+#[derive(Default)]
+pub(crate) struct TriedMoves {
+    /// The quiet moves tried, in order.
+    pub(crate) quiets: Vec<Move>,
+    /// Their continuation contexts (piece × 64 + to).
+    pub(crate) quiet_contexts: Vec<usize>,
+    /// The captures tried: (context, victim's role index).
+    pub(crate) captures: Vec<(usize, usize)>,
+}
+
+impl TriedMoves {
+    fn clear(&mut self) {
+        self.quiets.clear();
+        self.quiet_contexts.clear();
+        self.captures.clear();
+    }
 }
 
 /// A network and the per-ply accumulator stack a worker keeps for it.
@@ -233,6 +255,7 @@ impl<'a> Worker<'a> {
             played: [None; MAX_PLY + 2],
             contexts: [None; MAX_PLY + 2],
             singular_excluded: [None; MAX_PLY + 2],
+            tried: (0..MAX_PLY + 2).map(|_| TriedMoves::default()).collect(),
             root_depth: 0,
             excluded: Vec::new(),
             multipv_index: 0,
